@@ -1,0 +1,928 @@
+"""Season logic of Bridge club Heeg (source: ``docs/sources/003_58bc20b693ef4dc0.txt``).
+
+Everything here is pure Python + pandas; the Excel layer reads the workbook into
+the DataFrame described below, calls :func:`recalculate`, and writes back only
+the computed columns.  Every rule and every decision is explained, with the
+Dutch sentence it comes from, in ``docs/clubs/heeg.md``.
+
+Stateless pieces (wrapped as worksheet functions by the Excel layer):
+
+- :func:`heeg_pct` -- ``HEEG_PCT(mp, max_mp, code, [egs], [nth_absence], [rounds])``
+- :func:`heeg_c` -- ``HEEG_C(points, own_top, combi_top)``
+- :func:`line_top` -- the top of a line with a given number of pairs.
+
+>>> round(heeg_pct(103, 180, ""), 4)            # 103 of 180 MP
+57.2222
+>>> round(heeg_pct(100, 180, "s", rounds=6), 4)  # sit-out: 100 x 6/5 = 120 of 180
+66.6667
+>>> heeg_pct(None, 180, "a", egs=47.5, nth_absence=2)   # min(47.5, 45)
+45.0
+>>> heeg_c(20, line_top(9), 10)       # average at the combi table -> average of a 9-pair line
+12.0
+
+Season level:
+
+- :func:`recalculate` -- every computed column of every evening,
+- :func:`period_standings` -- a period per line with promotion/relegation,
+- :func:`year_standings` -- the club championship with eligibility.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from xlbridge.awards.base import RuleError
+
+__all__ = [
+    "CODES",
+    "EGS_CODES",
+    "MARK_CODES",
+    "ABSENCE_CAPS",
+    "INPUT_COLUMNS",
+    "OPTIONAL_COLUMNS",
+    "OUTPUT_COLUMNS",
+    "Period",
+    "Pair",
+    "HeegSettings",
+    "Problem",
+    "HeegInputError",
+    "normalise_code",
+    "line_top",
+    "evening_max",
+    "absence_cap",
+    "heeg_pct",
+    "heeg_c",
+    "recalculate",
+    "output_columns",
+    "period_standings",
+    "year_standings",
+]
+
+#: Every ``inv`` code the workbook knows ("" is a blank cell).
+CODES: tuple[str, ...] = ("", "1", "2", "0", "a", "s", "s1", "=")
+#: Codes whose % is an *achieved* score and therefore enters the EGS.
+EGS_CODES: frozenset[str] = frozenset({"", "1", "s", "s1"})
+#: Codes that count as "had substitutes or was absent" for the red signals.
+MARK_CODES: frozenset[str] = frozenset({"1", "2", "s1", "0", "a"})
+#: Codes of pairs that did not sit at a table (not counted for the line top, MP not needed).
+ABSENT_CODES: frozenset[str] = frozenset({"0", "a"})
+#: Codes whose % is computed from the MP (so the MP must be typed).
+MP_CODES: frozenset[str] = frozenset({"", "1", "s", "s1"})
+#: Cap of the EGS for the 1st, 2nd, 3rd and any later ``a``.
+ABSENCE_CAPS: tuple[float, ...] = (50.0, 45.0, 40.0, 35.0)
+
+#: Columns ``recalculate`` needs (``line`` may be blank when the roster gives it;
+#: ``max_mp`` and ``rounds`` may be blank, see docs/clubs/heeg.md).
+INPUT_COLUMNS: tuple[str, ...] = ("date", "period", "line", "pair", "mp", "max_mp", "code", "rounds")
+#: Columns ``recalculate`` reads when present.
+OPTIONAL_COLUMNS: tuple[str, ...] = ("combi_mp", "combi_top", "line_top", "names")
+#: Columns ``recalculate`` adds (plus one ``end_<period>`` per period, see :func:`output_columns`).
+OUTPUT_COLUMNS: tuple[str, ...] = (
+    "played",
+    "own_top",
+    "evening_max",
+    "c_corrected",
+    "score",
+    "egs",
+    "nth_absence",
+    "pct",
+    "to_date",
+    "period_pct",
+    "year_pct",
+    "period_marks",
+    "year_marks",
+    "star",
+    "red_star",
+    "red_inv",
+    "signal",
+)
+
+
+# --------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class Period:
+    """One period (competitieronde): its label, its evenings, and how many pairs
+    move between two adjacent lines at its end (``promote``; default 3)."""
+
+    label: str
+    evenings: tuple[_dt.date, ...]
+    promote: int = 3
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", _label(self.label))
+        object.__setattr__(self, "evenings", tuple(_to_date(d) for d in self.evenings))
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A pair of the roster: season-wide identity, names, line per period label."""
+
+    pair: Any
+    names: str = ""
+    lines: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pair", _pair_key(self.pair))
+        object.__setattr__(self, "lines", {_label(k): str(v).strip() for k, v in dict(self.lines).items()})
+
+
+@dataclass(frozen=True)
+class HeegSettings:
+    """The season settings sheet.
+
+    ``lines`` are ordered from the top line down (``lines[0]`` is the A-line, where
+    the club champion plays).  ``rounds`` and ``boards_per_round`` are the evening
+    defaults (a row's own ``rounds`` wins).  ``combi_top`` is the top of the combi
+    table (12 pairs -> 10).  ``absence_span`` says over what span the n-th ``a`` is
+    counted: ``"period"`` (default) or ``"season"``.  ``roster`` is optional: when
+    given, every pair must be on it and a row's line must match the roster's line
+    for that period (a blank line is filled from it).
+    """
+
+    club: str = "Bridge club Heeg"
+    season: str = ""
+    periods: tuple[Period, ...] = ()
+    lines: tuple[str, ...] = ("A", "B")
+    rounds: int = 6
+    boards_per_round: int = 4
+    combi_top: float = 10.0
+    absence_span: str = "period"
+    roster: tuple[Pair, ...] = ()
+
+    def period_of(self, day: Any) -> Period | None:
+        """The period an evening belongs to (None when it is in none)."""
+        wanted = _to_date(day)
+        for period in self.periods:
+            if wanted in period.evenings:
+                return period
+        return None
+
+    @property
+    def evenings(self) -> tuple[_dt.date, ...]:
+        """Every evening of the season, in date order."""
+        return tuple(sorted(d for p in self.periods for d in p.evenings))
+
+    def check(self) -> list[Problem]:
+        """Problems of the settings themselves (empty list when fine)."""
+        problems: list[Problem] = []
+
+        def bad(column: str, value: Any, message: str) -> None:
+            problems.append(Problem(None, None, column, value, message, where="Settings"))
+
+        if not self.periods:
+            bad("periods", None, "the season has no periods")
+        seen: dict[_dt.date, str] = {}
+        labels: set[str] = set()
+        for period in self.periods:
+            if period.label in labels:
+                bad("periods", period.label, f"period {period.label!r} is listed twice")
+            labels.add(period.label)
+            if not isinstance(period.promote, int) or isinstance(period.promote, bool) or period.promote < 0:
+                bad("promote", period.promote, f"period {period.label}: promotion count must be a whole number from 0; got {period.promote!r}")
+            for day in period.evenings:
+                if day in seen:
+                    bad("periods", day.isoformat(), f"evening {day.isoformat()} is in period {seen[day]} and in period {period.label}")
+                seen[day] = period.label
+        if not self.lines or len(set(self.lines)) != len(self.lines):
+            bad("lines", self.lines, f"lines must be distinct names, top line first; got {self.lines!r}")
+        if not isinstance(self.rounds, int) or isinstance(self.rounds, bool) or self.rounds < 2:
+            bad("rounds", self.rounds, f"rounds per evening must be a whole number from 2; got {self.rounds!r}")
+        if not isinstance(self.boards_per_round, int) or isinstance(self.boards_per_round, bool) or self.boards_per_round < 1:
+            bad("boards_per_round", self.boards_per_round, f"boards per round must be a whole number from 1; got {self.boards_per_round!r}")
+        if not _is_number(self.combi_top) or self.combi_top <= 0:
+            bad("combi_top", self.combi_top, f"the combi table top must be a number above 0; got {self.combi_top!r}")
+        if self.absence_span not in ("period", "season"):
+            bad("absence_span", self.absence_span, f"absence_span must be 'period' or 'season'; got {self.absence_span!r}")
+        keys = [p.pair for p in self.roster]
+        for key in {k for k in keys if keys.count(k) > 1}:
+            bad("roster", key, f"pair {key} is on the roster twice")
+        for pair in self.roster:
+            for label, line in pair.lines.items():
+                if line not in self.lines:
+                    bad("roster", line, f"pair {pair.pair}: line {line!r} for period {label} is not one of {', '.join(self.lines)}")
+        return problems
+
+
+# --------------------------------------------------------------------------- problems
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One bad input, located without reference to any sheet or cell.
+
+    ``date`` is the evening (None for a settings problem), ``pair`` the pair as
+    typed, ``column`` the input column, ``value`` what was there, ``row`` the
+    index label of the offending input row (None when not about one row).
+    """
+
+    date: _dt.date | None
+    pair: Any
+    column: str
+    value: Any
+    message: str
+    row: Any = None
+    where: str = ""
+
+    def location(self) -> str:
+        parts = []
+        if self.where:
+            parts.append(self.where)
+        if self.date is not None:
+            parts.append(f"Evening {self.date.isoformat()}")
+        if self.pair is not None:
+            parts.append(f"pair {self.pair}")
+        if self.column:
+            parts.append(self.column)
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        return f"{self.location()}: {self.message}"
+
+
+class HeegInputError(RuleError):
+    """Every problem of one run, reported together (``.problems``)."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems: list[Problem] = list(problems)
+        count = len(self.problems)
+        head = f"{count} problem{'s' if count != 1 else ''} in the Heeg season input:"
+        super().__init__("\n".join([head, *(f"- {p}" for p in self.problems)]))
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _blank(value: Any) -> bool:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    if isinstance(value, str) and value.strip() == "":
+        return True
+    return False
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _number(value: Any) -> float | None:
+    """A number from a cell value: numbers, or text like ``"103"`` / ``"103,5"``."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip().replace(",", "."))
+        except ValueError:
+            return None
+    else:
+        try:
+            number = float(value)  # numpy scalars
+        except (TypeError, ValueError):
+            return None
+    return number if math.isfinite(number) else None
+
+
+def _label(value: Any) -> str:
+    """Period labels and similar: ``1``, ``1.0`` and ``"1"`` are the same label."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def _pair_key(value: Any) -> Any:
+    """Pair identity: whole numbers as int (7, 7.0 and "7" are pair 7), else text."""
+    number = _number(value)
+    if number is not None and number.is_integer():
+        return int(number)
+    return str(value).strip()
+
+
+def _to_date(value: Any) -> _dt.date:
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    if isinstance(value, str):
+        text = value.strip().rstrip("Z")
+        return _dt.datetime.fromisoformat(text).date() if "T" in text else _dt.date.fromisoformat(text)
+    if isinstance(value, pd.Timestamp):
+        return value.date()
+    raise ValueError(f"not a date: {value!r}")
+
+
+def _mean(values: Iterable[float]) -> float:
+    items = list(values)
+    return sum(items) / len(items) if items else math.nan
+
+
+def normalise_code(code: Any) -> str:
+    """The ``inv`` code as the engine knows it ("" for a blank cell).
+
+    Excel stores a typed ``1`` as the number 1.0; ``A``, ``S1`` are lower-cased.
+    An unknown code raises :class:`RuleError` naming it.
+
+    >>> [normalise_code(c) for c in (None, 1.0, " S1 ", "=", "a", 0)]
+    ['', '1', 's1', '=', 'a', '0']
+    """
+    if _blank(code):
+        return ""
+    if isinstance(code, bool):
+        raise RuleError(f"inv code {code!r} is not one of 1, 2, 0, a, s, s1, = or blank")
+    if isinstance(code, (int, float)) and float(code).is_integer():
+        text = str(int(code))
+    else:
+        text = str(code).strip().lower()
+    if text not in CODES:
+        raise RuleError(f"inv code {code!r} is not one of 1, 2, 0, a, s, s1, = or blank")
+    return text
+
+
+def line_top(pairs: int) -> int:
+    """The top (MP per board) of a line where ``pairs`` pairs play.
+
+    Each board is played at ``pairs // 2`` tables (an odd pair out sits out or
+    plays at the combi table), so a board is scored against ``pairs // 2 - 1``
+    others at 2 MP each: top = 2 x (pairs // 2) - 2.  12 pairs -> 10 (the combi
+    table), 9 -> 6 (average 3 x 4 boards = 12 MP), 11 -> 8 (average 16 MP).
+
+    >>> [line_top(n) for n in (9, 11, 12, 13, 14)]
+    [6, 8, 10, 10, 12]
+    """
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 4:
+        raise RuleError(f"a line needs at least 4 pairs to have a top; got {pairs!r}")
+    return 2 * (pairs // 2) - 2
+
+
+def evening_max(pairs: int, rounds: int, boards_per_round: int) -> int:
+    """Maximum MP of one evening: rounds x boards per round x line top.
+
+    >>> evening_max(14, 6, 4)
+    288
+    """
+    return rounds * boards_per_round * line_top(pairs)
+
+
+def absence_cap(nth: int) -> float:
+    """The cap of the EGS for the n-th ``a``: 50, 45, 40, then 35.
+
+    >>> [absence_cap(n) for n in (1, 2, 3, 4, 9)]
+    [50.0, 45.0, 40.0, 35.0, 35.0]
+    """
+    if isinstance(nth, bool) or not isinstance(nth, int) or nth < 1:
+        raise RuleError(f"nth_absence must be a whole number from 1; got {nth!r}")
+    return ABSENCE_CAPS[min(nth, len(ABSENCE_CAPS)) - 1]
+
+
+# --------------------------------------------------------------------------- stateless rules
+
+
+def heeg_pct(
+    mp: Any,
+    max_mp: Any,
+    code: Any,
+    egs: Any = None,
+    nth_absence: Any = 1,
+    rounds: Any = None,
+) -> float:
+    """The evening % of one pair (worksheet function ``HEEG_PCT``).
+
+    - blank, ``1``: mp / max_mp x 100 (``1`` is counted for the signals only);
+    - ``s``, ``s1``: mp x rounds / (rounds - 1) / max_mp x 100 (rounds blank: 6);
+    - ``0``: 25;  ``=``: 50;
+    - ``2``: min(egs, 50); ``a``: min(egs, 50/45/40/35 for the 1st/2nd/3rd/later
+      ``a``); both give 50 when there is no EGS yet (``egs`` blank or 0).
+
+    ``mp`` already holds the corrected combi MP when the pair played the combi
+    table.  Errors raise :class:`RuleError` naming the value.
+
+    >>> heeg_pct(None, None, 0), heeg_pct(None, None, "="), heeg_pct(None, None, 2, egs=61.0)
+    (25.0, 50.0, 50.0)
+    >>> heeg_pct(None, None, "a", egs=None, nth_absence=3)
+    50.0
+    """
+    kind = normalise_code(code)
+    if kind == "0":
+        return 25.0
+    if kind == "=":
+        return 50.0
+    if kind in ("2", "a"):
+        average = None if _blank(egs) else _number(egs)
+        if not _blank(egs) and (average is None or not 0 <= average <= 100):
+            raise RuleError(f"EGS must be a percentage from 0 to 100; got {egs!r}")
+        nth = 1
+        if kind == "a":
+            nth_number = 1.0 if _blank(nth_absence) else _number(nth_absence)
+            if nth_number is None or not nth_number.is_integer():
+                raise RuleError(f"nth_absence must be a whole number from 1; got {nth_absence!r}")
+            nth = int(nth_number)
+        cap = 50.0 if kind == "2" else absence_cap(nth)
+        if not average:  # no EGS yet ("omdat de EGS dan nog 0 is")
+            return 50.0
+        return min(average, cap)
+    # scores computed from the MP
+    points = _number(mp)
+    if points is None:
+        raise RuleError(f"MP {mp!r} is not a number" if not _blank(mp) else "MP is empty; type the MP or an inv code")
+    if points < 0:
+        raise RuleError(f"MP {mp!r} is negative")
+    top = _number(max_mp)
+    if top is None or top <= 0:
+        raise RuleError(f"maximum MP must be a number above 0; got {max_mp!r}")
+    if kind in ("s", "s1"):
+        r = 6.0 if _blank(rounds) else _number(rounds)
+        if r is None or not r.is_integer() or r < 2:
+            raise RuleError(f"rounds must be a whole number from 2; got {rounds!r}")
+        points = points * r / (r - 1)
+    return points / top * 100.0
+
+
+def heeg_c(points: Any, own_top: Any, combi_top: Any) -> float:
+    """Corrected combi-table MP (worksheet function ``HEEG_C``):
+    points x own line's top / combi table top.
+
+    >>> heeg_c(20, 8, 10), heeg_c(40, 6, 10)
+    (16.0, 24.0)
+    """
+    p = _number(points)
+    if p is None or p < 0:
+        raise RuleError(f"combi MP must be a number from 0; got {points!r}")
+    own = _number(own_top)
+    if own is None or own < 0:
+        raise RuleError(f"own line top must be a number from 0; got {own_top!r}")
+    combi = _number(combi_top)
+    if combi is None or combi <= 0:
+        raise RuleError(f"combi table top must be a number above 0; got {combi_top!r}")
+    return p * own / combi
+
+
+# --------------------------------------------------------------------------- the season
+
+
+def output_columns(settings: HeegSettings) -> list[str]:
+    """Every column :func:`recalculate` adds, in order (``end_<label>`` per period)."""
+    return [*OUTPUT_COLUMNS, *(f"end_{p.label}" for p in settings.periods)]
+
+
+@dataclass
+class _Row:
+    index: Any
+    date: _dt.date
+    period: Period
+    line: str
+    pair: Any
+    pair_shown: Any
+    code: str
+    mp: float | None
+    max_mp: float | None
+    rounds: int
+    combi_mp: float | None
+    combi_top: float
+    line_top: float | None
+
+
+def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], list[Problem]]:
+    problems: list[Problem] = list(settings.check())
+    if problems:
+        return [], problems
+    missing = [c for c in ("date", "pair", "mp", "code") if c not in results.columns]
+    if missing:
+        return [], [Problem(None, None, c, None, f"the results have no column {c!r}", where="Results") for c in missing]
+    roster = {p.pair: p for p in settings.roster}
+    has = {c: c in results.columns for c in (*INPUT_COLUMNS, *OPTIONAL_COLUMNS)}
+    rows: list[_Row] = []
+    seen: dict[tuple[_dt.date, Any], Any] = {}
+    for index, record in zip(results.index, results.to_dict("records")):
+        raw_pair = record.get("pair")
+        pair_shown = raw_pair if not _blank(raw_pair) else None
+        day: _dt.date | None = None
+        row_problems: list[Problem] = []
+
+        def bad(column: str, value: Any, message: str) -> None:
+            row_problems.append(Problem(day, pair_shown, column, value, message, row=index))
+
+        raw_date = record.get("date")
+        try:
+            if _blank(raw_date):
+                raise ValueError
+            day = _to_date(raw_date)
+        except (ValueError, TypeError):
+            bad("date", raw_date, f"date {raw_date!r} is not a date (row {index})")
+        if pair_shown is None:
+            bad("pair", raw_pair, f"pair is empty (row {index})")
+            key = None
+        else:
+            key = _pair_key(raw_pair)
+            if roster and key not in roster:
+                bad("pair", raw_pair, f"pair {raw_pair!r} is not on the roster")
+        period = settings.period_of(day) if day is not None else None
+        if day is not None and period is None:
+            bad("date", raw_date, f"evening {day.isoformat()} is in no period of the season")
+        if period is not None and has["period"] and not _blank(record.get("period")):
+            if _label(record["period"]) != period.label:
+                bad("period", record["period"], f"period {record['period']!r} does not match the settings: evening {day.isoformat()} is in period {period.label}")
+        # line
+        line = "" if not has["line"] or _blank(record.get("line")) else str(record["line"]).strip()
+        roster_line = roster[key].lines.get(period.label, "") if (key in roster and period is not None) else ""
+        if not line:
+            line = roster_line
+            if not line:
+                bad("line", record.get("line"), "line is empty")
+        elif line not in settings.lines:
+            bad("line", line, f"line {line!r} is not one of {', '.join(settings.lines)}")
+        elif roster_line and roster_line != line:
+            bad("line", line, f"line {line!r} differs from the roster, which puts pair {raw_pair} in line {roster_line} in period {period.label}")
+        # code
+        try:
+            code = normalise_code(record.get("code"))
+        except RuleError:
+            bad("code", record.get("code"), f"inv code {record.get('code')!r} is not one of 1, 2, 0, a, s, s1, = or blank")
+            code = "?"
+        # mp
+        raw_mp = record.get("mp")
+        mp: float | None = None
+        if not _blank(raw_mp):
+            mp = _number(raw_mp)
+            if mp is None:
+                bad("mp", raw_mp, f"MP {raw_mp!r} is not a number")
+            elif mp < 0:
+                bad("mp", raw_mp, f"MP {raw_mp!r} is negative")
+                mp = None
+        # max_mp
+        raw_max = record.get("max_mp") if has["max_mp"] else None
+        max_mp: float | None = None
+        if not _blank(raw_max):
+            max_mp = _number(raw_max)
+            if max_mp is None or max_mp <= 0:
+                bad("max_mp", raw_max, f"maximum MP {raw_max!r} is not a number above 0")
+                max_mp = None
+            elif mp is not None and mp > max_mp:
+                bad("mp", raw_mp, f"MP {raw_mp!r} is above the evening's maximum {raw_max!r}")
+        # rounds
+        raw_rounds = record.get("rounds") if has["rounds"] else None
+        rounds = settings.rounds
+        if not _blank(raw_rounds):
+            number = _number(raw_rounds)
+            if number is None or not number.is_integer() or number < 2:
+                bad("rounds", raw_rounds, f"rounds {raw_rounds!r} is not a whole number from 2")
+            else:
+                rounds = int(number)
+        # combi
+        raw_combi = record.get("combi_mp") if has["combi_mp"] else None
+        combi_mp: float | None = None
+        if not _blank(raw_combi):
+            combi_mp = _number(raw_combi)
+            if combi_mp is None or combi_mp < 0:
+                bad("combi_mp", raw_combi, f"combi MP {raw_combi!r} is not a number from 0")
+                combi_mp = None
+        raw_ctop = record.get("combi_top") if has["combi_top"] else None
+        combi_top = float(settings.combi_top)
+        if not _blank(raw_ctop):
+            number = _number(raw_ctop)
+            if number is None or number <= 0:
+                bad("combi_top", raw_ctop, f"combi table top {raw_ctop!r} is not a number above 0")
+            else:
+                combi_top = number
+        if combi_mp is not None and combi_mp > combi_top * settings.boards_per_round:
+            bad("combi_mp", raw_combi, f"combi MP {raw_combi!r} is above the combi table's maximum {combi_top * settings.boards_per_round:g}")
+        raw_ltop = record.get("line_top") if has["line_top"] else None
+        own_top: float | None = None
+        if not _blank(raw_ltop):
+            own_top = _number(raw_ltop)
+            if own_top is None or own_top <= 0:
+                bad("line_top", raw_ltop, f"line top {raw_ltop!r} is not a number above 0")
+                own_top = None
+        if day is not None and key is not None:
+            if (day, key) in seen:
+                bad("pair", raw_pair, f"pair {raw_pair!r} appears twice on this evening (rows {seen[(day, key)]} and {index})")
+            else:
+                seen[(day, key)] = index
+        if combi_mp is not None and code in ABSENT_CODES:
+            bad("combi_mp", raw_combi, f"combi MP {raw_combi!r} typed for a pair marked absent ({code})")
+        problems.extend(row_problems)
+        if not row_problems:
+            assert day is not None and period is not None
+            rows.append(_Row(index, day, period, line, key, pair_shown, code, mp, max_mp, rounds, combi_mp, combi_top, own_top))
+    # A pair keeps one line within a period (standings are per line).
+    lines_seen: dict[tuple[str, Any], dict[str, _dt.date]] = defaultdict(dict)
+    for row in rows:
+        lines_seen[(row.period.label, row.pair)].setdefault(row.line, row.date)
+    for (label, pair), found in lines_seen.items():
+        if len(found) > 1:
+            day = max(found.values())
+            problems.append(Problem(day, pair, "line", ", ".join(found), f"pair {pair} plays in lines {' and '.join(sorted(found))} within period {label}; a pair keeps one line per period"))
+    return rows, problems
+
+
+def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
+    """Recalculate the season: the input rows with every computed column.
+
+    ``results`` has one row per pair per evening (columns: see
+    :data:`INPUT_COLUMNS`, :data:`OPTIONAL_COLUMNS` and docs/clubs/heeg.md).
+    Columns computed by an earlier run are ignored and recomputed, so running it
+    on its own output gives the same output.  All bad input of the run is
+    reported together in one :class:`HeegInputError`.  The result keeps the
+    input's index, row order and columns, and adds :func:`output_columns`.
+    """
+    if not isinstance(results, pd.DataFrame):
+        raise RuleError(f"results must be a pandas DataFrame; got {type(results).__name__}")
+    computed = set(output_columns(settings))
+    base = results[[c for c in results.columns if c not in computed]].copy()
+    rows, problems = _parse(base, settings)
+    if problems:
+        raise HeegInputError(problems)
+
+    by_evening: dict[_dt.date, list[_Row]] = defaultdict(list)
+    for row in rows:
+        by_evening[row.date].append(row)
+    # An evening where nothing is typed yet (no MP, no code, no combi MP) is not played.
+    played_days = sorted(
+        d for d, group in by_evening.items() if any(r.mp is not None or r.code or r.combi_mp is not None for r in group)
+    )
+    # Evening checks that need the whole evening: every MP-scored pair needs an MP.
+    for day in played_days:
+        for row in by_evening[day]:
+            if row.code in MP_CODES and row.mp is None:
+                problems.append(Problem(day, row.pair_shown, "mp", None, "MP is empty; type the MP or an inv code (0, a, 2, =)", row=row.index))
+    # Line tops per evening and line.
+    tops: dict[tuple[_dt.date, str], float] = {}
+    for day in played_days:
+        counts: dict[str, int] = defaultdict(int)
+        for row in by_evening[day]:
+            if row.code not in ABSENT_CODES:
+                counts[row.line] += 1
+        for line, count in counts.items():
+            typed = {r.line_top for r in by_evening[day] if r.line == line and r.line_top is not None}
+            if len(typed) > 1:
+                problems.append(Problem(day, None, "line_top", sorted(typed), f"line {line} has different line tops typed: {', '.join(f'{t:g}' for t in sorted(typed))}"))
+            if typed:
+                tops[(day, line)] = typed.pop()
+            elif count >= 4:
+                tops[(day, line)] = float(line_top(count))
+            else:
+                needs = [r for r in by_evening[day] if r.line == line and (r.max_mp is None or r.combi_mp is not None) and r.code in MP_CODES]
+                for r in needs:
+                    problems.append(Problem(day, r.pair_shown, "line", line, f"line {line} has only {count} pairs playing; type max_mp and line_top for it", row=r.index))
+    if problems:
+        raise HeegInputError(problems)
+
+    # Per pair state through the season.
+    out: dict[Any, dict[str, Any]] = {}
+    history: dict[Any, list[tuple[_Row, float]]] = defaultdict(list)  # pair -> [(row, pct)] in date order
+    period_index = {p.label: i for i, p in enumerate(settings.periods)}
+    top_line = settings.lines[0]
+    for day_number, day in enumerate(played_days):
+        for row in by_evening[day]:
+            earlier = history[row.pair]
+            in_period = [(r, pct) for r, pct in earlier if r.period.label == row.period.label]
+            egs_values = [pct for r, pct in in_period if r.code in EGS_CODES]
+            egs = _mean(egs_values)
+            span = in_period if settings.absence_span == "period" else earlier
+            nth = sum(1 for r, _ in span if r.code == "a") + 1 if row.code == "a" else None
+            own_top = tops.get((day, row.line))
+            c_corr = heeg_c(row.combi_mp, own_top, row.combi_top) if row.combi_mp is not None and own_top is not None else None
+            max_mp = row.max_mp
+            if max_mp is None and own_top is not None:
+                max_mp = float(row.rounds * settings.boards_per_round * own_top)
+            score = None
+            if row.mp is not None or c_corr is not None:
+                score = (row.mp or 0.0) + (c_corr or 0.0)
+            if score is not None and max_mp is not None and row.code in MP_CODES and score > max_mp + 1e-9:
+                if c_corr is None:
+                    message = f"MP {row.mp:g} is above the evening's maximum {max_mp:g}"
+                    column, value = "mp", row.mp
+                else:
+                    message = f"MP {row.mp or 0:g} + corrected combi MP {c_corr:g} = {score:g} is above the evening's maximum {max_mp:g}"
+                    column, value = "combi_mp", row.combi_mp
+                problems.append(Problem(day, row.pair_shown, column, value, message, row=row.index))
+                continue
+            try:
+                pct = heeg_pct(score, max_mp, row.code, egs=None if math.isnan(egs) else egs, nth_absence=nth or 1, rounds=row.rounds)
+            except RuleError as error:
+                problems.append(Problem(day, row.pair_shown, "mp", row.mp, str(error), row=row.index))
+                continue
+            to_date = _mean(p for _, p in in_period)
+            period_pct = _mean([*(p for _, p in in_period), pct])
+            year_pct = _mean([*(p for _, p in earlier), pct])
+            period_marks = sum(1 for r, _ in in_period if r.code in MARK_CODES) + (row.code in MARK_CODES)
+            year_marks = sum(1 for r, _ in earlier if r.code in MARK_CODES) + (row.code in MARK_CODES)
+            # '*': not the whole year (so far) in the top line
+            days_so_far = played_days[: day_number + 1]
+            own_days = {r.date: r.line for r, _ in earlier} | {day: row.line}
+            whole_year_top = all(own_days.get(d) == top_line for d in days_so_far)
+            star = row.line == top_line and not whole_year_top
+            values: dict[str, Any] = {
+                "played": True,
+                "own_top": own_top if own_top is not None else math.nan,
+                "evening_max": max_mp if max_mp is not None else math.nan,
+                "c_corrected": c_corr if c_corr is not None else math.nan,
+                "score": score if score is not None else math.nan,
+                "egs": egs,
+                "nth_absence": float(nth) if nth is not None else math.nan,
+                "pct": pct,
+                "to_date": to_date,
+                "period_pct": period_pct,
+                "year_pct": year_pct,
+                "period_marks": period_marks,
+                "year_marks": year_marks,
+                "star": star,
+                "red_star": year_marks > 5,
+                "red_inv": period_marks >= 4,
+                "signal": "*" if star else "",
+            }
+            here = period_index[row.period.label]
+            for period in settings.periods:
+                values[f"end_{period.label}"] = math.nan
+                if period_index[period.label] < here:
+                    values[f"end_{period.label}"] = _mean(p for r, p in earlier if r.period.label == period.label)
+            out[row.index] = values
+            history[row.pair].append((row, pct))
+    if problems:
+        raise HeegInputError(problems)
+
+    blank = {c: math.nan for c in output_columns(settings)}
+    blank.update({"played": False, "star": False, "red_star": False, "red_inv": False, "signal": "", "period_marks": 0, "year_marks": 0})
+    records = [out.get(index, blank) for index in base.index]
+    extra = pd.DataFrame.from_records(records, index=base.index, columns=output_columns(settings))
+    for column in ("played", "star", "red_star", "red_inv"):
+        extra[column] = extra[column].astype(bool)
+    for column in ("period_marks", "year_marks"):
+        extra[column] = extra[column].astype(int)
+    extra["signal"] = extra["signal"].astype(object)
+    return pd.concat([base, extra], axis=1)
+
+
+# --------------------------------------------------------------------------- standings
+
+
+def _recalculated(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
+    return recalculate(results, settings)
+
+
+def _line_of(frame: pd.DataFrame, roster: Mapping[Any, Pair], label: str) -> pd.Series:
+    return frame["line"].where(frame["line"].map(lambda v: not _blank(v)), frame["pair"].map(lambda p: roster.get(_pair_key(p), Pair(p)).lines.get(label, "")))
+
+
+def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any = None) -> pd.DataFrame:
+    """Period standings per line, with promotion/relegation marked.
+
+    One row per pair per line per period (only played evenings count).
+    Columns: ``period, line, rank, pair, names, evenings, period_pct, marks,
+    blocked, move, next_line, final``.  ``rank`` is the competition rank on
+    ``period_pct`` (ties share a rank); ``blocked`` is the red inv signal (4 or
+    more substitute/absence codes in the period: cannot promote, relegates);
+    ``move`` is ``"promote"``, ``"relegate"`` or ``""``; ``final`` says whether
+    every evening of the period has been played (otherwise the marking is
+    provisional).  ``period`` restricts to one period label.
+
+    Marking, for each two adjacent lines (upper, lower) with ``n`` = the period's
+    ``promote``: every blocked pair of the upper line relegates; if fewer than
+    ``n`` do, the lowest ranked others fill up to ``n``.  As many pairs promote
+    from the lower line as relegate from the upper one: its best ranked pairs that
+    are not blocked.  Equal percentages are ordered by pair number.
+    """
+    frame = _recalculated(results, settings)
+    roster = {p.pair: p for p in settings.roster}
+    frame = frame[frame["played"]]
+    labels = [p.label for p in settings.periods]
+    wanted = labels if period is None else [_label(period)]
+    for label in wanted:
+        if label not in labels:
+            raise RuleError(f"period {period!r} is not one of {', '.join(labels)}")
+    tables = []
+    for label in wanted:
+        settings_period = next(p for p in settings.periods if p.label == label)
+        part = frame[frame["date"].map(lambda d: settings.period_of(d).label) == label].copy()
+        if part.empty:
+            continue
+        part["line"] = _line_of(part, roster, label)
+        part["_key"] = part["pair"].map(_pair_key)
+        part["_day"] = part["date"].map(_to_date)
+        final = set(settings_period.evenings) <= set(part["_day"])
+        rows = []
+        for (line, key), group in part.groupby(["line", "_key"], sort=False):
+            group = group.sort_values("_day")
+            names = ""
+            if "names" in group.columns:
+                typed = [n for n in group["names"] if not _blank(n)]
+                names = str(typed[-1]) if typed else ""
+            if not names and key in roster:
+                names = roster[key].names
+            marks = int(group["code"].map(normalise_code).isin(MARK_CODES).sum())
+            rows.append({
+                "period": label,
+                "line": line,
+                "pair": group["pair"].iloc[-1],
+                "_key": key,
+                "names": names,
+                "evenings": len(group),
+                "period_pct": float(group["pct"].mean()),
+                "marks": marks,
+                "blocked": marks >= 4,
+                "final": final,
+            })
+        table = pd.DataFrame(rows)
+        table["_order"] = table["_key"].map(lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
+        table["_line_no"] = table["line"].map(lambda l: settings.lines.index(l) if l in settings.lines else len(settings.lines))
+        table = table.sort_values(["_line_no", "period_pct", "_order"], ascending=[True, False, True], kind="mergesort")
+        table["rank"] = table.groupby("line")["period_pct"].rank(method="min", ascending=False).astype(int)
+        table["move"] = ""
+        table["next_line"] = table["line"]
+        present = [l for l in settings.lines if l in set(table["line"])]
+        for upper, lower in zip(settings.lines, settings.lines[1:]):
+            if upper not in present or lower not in present:
+                continue
+            up = table[table["line"] == upper]
+            blocked = list(up[up["blocked"]].index)
+            others = [i for i in reversed(list(up.index)) if i not in blocked]
+            relegate = blocked + others[: max(0, settings_period.promote - len(blocked))]
+            down = table[table["line"] == lower]
+            promote = [i for i in down.index if not table.at[i, "blocked"]][: len(relegate)]
+            for i in relegate:
+                table.at[i, "move"] = "relegate"
+                table.at[i, "next_line"] = lower
+            for i in promote:
+                table.at[i, "move"] = "promote"
+                table.at[i, "next_line"] = upper
+        tables.append(table)
+    columns = ["period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks", "blocked", "move", "next_line", "final"]
+    if not tables:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(tables)[columns].reset_index(drop=True)
+
+
+def year_standings(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
+    """The year standings (club championship).
+
+    One row per pair.  Columns: ``line`` (line of the pair's last evening),
+    ``rank`` (competition rank on ``year_pct`` within that line), ``pair, names,
+    evenings, year_pct``, one ``end_<label>`` per period (the pair's period
+    result), ``marks`` (substitute/absence codes in the year), ``star`` (not the
+    whole year in the top line), ``red_star`` (marks > 5), ``eligible`` (in the
+    top line, no star, no red star) and ``champion_rank`` (rank among the
+    eligible pairs; blank for the others).  Sorted by line, then rank.
+    """
+    frame = _recalculated(results, settings)
+    frame = frame[frame["played"]].copy()
+    columns = ["line", "rank", "pair", "names", "evenings", "year_pct", *(f"end_{p.label}" for p in settings.periods), "marks", "star", "red_star", "eligible", "champion_rank"]
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    roster = {p.pair: p for p in settings.roster}
+    frame["_day"] = frame["date"].map(_to_date)
+    frame["_key"] = frame["pair"].map(_pair_key)
+    frame["_label"] = frame["_day"].map(lambda d: settings.period_of(d).label)
+    frame["line"] = [
+        line if not _blank(line) else roster.get(key, Pair(key)).lines.get(label, "")
+        for line, key, label in zip(frame["line"], frame["_key"], frame["_label"])
+    ]
+    all_days = sorted(set(frame["_day"]))
+    top = settings.lines[0]
+    rows = []
+    for key, group in frame.groupby("_key", sort=False):
+        group = group.sort_values("_day")
+        names = ""
+        if "names" in group.columns:
+            typed = [n for n in group["names"] if not _blank(n)]
+            names = str(typed[-1]) if typed else ""
+        if not names and key in roster:
+            names = roster[key].names
+        line = group["line"].iloc[-1]
+        own = dict(zip(group["_day"], group["line"]))
+        whole_top = all(own.get(d) == top for d in all_days)
+        marks = int(group["code"].map(normalise_code).isin(MARK_CODES).sum())
+        row = {
+            "line": line,
+            "pair": group["pair"].iloc[-1],
+            "_key": key,
+            "names": names,
+            "evenings": len(group),
+            "year_pct": float(group["pct"].mean()),
+            "marks": marks,
+            "star": line == top and not whole_top,
+            "red_star": marks > 5,
+        }
+        for p in settings.periods:
+            part = group[group["_label"] == p.label]
+            row[f"end_{p.label}"] = float(part["pct"].mean()) if len(part) else math.nan
+        row["eligible"] = whole_top and not row["red_star"]
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table["_order"] = table["_key"].map(lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
+    table["_line_no"] = table["line"].map(lambda l: settings.lines.index(l) if l in settings.lines else len(settings.lines))
+    table = table.sort_values(["_line_no", "year_pct", "_order"], ascending=[True, False, True], kind="mergesort")
+    table["rank"] = table.groupby("line")["year_pct"].rank(method="min", ascending=False).astype(int)
+    eligible = table[table["eligible"]]
+    table["champion_rank"] = math.nan
+    table.loc[eligible.index, "champion_rank"] = eligible["year_pct"].rank(method="min", ascending=False)
+    return table[columns].reset_index(drop=True)
