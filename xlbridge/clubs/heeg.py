@@ -477,7 +477,8 @@ def output_columns(settings: HeegSettings) -> list[str]:
 
 @dataclass
 class _Row:
-    index: Any
+    pos: int  # position in the input frame
+    index: Any  # index label in the input frame
     date: _dt.date
     period: Period
     line: str
@@ -492,18 +493,21 @@ class _Row:
     line_top: float | None
 
 
-def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], list[Problem]]:
+def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], list[Problem], set[_dt.date], bool]:
+    """Rows that passed the row checks, every problem found, the evenings with a
+    rejected row, and whether the problems are fatal (settings or columns)."""
     problems: list[Problem] = list(settings.check())
     if problems:
-        return [], problems
+        return [], problems, set(), True
     missing = [c for c in ("date", "pair", "mp", "code") if c not in results.columns]
     if missing:
-        return [], [Problem(None, None, c, None, f"the results have no column {c!r}", where="Results") for c in missing]
+        return [], [Problem(None, None, c, None, f"the results have no column {c!r}", where="Results") for c in missing], set(), True
     roster = {p.pair: p for p in settings.roster}
     has = {c: c in results.columns for c in (*INPUT_COLUMNS, *OPTIONAL_COLUMNS)}
     rows: list[_Row] = []
     seen: dict[tuple[_dt.date, Any], Any] = {}
-    for index, record in zip(results.index, results.to_dict("records")):
+    rejected_days: set[_dt.date] = set()
+    for pos, (index, record) in enumerate(zip(results.index, results.to_dict("records"))):
         raw_pair = record.get("pair")
         pair_shown = raw_pair if not _blank(raw_pair) else None
         day: _dt.date | None = None
@@ -611,9 +615,11 @@ def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], l
         if combi_mp is not None and code in ABSENT_CODES:
             bad("combi_mp", raw_combi, f"combi MP {raw_combi!r} typed for a pair marked absent ({code})")
         problems.extend(row_problems)
+        if row_problems and day is not None:
+            rejected_days.add(day)
         if not row_problems:
             assert day is not None and period is not None
-            rows.append(_Row(index, day, period, line, key, pair_shown, code, mp, max_mp, rounds, combi_mp, combi_top, own_top))
+            rows.append(_Row(pos, index, day, period, line, key, pair_shown, code, mp, max_mp, rounds, combi_mp, combi_top, own_top))
     # A pair keeps one line within a period (standings are per line).
     lines_seen: dict[tuple[str, Any], dict[str, _dt.date]] = defaultdict(dict)
     for row in rows:
@@ -622,7 +628,7 @@ def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], l
         if len(found) > 1:
             day = max(found.values())
             problems.append(Problem(day, pair, "line", ", ".join(found), f"pair {pair} plays in lines {' and '.join(sorted(found))} within period {label}; a pair keeps one line per period"))
-    return rows, problems
+    return rows, problems, rejected_days, False
 
 
 def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
@@ -639,8 +645,8 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
         raise RuleError(f"results must be a pandas DataFrame; got {type(results).__name__}")
     computed = set(output_columns(settings))
     base = results[[c for c in results.columns if c not in computed]].copy()
-    rows, problems = _parse(base, settings)
-    if problems:
+    rows, problems, rejected_days, fatal = _parse(base, settings)
+    if fatal:
         raise HeegInputError(problems)
 
     by_evening: dict[_dt.date, list[_Row]] = defaultdict(list)
@@ -648,13 +654,17 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
         by_evening[row.date].append(row)
     # An evening where nothing is typed yet (no MP, no code, no combi MP) is not played.
     played_days = sorted(
-        d for d, group in by_evening.items() if any(r.mp is not None or r.code or r.combi_mp is not None for r in group)
+        d
+        for d, group in by_evening.items()
+        if d in rejected_days or any(r.mp is not None or r.code or r.combi_mp is not None for r in group)
     )
     # Evening checks that need the whole evening: every MP-scored pair needs an MP.
+    skip: set[int] = set()
     for day in played_days:
         for row in by_evening[day]:
             if row.code in MP_CODES and row.mp is None:
                 problems.append(Problem(day, row.pair_shown, "mp", None, "MP is empty; type the MP or an inv code (0, a, 2, =)", row=row.index))
+                skip.add(row.pos)
     # Line tops per evening and line.
     tops: dict[tuple[_dt.date, str], float] = {}
     for day in played_days:
@@ -674,8 +684,7 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
                 needs = [r for r in by_evening[day] if r.line == line and (r.max_mp is None or r.combi_mp is not None) and r.code in MP_CODES]
                 for r in needs:
                     problems.append(Problem(day, r.pair_shown, "line", line, f"line {line} has only {count} pairs playing; type max_mp and line_top for it", row=r.index))
-    if problems:
-        raise HeegInputError(problems)
+                    skip.add(r.pos)
 
     # Per pair state through the season.
     out: dict[Any, dict[str, Any]] = {}
@@ -684,6 +693,8 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
     top_line = settings.lines[0]
     for day_number, day in enumerate(played_days):
         for row in by_evening[day]:
+            if row.pos in skip:
+                continue
             earlier = history[row.pair]
             in_period = [(r, pct) for r, pct in earlier if r.period.label == row.period.label]
             egs_values = [pct for r, pct in in_period if r.code in EGS_CODES]
@@ -746,14 +757,14 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
                 values[f"end_{period.label}"] = math.nan
                 if period_index[period.label] < here:
                     values[f"end_{period.label}"] = _mean(p for r, p in earlier if r.period.label == period.label)
-            out[row.index] = values
+            out[row.pos] = values
             history[row.pair].append((row, pct))
     if problems:
         raise HeegInputError(problems)
 
     blank = {c: math.nan for c in output_columns(settings)}
     blank.update({"played": False, "star": False, "red_star": False, "red_inv": False, "signal": "", "period_marks": 0, "year_marks": 0})
-    records = [out.get(index, blank) for index in base.index]
+    records = [out.get(pos, blank) for pos in range(len(base))]
     extra = pd.DataFrame.from_records(records, index=base.index, columns=output_columns(settings))
     for column in ("played", "star", "red_star", "red_inv"):
         extra[column] = extra[column].astype(bool)
