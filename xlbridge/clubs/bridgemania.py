@@ -1040,7 +1040,7 @@ def recalculate(season: Season) -> Standings:
     granks = _competition_ranks(means)
     general_rows = sorted(
         (GeneralRow(g, kinds[g], len(general[g]), m, r) for g, m, r in zip(general_ids, means, granks)),
-        key=lambda row: (row.rank, general_ids.index(row.pair)),
+        key=lambda row: (row.rank, row.pair),
     )
 
     valid = len(after)
