@@ -1,0 +1,56 @@
+"""The worksheet functions through xlwings' own Office.js dispatch
+(xlwings.server.custom_functions_call / custom_functions_meta)."""
+
+from __future__ import annotations
+
+from xlwings import server
+
+from xlbridge.excel import functions
+
+PINNED = {"AWARD", "AWARD_UNIT", "AWARDS", "TBF_MASTERY", "TBF_TITLE"}
+
+
+def test_meta_lists_the_functions_with_their_help():
+    meta = {f["name"]: f for f in server.custom_functions_meta(functions)["functions"]}
+    assert PINNED <= set(meta)
+    assert meta["AWARD"]["description"] == functions.award.__doc__
+    params = [p["name"] for p in meta["AWARD"]["parameters"]]
+    assert params == ["scheme", "place", "field", "options"]
+    assert meta["AWARD"]["parameters"][3].get("optional") is True
+    assert "Scheme id" in meta["AWARD"]["parameters"][0]["description"]
+
+
+def test_award_single_cell(call):
+    assert call("award", "tr.club", 1.0, 26.0, "boards=24") == [[0.62]]
+    assert call("award_unit", "tr.club", 1.0, 26.0, None) == [["green"]]
+
+
+def test_award_omitted_options_is_null(call):
+    # 6-table Howell, second: 0.28 (section 8, example 2)
+    assert call("award", "tr.club", 2.0, 12.0, None) == [[0.28]]
+
+
+def test_award_field_as_a_range_of_places(call):
+    places = [[1.0], [2.0], [2.0], [4.0], [5.0], [6.0], [7.0], [8.0], [9.0], [10.0], [11.0], [12.0]]
+    # 2nd and 3rd tied: (0.8 + 0.7) * 0.35 / 2 = 0.2625
+    assert call("award", "tr.club", 2.0, places, None) == [[0.2625]]
+
+
+def test_awards_spills_points_and_unit(call):
+    ranks = [[1.0], [2.0], [""], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0], [9.0], [10.0], [11.0]]
+    result = call("awards", "tr.club", ranks, "boards=24")
+    assert len(result) == 12 and all(len(row) == 2 for row in result)
+    assert result[0] == [0.35, "green"]
+    assert result[2][0] == 0.0
+
+
+def test_bad_argument_shows_a_readable_message(call):
+    assert call("award", "tr.club", 1.0, 5.0, None) == [["#xlbridge: tr.club needs at least 3 tables; got 2.5"]]
+    assert call("award", "tr.clb", 1.0, 26.0, None) == [["#xlbridge: unknown scheme 'tr.clb'; did you mean tr.club?"]]
+    assert call("award", "tr.club", 1.0, 26.0, "boards") == [["#xlbridge: option 'boards' must look like name=value"]]
+
+
+def test_mastery_and_title(call):
+    assert call("tbf_mastery", 0.0, 0.0, 100.0, None, None) == [[69.3147]]
+    assert call("tbf_title", 125.0, 20.0) == [["Bronz Usta"]]
+    assert call("tbf_title", 10.0, None) == [[""]]

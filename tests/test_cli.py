@@ -1,0 +1,80 @@
+"""The xlbridge command line: output, one-line errors, exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from xlbridge.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_award_prints_points_and_unit(capsys):
+    assert run(capsys, "award", "tr.club", "--place", "1", "--field", "26", "--option", "boards=24") == (0, "0.62 green\n", "")
+
+
+def test_award_json(capsys):
+    code, out, _ = run(capsys, "award", "tr.club", "--place", "2", "--field", "12", "--json")
+    assert code == 0 and json.loads(out) == {"scheme": "tr.club", "place": "2", "points": 0.28, "unit": "green"}
+
+
+def test_awards_with_ties(capsys):
+    code, out, _ = run(capsys, "awards", "tr.club", "--ranks", "1,2,2,4,5,6,7,8,9,10,11,12", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [r["points"] for r in rows[:4]] == [0.35, 0.2625, 0.2625, 0.21]
+
+
+def test_schemes_lists_pinned_ids(capsys):
+    code, out, _ = run(capsys, "schemes")
+    assert code == 0
+    ids = {line.split()[0] for line in out.splitlines()}
+    assert {"tr.club", "tr.online", "tr.regional", "tr.festival"} <= ids
+
+
+def test_demo_awards_the_bundled_tournament(capsys):
+    code, out, _ = run(capsys, "demo")
+    lines = out.splitlines()
+    assert code == 0 and "20 pairs, 26 boards" in lines[0]
+    # 20 pairs = 10 tables: weight 0.52; 26 boards lies in 24-32 (unchanged); places 4 and 5 tied
+    first = lines[2].split()
+    assert first[0] == "1" and first[-2:] == ["0.52", "green"]
+    tied = [line for line in lines[2:] if line.split()[0] == "4"]
+    assert len(tied) == 2 and tied[0].split()[-2] == tied[1].split()[-2]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["award", "tr.club", "--place", "1", "--field", "5"], "tr.club needs at least 3 tables; got 2.5"),
+        (["award", "tr.nope", "--place", "1", "--field", "5"], "unknown scheme 'tr.nope'"),
+        (["award", "tr.club", "--place", "1", "--field", "26", "--option", "boards"], "must look like name=value"),
+        (["award", "tr.club", "--field", "26"], "the following arguments are required: --place"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["awards", "tr.club", "--ranks", "1,2,2,3"], "expected 4"),
+    ],
+)
+def test_errors_are_one_line_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("xlbridge: error: ") and message in err
+
+
+def test_console_script_end_to_end():
+    exe = shutil.which("xlbridge") or shutil.which("xlbridge", path=str(__import__("pathlib").Path(sys.executable).parent))
+    command = [exe] if exe else [sys.executable, "-m", "xlbridge"]
+    ok = subprocess.run(command + ["award", "tr.club", "--place", "1", "--field", "26", "--option", "boards=24"],
+                        capture_output=True, text=True)
+    assert (ok.returncode, ok.stdout) == (0, "0.62 green\n")
+    bad = subprocess.run(command + ["award", "tr.club", "--place", "1", "--field", "2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == "xlbridge: error: tr.club needs at least 3 tables; got 1\n"
+    assert "Traceback" not in bad.stderr

@@ -1,0 +1,22 @@
+"""Runs tests/officejs in a separate process with the environment xlwings'
+Office.js dispatch needs (set before xlwings is first imported)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def test_officejs_dispatch_suite_passes():
+    env = dict(os.environ, XLWINGS_ON_SERVER="true", XLWINGS_LICENSE_KEY="noncommercial")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(HERE / "officejs")],
+        cwd=HERE.parent, env=env, capture_output=True, text=True, timeout=900,
+    )
+    summary = result.stdout.strip().splitlines()[-1:] if result.stdout.strip() else []
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    assert summary and " passed" in summary[0] and "failed" not in summary[0], result.stdout[-2000:]

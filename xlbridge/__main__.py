@@ -1,0 +1,7 @@
+"""``python -m xlbridge`` is the ``xlbridge`` command."""
+
+import sys
+
+from xlbridge.cli import main
+
+sys.exit(main())

@@ -1,0 +1,165 @@
+"""The ``xlbridge`` command: the headless front door.
+
+    xlbridge demo                                   award the bundled TBF club tournament
+    xlbridge schemes                                list every scheme
+    xlbridge award tr.club --place 1 --field 26 --option boards=24
+    xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
+    xlbridge new tbf-club PATH [--blank] [--force]  write a workbook
+
+Errors print one line on stderr (``xlbridge: error: ...``) and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from xlbridge.awards import RuleError, award, awards, schemes
+
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A problem to report on one line and exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, no usage block
+        raise CliError(message)
+
+
+def _options(pairs: Sequence[str] | None) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise CliError(f"--option {pair!r} must look like name=value")
+        result[name.strip().lower()] = value.strip()
+    return result
+
+
+def _field(text: str) -> Any:
+    return [part.strip() for part in text.split(",")] if "," in text else text
+
+
+def _print_awards(rows: list[tuple[Any, ...]], header: tuple[str, ...]) -> None:
+    table = [tuple(str(c) for c in header)] + [tuple(str(c) for c in row) for row in rows]
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    numeric = [all(_is_number(r[i]) for r in table[1:]) for i in range(len(header))]
+    for row in table:
+        print("  ".join(cell.rjust(w) if numeric[i] else cell.ljust(w)
+                        for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return text == "-"
+    return True
+
+
+def cmd_schemes(args: argparse.Namespace) -> None:
+    infos = schemes()
+    if args.json:
+        print(json.dumps([
+            {"id": s.id, "title": s.title, "units": list(s.units), "source": s.source, "section": s.section,
+             "options": [{"name": o.name, "default": o.default, "help": o.help} for o in s.options]}
+            for s in infos
+        ], ensure_ascii=False, indent=2))
+        return
+    width = max(len(s.id) for s in infos)
+    for s in infos:
+        print(f"{s.id.ljust(width)}  {'/'.join(s.units):<12}  {s.title}  [{s.source}, {s.section}]")
+
+
+def cmd_award(args: argparse.Namespace) -> None:
+    result = award(args.scheme, args.place, _field(args.field), **_options(args.option))
+    if args.json:
+        print(json.dumps({"scheme": args.scheme, "place": args.place, "points": result.points, "unit": result.unit}))
+    else:
+        print(result)
+
+
+def cmd_awards(args: argparse.Namespace) -> None:
+    ranks = [part.strip() for part in args.ranks.split(",")]
+    results = awards(args.scheme, ranks, **_options(args.option))
+    if args.json:
+        print(json.dumps([{"rank": r, "points": a.points, "unit": a.unit} for r, a in zip(ranks, results)]))
+        return
+    _print_awards([(r or "-", str(a).split()[0], a.unit) for r, a in zip(ranks, results)], ("rank", "points", "unit"))
+
+
+def cmd_demo(args: argparse.Namespace) -> None:
+    from xlbridge.examples import TBF_CLUB, ranks_from_scores, tbf_club_results
+
+    entries = tbf_club_results()
+    ranks = ranks_from_scores([e.score for e in entries])
+    results = awards(TBF_CLUB["scheme"], ranks, boards=TBF_CLUB["boards"])
+    print(f"Bundled example: TBF club pairs tournament, {len(entries)} pairs, {TBF_CLUB['boards']} boards "
+          f"(scheme {TBF_CLUB['scheme']}, TBF Masterpoint v2.0)")
+    _print_awards(
+        [(r, e.pair, e.players, f"{e.score:.2f}", str(a).split()[0], a.unit) for e, r, a in zip(entries, ranks, results)],
+        ("place", "pair", "players", "score %", "MP", "colour"),
+    )
+
+
+def cmd_new(args: argparse.Namespace) -> None:
+    from xlbridge.workbooks import build
+
+    path = build(args.kind, args.path, blank=args.blank, force=args.force)
+    print(f"wrote {path}")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="xlbridge", description="Bridge masterpoint awards and club season recalculation.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("schemes", help="list every scheme")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_schemes)
+
+    s = sub.add_parser("award", help="the award for one final place")
+    s.add_argument("scheme")
+    s.add_argument("--place", required=True)
+    s.add_argument("--field", required=True, help="number of units, or all places comma-separated")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_award)
+
+    s = sub.add_parser("awards", help="the awards of a whole ranking")
+    s.add_argument("scheme")
+    s.add_argument("--ranks", required=True, help="places comma-separated, e.g. 1,2,2,4 (empty = not ranked)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_awards)
+
+    s = sub.add_parser("demo", help="award the bundled example TBF club tournament")
+    s.set_defaults(func=cmd_demo)
+
+    s = sub.add_parser("new", help="write a ready workbook (or a blank template with --blank)")
+    s.add_argument("kind", help="tbf-club")
+    s.add_argument("path")
+    s.add_argument("--blank", action="store_true", help="a blank template instead of the worked example")
+    s.add_argument("--force", action="store_true", help="overwrite an existing file")
+    s.set_defaults(func=cmd_new)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+        args.func(args)
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0
+    except (CliError, ValueError, OSError) as error:
+        print(f"xlbridge: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Worksheet functions: one short call into the engine each.
+
+Each docstring is the help text Excel shows.  Arguments arrive from Excel as
+cells or ranges; a bad argument returns a short readable text starting with
+``#xlbridge:`` instead of a Python traceback.  Every function is a plain Python
+function too (``from xlbridge.excel.functions import award``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import xlwings as xw
+
+from xlbridge.awards import award as engine_award
+from xlbridge.awards import awards as engine_awards
+from xlbridge.awards import parse_options
+from xlbridge.awards.tr_tbf import mastery_points, title
+
+CATEGORY = "xlbridge"
+ERROR_PREFIX = "#xlbridge: "
+
+Scheme = Annotated[str, {"doc": "Scheme id, e.g. \"tr.club\" (xlbridge schemes lists them)."}]
+Place = Annotated[float, {"doc": "Final place (1 = first)."}]
+Field = Annotated[Any, {"doc": "Number of pairs/teams/players, or the range of all final places (equal = tied, blank = not ranked)."}]
+Ranks = Annotated[Any, {"doc": "The range of final places, one cell per pair/team/player (equal = tied, blank = not ranked)."}]
+Options = Annotated[str, {"doc": "Optional settings as text, e.g. \"boards=26; movement=mitchell\"."}]
+Number = Annotated[float, {"doc": "A number (blank = 0)."}]
+
+
+def _flatten(value: Any) -> Any:
+    """A range arrives as a list (1-D) or a list of rows (2-D): make it one list."""
+    if isinstance(value, (list, tuple)):
+        flat: list[Any] = []
+        for item in value:
+            flat.extend(_flatten(item) if isinstance(item, (list, tuple)) else [item])
+        return flat
+    return value
+
+
+def _options(text: Any) -> dict[str, str]:
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return {}
+    return parse_options(str(text))
+
+
+def cell_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn any exception into ``#xlbridge: message`` for the cell."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ValueError as error:  # RuleError and friends: already readable
+            return ERROR_PREFIX + str(error)
+        except Exception as error:  # noqa: BLE001 - a cell must never show a traceback
+            return f"{ERROR_PREFIX}unexpected {type(error).__name__}: {error}"
+
+    return wrapper
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def award(scheme: Scheme, place: Place, field: Field, options: Options = None):
+    """Masterpoint award (points) for one final place. Example: =AWARD("tr.club", 1, 26, "boards=24") gives 0.62."""
+    return engine_award(scheme, place, _flatten(field), **_options(options)).points
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def award_unit(scheme: Scheme, place: Place, field: Field, options: Options = None):
+    """Unit of the award for one final place (green, yellow, bp, sp, ...). Example: =AWARD_UNIT("tr.club", 1, 26) gives green."""
+    return engine_award(scheme, place, _flatten(field), **_options(options)).unit
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def awards(scheme: Scheme, ranks: Ranks, options: Options = None):
+    """Awards of a whole ranking: spills two columns (points, unit), one row per place of the ranks range."""
+    ranks = _flatten(ranks)
+    if not isinstance(ranks, list):
+        ranks = [ranks]
+    return [[a.points, a.unit] for a in engine_awards(scheme, ranks, **_options(options))]
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def tbf_mastery(yellow: Number = None, red: Number = None, green: Number = None, white: Number = None,
+                include_white: Annotated[bool, {"doc": "Count white (online) MP? Default TRUE."}] = True):
+    """TBF mastery points (ustalık puanı) from the yellow, red, green and white MP totals."""
+    return mastery_points(yellow or 0, red or 0, green or 0, white or 0,
+                          include_white=True if include_white is None else bool(include_white))
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def tbf_title(mastery: Number, yellow: Number = None):
+    """TBF title (Tablo-5) reached with these mastery points and yellow MP; empty text when none."""
+    return title(float(mastery or 0), float(yellow or 0))
