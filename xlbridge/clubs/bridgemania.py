@@ -908,7 +908,8 @@ def _base_nights(p: _Parsed, results: list[EntryResult], base_ids: list[str]) ->
             a, b = (by[x] for x in p.split_of[pair])
             nights.append(BaseNight(
                 pair, "S", round_half_up((a.percent + b.percent) / 2, 2), None,
-                (a.f1 + b.f1) / 2, (a.indy + b.indy) / 2, (a.hybrid + b.hybrid) / 2,  # type: ignore[operator]
+                ((a.f1 or 0.0) + (b.f1 or 0.0)) / 2, ((a.indy or 0.0) + (b.indy or 0.0)) / 2,
+                ((a.hybrid or 0.0) + (b.hybrid or 0.0)) / 2,
                 (a.extra + b.extra) / 2, (a.tops + b.tops) / 2, (a.pots + b.pots) / 2,
             ))
         else:
