@@ -115,3 +115,12 @@ def test_combi_correction():
         heeg_c(-1, 12, 10)
     with pytest.raises(RuleError, match="combi table top"):
         heeg_c(20, 12, 0)
+
+
+def test_sit_out_mp_cannot_exceed_the_rounds_played():
+    # 5 of 6 rounds played: at most 288 * 5/6 = 240 MP before the correction
+    assert heeg_pct(240, MAX, "s") == pytest.approx(100.0)
+    with pytest.raises(RuleError, match="above the maximum of the 5 rounds played"):
+        heeg_pct(241, MAX, "s")
+    with pytest.raises(RuleError, match="above the evening's maximum 288"):
+        heeg_pct(289, MAX, "")

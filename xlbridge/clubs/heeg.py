@@ -444,7 +444,14 @@ def heeg_pct(
         r = 6.0 if _blank(rounds) else _number(rounds)
         if r is None or not r.is_integer() or r < 2:
             raise RuleError(f"rounds must be a whole number from 2; got {rounds!r}")
+        if points > top * (r - 1) / r + 1e-9:
+            raise RuleError(
+                f"MP {mp!r} is above the maximum of the {r - 1:g} rounds played before the sit-out correction "
+                f"({top:g} x {r - 1:g}/{r:g} = {top * (r - 1) / r:g})"
+            )
         points = points * r / (r - 1)
+    if points > top + 1e-9:
+        raise RuleError(f"MP {mp!r} is above the evening's maximum {max_mp!r}")
     return points / top * 100.0
 
 
