@@ -5,8 +5,10 @@
     xlbridge award tr.club --place 1 --field 26 --option boards=24
     xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
     xlbridge new tbf-club PATH [--blank] [--force]  write a workbook
+    xlbridge recalc PATH                            recalculate a workbook in place
 
-Errors print one line on stderr (``xlbridge: error: ...``) and exit with code 2.
+Errors print one line on stderr (``xlbridge: error: ...``) and exit with code 2;
+a workbook with several problems prints one such line per problem.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from xlbridge.awards import RuleError, award, awards, schemes
+from xlbridge.awards import award, awards, schemes
+from xlbridge.excel.recalc import BookInputError as _BookInputError
 
 EXIT_USAGE = 2
 
@@ -114,6 +117,14 @@ def cmd_new(args: argparse.Namespace) -> None:
     print(f"wrote {path}")
 
 
+def cmd_recalc(args: argparse.Namespace) -> None:
+    from xlbridge.headless import recalc_path
+
+    report = recalc_path(args.path, backup=not args.no_backup)
+    changed = f", {len(report.changes)} earlier values changed (listed on the Corrections sheet)" if report.changes else ""
+    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} cells written{changed}")
+
+
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="xlbridge", description="Bridge masterpoint awards and club season recalculation.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -140,6 +151,11 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("demo", help="award the bundled example TBF club tournament")
     s.set_defaults(func=cmd_demo)
 
+    s = sub.add_parser("recalc", help="recalculate an xlbridge workbook in place (no Excel needed)")
+    s.add_argument("path")
+    s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
+    s.set_defaults(func=cmd_recalc)
+
     s = sub.add_parser("new", help="write a ready workbook (or a blank template with --blank)")
     s.add_argument("kind", help="tbf-club")
     s.add_argument("path")
@@ -155,6 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.func(args)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
+    except _BookInputError as error:
+        for problem in error.problems:
+            print(f"xlbridge: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     except (CliError, ValueError, OSError) as error:
         print(f"xlbridge: error: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -1,0 +1,70 @@
+"""The recalculation script through xlwings' own script dispatch
+(xlwings.server.custom_scripts_call), compared cell by cell with the headless run."""
+
+from __future__ import annotations
+
+import pytest
+from openpyxl import load_workbook
+
+from xlbridge.excel import recalc, scripts
+from xlbridge.excel.book import OpenpyxlBook
+from xlbridge.excel.emulate import apply_actions, run_script, snapshot
+from xlbridge.workbooks import build
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch):
+    monkeypatch.setattr(recalc, "now_stamp", lambda: "2026-11-30 12:00")
+
+
+def both_ways(path):
+    """(headless workbook, Excel-path workbook, alerts) for the file at ``path``."""
+    headless = load_workbook(path)
+    try:
+        recalc.recalculate(OpenpyxlBook(headless))
+    except recalc.BookInputError:
+        pass
+    excel = load_workbook(path)
+    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
+    return headless, excel, alerts
+
+
+def test_tbf_club_cell_for_cell(tmp_path):
+    path = build("tbf-club", tmp_path / "club.xlsx")
+    wb = load_workbook(path)
+    wb["Tournament"]["C20"] = 60.0  # a late correction: audited
+    for row in range(9, 29):  # clear the computed columns: they must be refilled
+        wb["Tournament"].cell(row=row, column=5).value = None
+    wb.save(path)
+    headless, excel, alerts = both_ways(path)
+    assert snapshot(excel) == snapshot(headless)
+    assert "Corrections" in excel.sheetnames
+    assert alerts and alerts[0].startswith("Recalculated 60 cells")
+
+
+def test_problems_reach_the_scorer_and_nothing_is_recalculated(tmp_path):
+    path = build("tbf-club", tmp_path / "club.xlsx")
+    wb = load_workbook(path)
+    wb["Tournament"]["C12"] = "5x"
+    wb["Tournament"]["E9"] = 9.99  # a stale computed value must stay as it is
+    wb.save(path)
+    excel = load_workbook(path)
+    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
+    assert alerts == ["Nothing was recalculated: 1 problem(s).\nTournament, C12: score '5x' is not a number"]
+    assert excel["Tournament"]["E9"].value == 9.99
+    assert excel["Messages"]["A2"].value == "Tournament, C12: score '5x' is not a number"
+    assert excel["Tournament"]["C12"].fill.start_color.rgb == "FFFFC7CE"
+    # fixed: the next run clears the mark and the message
+    excel["Tournament"]["C12"] = 57.0
+    again = apply_actions(excel, run_script(scripts, "recalc_season", excel))
+    assert excel["Tournament"]["C12"].fill.fill_type is None
+    assert excel["Messages"]["A2"].value is None
+    assert again[0].startswith("Recalculated")
+
+
+def test_meta_lists_the_recalc_script():
+    from xlwings import server
+
+    meta = server.custom_scripts_meta(scripts)
+    names = [m.get("function_name") or m.get("name") for m in meta]
+    assert "recalc_season" in names

@@ -1,0 +1,153 @@
+"""Headless recalculation of the TBF club workbook, and the file-safety rules."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from xlbridge import awards
+from xlbridge.cli import main
+from xlbridge.excel import lite
+from xlbridge.excel.book import OpenpyxlBook
+from xlbridge.excel.emulate import snapshot
+from xlbridge.excel.recalc import BookInputError, recalculate
+from xlbridge.headless import FileProblem, backup_path, recalc_path
+from xlbridge.workbooks import build
+
+
+@pytest.fixture
+def club(tmp_path) -> Path:
+    return build("tbf-club", tmp_path / "club.xlsx")
+
+
+def test_recalculating_the_built_workbook_changes_nothing(club):
+    before = snapshot(load_workbook(club))
+    report = recalc_path(club, when="2026-11-30 10:00")
+    assert report.kind == "tbf-club" and report.changes == []
+    assert snapshot(load_workbook(club)) == before
+    recalc_path(club, when="2026-11-30 10:01")
+    assert snapshot(load_workbook(club)) == before
+
+
+def test_a_corrected_score_moves_places_and_is_audited(club):
+    wb = load_workbook(club)
+    ws = wb["Tournament"]
+    ws["C28"] = 70.0  # pair 20 (last, 40.06 %) actually scored 70 %
+    wb.save(club)
+    report = recalc_path(club, when="2026-11-30 10:00")
+    ws = load_workbook(club)["Tournament"]
+    assert ws["D28"].value == 1 and ws["D9"].value == 2
+    ranks = [ws.cell(row=r, column=4).value for r in range(9, 29)]
+    assert [ws.cell(row=r, column=5).value for r in range(9, 29)] == [a.points for a in awards("tr.club", ranks, boards=26)]
+    corrections = load_workbook(club)["Corrections"]
+    rows = [[c.value for c in row] for row in corrections.iter_rows()]
+    assert rows[0] == ["When", "Sheet", "Cell", "Event", "Pair", "Column", "Old value", "New value"]
+    assert ["2026-11-30 10:00", "Tournament", "D28", "Tournament", "20", "Place", 20, 1] in rows
+    assert len(rows) - 1 == len(report.changes)
+    # nothing changes the second time: nothing is appended
+    recalc_path(club, when="2026-11-30 11:00")
+    assert corrections.max_row == load_workbook(club)["Corrections"].max_row
+
+
+def test_bad_scores_are_all_reported_and_nothing_is_written(club):
+    wb = load_workbook(club)
+    wb["Tournament"]["C12"] = "5x"
+    wb["Tournament"]["C15"] = 140
+    wb.save(club)
+    before = club.read_bytes()
+    with pytest.raises(BookInputError) as caught:
+        recalc_path(club)
+    assert [str(p) for p in caught.value.problems] == [
+        "Tournament, C12: score '5x' is not a number",
+        "Tournament, C15: score 140 is not a percentage from 0 to 100",
+    ]
+    assert club.read_bytes() == before
+    assert not backup_path(club).exists()
+
+
+def test_engine_rule_errors_point_at_the_settings(club):
+    wb = load_workbook(club)
+    for row in range(14, 29):  # keep 5 pairs: 2.5 tables
+        for col in range(1, 7):
+            wb["Tournament"].cell(row=row, column=col).value = None
+    wb.save(club)
+    with pytest.raises(BookInputError, match=r"Tournament, B3: tr.club needs at least 3 tables; got 2.5"):
+        recalc_path(club)
+
+
+def test_backup_keeps_the_previous_version(club):
+    original = club.read_bytes()
+    recalc_path(club)
+    assert backup_path(club).read_bytes() == original
+
+
+def test_refuses_a_workbook_open_in_excel(club):
+    (club.parent / ("~$" + club.name)).write_bytes(b"owner")
+    with pytest.raises(FileProblem, match="is open in Excel"):
+        recalc_path(club)
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"pair,score\n1,50\n", "is not an .xlsx workbook"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100, "password-protected or an old .xls"),
+        (b"", "is not an .xlsx workbook"),
+    ],
+)
+def test_files_that_are_not_workbooks(tmp_path, content, message):
+    path = tmp_path / "season.xlsx"
+    path.write_bytes(content)
+    with pytest.raises(FileProblem, match=message):
+        recalc_path(path)
+    assert path.read_bytes() == content
+
+
+def test_a_workbook_of_another_kind(tmp_path):
+    from openpyxl import Workbook
+
+    path = tmp_path / "other.xlsx"
+    Workbook().save(path)
+    with pytest.raises(BookInputError, match="not an xlbridge workbook"):
+        recalc_path(path)
+
+
+def test_lite_code_survives_a_headless_recalculation(club):
+    lite.embed(club, {"main.py": "print('hi')\n", "requirements.txt": "xlwings==0.33.11\n"})
+    recalc_path(club)
+    assert lite.extract(club)["main.py"] == "print('hi')\n"
+    with zipfile.ZipFile(club) as archive:
+        assert lite.TASKPANES in archive.namelist()
+        assert "webextensiontaskpanes" in archive.read("_rels/.rels").decode()
+
+
+def test_cli_recalc(club, capsys):
+    assert main(["recalc", str(club)]) == 0
+    assert capsys.readouterr().out.startswith(f"recalculated {club} (tbf-club): 60 cells written")
+    wb = load_workbook(club)
+    wb["Tournament"]["C10"] = "abc"
+    wb["Tournament"]["C11"] = None
+    wb.save(club)
+    assert main(["recalc", str(club)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["xlbridge: error: Tournament, C10: score 'abc' is not a number",
+                   "xlbridge: error: Tournament, C11: pair 3: the score is empty"]
+
+
+def test_adapter_writes_formula_like_text_as_text(club):
+    wb = load_workbook(club)
+    OpenpyxlBook(wb).write("Tournament", 40, 2, [["=SUM(A1:A3)", "-", "+31", "@home"]])
+    path = club.with_name("t2.xlsx")
+    wb.save(path)
+    ws = load_workbook(path)["Tournament"]
+    assert ws["B40"].value == "=SUM(A1:A3)" and ws["B40"].data_type == "s"
+    assert ws["E40"].value == "@home" and ws["E40"].data_type == "s"
+
+
+def test_recalculate_on_the_adapter_directly(club):
+    wb = load_workbook(club)
+    report = recalculate(OpenpyxlBook(wb))
+    assert report.cells_written == 60

@@ -1,0 +1,176 @@
+"""The workbook adapter: the few operations a recalculation needs, on two backends.
+
+A recalculation (``xlbridge.excel.recalc``) reads the scorer's sheets as grids of
+values and writes the computed cells back.  It only ever talks to a
+:class:`BookAdapter`, so the very same code runs
+
+- in Excel, on a live ``xlwings.Book`` (:class:`XlwingsBook`: classic xlwings,
+  xlwings Lite, xlwings Server), and
+- headless, on an ``openpyxl`` workbook (:class:`OpenpyxlBook`: ``xlbridge recalc``).
+
+Conventions that keep both backends cell-for-cell identical:
+
+- rows and columns are 1-based; a grid is a list of rows;
+- an empty cell reads as ``None`` (Office.js sends ``""``);
+- dates read as ``datetime``; computed cells never hold dates (dates are
+  written as ISO text), because the backends store typed dates differently;
+- a fill is ``"#RRGGBB"`` or ``None`` (no fill);
+- text that starts with ``=``, ``+``, ``-`` or ``@`` is written as text, never
+  as a formula.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+Grid = list[list[Any]]
+
+
+class BookAdapter(Protocol):
+    def sheet_names(self) -> list[str]: ...
+
+    def read(self, sheet: str) -> Grid:
+        """All values from A1 to the end of the used range; blanks as None."""
+        ...
+
+    def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+        """Write a block of values with its top-left corner at (row, col)."""
+        ...
+
+    def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
+        """Set (``"#RRGGBB"``) or remove (``None``) one cell's background."""
+        ...
+
+    def add_sheet(self, name: str) -> None:
+        """Add an empty sheet at the end."""
+        ...
+
+    def alert(self, message: str) -> None:
+        """Tell the scorer (a message box in Excel; nothing headless)."""
+        ...
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str) and value == "":
+        return None
+    return value
+
+
+def _clean_value_for_write(value: Any) -> Any:
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()[:10] if not isinstance(value, dt.datetime) or value.time() == dt.time() else value.isoformat()
+    if isinstance(value, float) and value != value:  # NaN
+        return None
+    return value
+
+
+def looks_like_formula(value: Any) -> bool:
+    """Text Excel would evaluate if typed: starts with = + - or @ (and is not a number)."""
+    if not isinstance(value, str) or len(value) < 2 or value[0] not in "=+-@":
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return True
+    return False
+
+
+def _as_text_if_formula_like(value: Any) -> Any:
+    # Excel's own way to enter such text as text: a leading apostrophe (not stored in the cell)
+    return "'" + value if looks_like_formula(value) else value
+
+
+def rectangular(grid: Grid) -> Grid:
+    width = max((len(r) for r in grid), default=0)
+    return [list(r) + [None] * (width - len(r)) for r in grid]
+
+
+# ------------------------------------------------------------------ openpyxl
+
+
+class OpenpyxlBook:
+    """Headless backend on an ``openpyxl.Workbook`` (loaded with formulas, not values)."""
+
+    def __init__(self, workbook: Any):
+        self.wb = workbook
+        self.messages: list[str] = []
+
+    def sheet_names(self) -> list[str]:
+        return list(self.wb.sheetnames)
+
+    def read(self, sheet: str) -> Grid:
+        ws = self.wb[sheet]
+        if ws.max_row == 1 and ws.max_column == 1 and ws.cell(1, 1).value is None:
+            return []
+        return [[_clean(c) for c in row] for row in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
+
+    def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+        ws = self.wb[sheet]
+        for r, line in enumerate(values):
+            for c, value in enumerate(line):
+                value = _clean_value_for_write(value)
+                cell = ws.cell(row=row + r, column=col + c)
+                if looks_like_formula(value):
+                    # text that looks like a formula stays text (Excel would otherwise evaluate it)
+                    cell.value = value
+                    cell.data_type = "s"
+                else:
+                    cell.value = value
+
+    def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
+        from openpyxl.styles import PatternFill
+
+        cell = self.wb[sheet].cell(row=row, column=col)
+        if colour is None:
+            cell.fill = PatternFill(fill_type=None)
+        else:
+            rgb = "FF" + colour.lstrip("#").upper()
+            cell.fill = PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
+
+    def add_sheet(self, name: str) -> None:
+        self.wb.create_sheet(name)
+
+    def alert(self, message: str) -> None:
+        self.messages.append(message)
+
+
+# ------------------------------------------------------------------ xlwings
+
+
+class XlwingsBook:
+    """Live backend on an ``xlwings.Book`` (desktop Excel, xlwings Lite or Server)."""
+
+    def __init__(self, book: Any):
+        self.book = book
+
+    def sheet_names(self) -> list[str]:
+        return [s.name for s in self.book.sheets]
+
+    def read(self, sheet: str) -> Grid:
+        ws = self.book.sheets[sheet]
+        used = ws.used_range
+        last_row, last_col = used.last_cell.row, used.last_cell.column
+        if last_row == 1 and last_col == 1 and ws.range((1, 1)).value in (None, ""):
+            return []
+        values = ws.range((1, 1), (last_row, last_col)).options(ndim=2).value
+        return [[_clean(v) for v in row] for row in values]
+
+    def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+        block = rectangular([[_as_text_if_formula_like(_clean_value_for_write(v)) for v in line] for line in values])
+        if not block or not block[0]:
+            return
+        self.book.sheets[sheet].range((row, col), (row + len(block) - 1, col + len(block[0]) - 1)).value = block
+
+    def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
+        self.book.sheets[sheet].range((row, col)).color = colour
+
+    def add_sheet(self, name: str) -> None:
+        self.book.sheets.add(name, after=self.book.sheets[len(self.book.sheets) - 1])
+
+    def alert(self, message: str) -> None:
+        try:
+            self.book.app.alert(message, title="xlbridge")
+        except Exception:  # noqa: BLE001 - an alert must never break the recalculation
+            pass

@@ -1,0 +1,131 @@
+"""Stand-in for Excel's side of xlwings' Office.js protocol (tests and benchmarks).
+
+Linux has no Excel, but xlwings' own dispatch (``xlwings.server``) runs here.
+This module builds the book payload Office.js would send from an openpyxl
+workbook, and applies the actions xlwings returns to an openpyxl workbook the
+way Excel would, so the Excel path can be compared cell by cell with the
+headless path.  Facts it follows (observed in xlwings' remote interpreter):
+empty cells travel as ``""``, dates as ISO strings ending in ``Z``, actions use
+0-based positions, and a leading apostrophe makes Excel store text as text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import Any
+
+SHEET_DEFAULTS = {
+    "pictures": [], "tables": [], "shapes": [], "charts": [], "notes": [],
+    "visibility": "Visible", "show_gridlines": True, "pivot_tables": [], "print_area": None,
+}
+
+
+def _to_js(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    if isinstance(value, dt.date):
+        return value.strftime("%Y-%m-%dT00:00:00.000Z")
+    if isinstance(value, dt.time):
+        return value.isoformat()
+    return value
+
+
+def payload(workbook: Any, name: str = "Book1.xlsx") -> dict[str, Any]:
+    """The JSON body Office.js sends for a script call (``xw.Book(json=...)``)."""
+    import xlwings as xw
+
+    sheets = []
+    for ws in workbook.worksheets:
+        if ws.max_row == 1 and ws.max_column == 1 and ws.cell(1, 1).value is None:
+            values: list[list[Any]] = [[""]]
+        else:
+            values = [[_to_js(v) for v in row] for row in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
+        sheets.append({"name": ws.title, "values": values, **SHEET_DEFAULTS})
+    return {
+        "client": "Office.js",
+        "version": xw.__version__,
+        "book": {"name": name, "active_sheet_index": 0, "selection": "A1"},
+        "names": [],
+        "sheets": sheets,
+    }
+
+
+def run_script(module: Any, script: str, workbook: Any, name: str = "Book1.xlsx") -> list[dict[str, Any]]:
+    """Run ``script`` of ``module`` through ``xlwings.server.custom_scripts_call``
+    on the payload of ``workbook``; returns the actions.  Needs
+    ``XLWINGS_ON_SERVER=true`` set before xlwings was first imported."""
+    import xlwings as xw
+    from xlwings import server
+
+    book = xw.Book(json=payload(workbook, name))
+    asyncio.run(server.custom_scripts_call(module, script, typehint_to_value={xw.Book: book}))
+    return book.json()["actions"]
+
+
+def _from_js(value: Any) -> Any:
+    if value == "":
+        return None
+    if isinstance(value, str) and value.startswith("'"):
+        return value[1:]  # Excel's text prefix is not stored in the cell
+    return value
+
+
+def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
+    """Apply xlwings' actions to ``workbook`` as Excel would; returns the alerts."""
+    from openpyxl.styles import PatternFill
+
+    alerts: list[str] = []
+    for action in actions:
+        func = action["func"]
+        if func == "addSheet":
+            index, title = action["args"]
+            workbook.create_sheet(title, index)
+            continue
+        if func == "alert":
+            alerts.append(action["args"][0])
+            continue
+        ws = workbook.worksheets[action["sheet_position"]]
+        row0, col0 = action["start_row"] + 1, action["start_column"] + 1
+        if func == "setValues":
+            for r, line in enumerate(action["values"]):
+                for c, value in enumerate(line):
+                    cell = ws.cell(row=row0 + r, column=col0 + c)
+                    raw = value
+                    cell.value = _from_js(value)
+                    if isinstance(raw, str) and raw.startswith("'"):
+                        cell.data_type = "s"
+        elif func == "setRangeColor":
+            colour = action["args"][0]
+            for r in range(action["row_count"]):
+                for c in range(action["column_count"]):
+                    cell = ws.cell(row=row0 + r, column=col0 + c)
+                    if colour is None:
+                        cell.fill = PatternFill(fill_type=None)
+                    else:
+                        rgb = "FF" + colour.lstrip("#").upper()
+                        cell.fill = PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
+        else:
+            raise NotImplementedError(f"emulate: action {func!r} is not emulated")
+    return alerts
+
+
+def snapshot(workbook: Any) -> dict[str, list[list[tuple[Any, Any]]]]:
+    """Every cell's value and fill colour, sheet by sheet (for comparisons)."""
+    out = {}
+    for ws in workbook.worksheets:
+        rows = []
+        for row in ws.iter_rows():
+            line = []
+            for cell in row:
+                fill = cell.fill.start_color.rgb if cell.fill is not None and cell.fill.fill_type == "solid" else None
+                line.append((cell.value, fill))
+            while line and line[-1] == (None, None):
+                line.pop()
+            rows.append(line)
+        while rows and not rows[-1]:
+            rows.pop()
+        out[ws.title] = rows
+    return out
