@@ -36,6 +36,7 @@ __all__ = [
 
 #: The registry: module name -> the scheme-id prefix its schemes must carry.
 RULE_SET_MODULES: dict[str, str] = {
+    "xlbridge.awards.se_fsb": "se.",
     "xlbridge.awards.tr_tbf": "tr.",
     "xlbridge.awards.it_bridgemania": "bm.",
 }
