@@ -1,0 +1,86 @@
+"""The synthetic demo season: reproducible, complete (every code, combi tables, line
+changes, every signal) and consistent with the engine."""
+
+import pandas as pd
+import pytest
+
+from xlbridge.clubs.heeg import CODES, line_top, period_standings, recalculate, year_standings
+from xlbridge.clubs.heeg_demo import demo_season
+
+
+@pytest.fixture(scope="module")
+def demo():
+    settings, results = demo_season()
+    return settings, results, recalculate(results, settings)
+
+
+def test_same_seed_same_season_other_seed_other_season():
+    s1, r1 = demo_season(seed=7)
+    s2, r2 = demo_season(seed=7)
+    pd.testing.assert_frame_equal(r1, r2)
+    assert s1 == s2
+    _, r3 = demo_season(seed=8)
+    assert not r1.equals(r3)
+
+
+def test_size_and_shape(demo):
+    settings, results, _ = demo
+    assert len(settings.periods) >= 3
+    assert settings.lines == ("A", "B")
+    for period in settings.periods:
+        assert len(period.evenings) == 6
+        part = results[results["period"] == period.label]
+        for line in ("A", "B"):
+            sizes = part[part["line"] == line].groupby("date")["pair"].nunique()
+            assert sizes.between(12, 16).all(), (period.label, line, sizes)
+    assert set(results["code"]) == set(CODES)  # every inv code, blank included
+
+
+def test_combi_tables_and_line_changes(demo):
+    settings, results, out = demo
+    combi = results[results["combi_mp"].notna()]
+    assert combi["date"].nunique() >= 3
+    # each combi evening: one A and one B pair per round
+    for _, group in combi.groupby("date"):
+        assert (group["line"] == "A").sum() == settings.rounds == (group["line"] == "B").sum()
+    played = out[out["combi_mp"].notna()]
+    assert (played["c_corrected"] == played["combi_mp"] * played["own_top"] / 10).all()
+    lines = results.groupby(["pair", "period"])["line"].first().unstack()
+    moved = (lines["1"] != lines["2"]) | (lines["2"] != lines["3"])
+    assert moved.sum() >= 6
+    # the roster in the settings says the same
+    for pair in settings.roster:
+        for label, line in pair.lines.items():
+            assert set(results[(results["pair"] == pair.pair) & (results["period"] == label)]["line"]) == {line}
+
+
+def test_the_movement_is_consistent(demo):
+    settings, results, out = demo
+    rounds = [f"r{r}" for r in range(1, settings.rounds + 1)]
+    present = out[~out["code"].isin(["0", "a"])]
+    assert (present[rounds].sum(axis=1, min_count=1) == present["mp"]).all()
+    assert (out["max_mp"] == settings.rounds * settings.boards_per_round * out["own_top"]).all()
+    for (day, line), group in present.groupby(["date", "line"]):
+        top = line_top(len(group))
+        for column in rounds:
+            played = group[column].dropna()
+            # every table shares boards x top MP between its two pairs
+            assert len(played) % 2 == 0
+            assert played.sum() == len(played) // 2 * settings.boards_per_round * top
+
+
+def test_every_signal_shows_up(demo):
+    settings, results, out = demo
+    assert out["star"].any() and out["red_star"].any() and out["red_inv"].any()
+    assert (out.loc[out["star"], "line"] == "A").all()
+    table = period_standings(results, settings, period="1")
+    blocked = table[table["blocked"]]
+    assert 9 in set(blocked["pair"]) and set(blocked[blocked["line"] == "A"]["move"]) == {"relegate"}
+    year = year_standings(results, settings).set_index("pair")
+    assert year.loc[3, "red_star"] and not year.loc[3, "eligible"] and year.loc[3, "line"] == "A"
+    assert year["champion_rank"].min() == 1
+
+
+def test_recalculating_the_demo_twice_changes_nothing(demo):
+    settings, _, out = demo
+    pd.testing.assert_frame_equal(recalculate(out, settings), out)
