@@ -107,17 +107,28 @@ SHIPPED = [
 
 
 def save_atomically(wb: Workbook, path: Path) -> None:
-    """Write to a temporary file in the same folder, then replace: a reader never
-    sees half a file and an error leaves the old file as it was."""
+    """Write to a temporary file in the same folder, embed the xlwings Lite code
+    (the last step: openpyxl would drop it), then replace: a reader never sees
+    half a file and an error leaves the old file as it was."""
+    from xlbridge.excel import lite
+    from xlbridge.excel.lite_bundle import lite_files
+
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)
     try:
         wb.save(temp)
+        lite.embed(temp, lite_files(), guid=_stable_guid(path.name))
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _stable_guid(name: str) -> str:
+    import uuid
+
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "xlbridge:" + name)).upper()
 
 
 def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force: bool = False) -> Path:

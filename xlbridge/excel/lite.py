@@ -22,7 +22,7 @@ import tempfile
 import uuid
 import zipfile
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
+from xml.sax.saxutils import escape
 
 WEBEXTENSION = "xl/webextensions/webextension1.xml"
 TASKPANES = "xl/webextensions/taskpanes.xml"
@@ -40,9 +40,14 @@ PYODIDE_VERSION = "0.27.5"
 ADDIN_VERSION = "1.0.0.0-18"
 
 
+def _attr(text: str) -> str:
+    """XML attribute text in double quotes, as Lite writes it (quotes as &quot;)."""
+    return escape(text, {'"': "&quot;"})
+
+
 def _webextension_xml(properties: dict[str, str], guid: str) -> str:
     props = "".join(
-        f'<we:property name={quoteattr(name)} value={quoteattr(json.dumps(value))}/>'
+        f'<we:property name="{_attr(name)}" value="{_attr(json.dumps(value))}"/>'
         for name, value in properties.items()
     )
     return (

@@ -1,0 +1,86 @@
+"""Every shipped workbook carries the current xlbridge code for xlwings Lite."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from xlbridge.excel import lite
+from xlbridge.excel.lite_bundle import REQUIREMENTS, main_py, source_files, unpack
+from xlbridge.workbooks import SHIPPED
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED_PATHS = [ROOT / rel for _, _, rel in SHIPPED]
+
+
+@pytest.mark.parametrize("path", SHIPPED_PATHS, ids=lambda p: p.name)
+def test_shipped_workbook_carries_exactly_the_current_sources(path):
+    files = lite.extract(path)
+    assert set(files) == {"main.py", "requirements.txt", "pyodideVersion", "addinVersion"}
+    assert files["requirements.txt"] == REQUIREMENTS
+    bundled = unpack(files["main.py"])
+    current = source_files()
+    assert sorted(bundled) == sorted(current), "rebuild: python -m xlbridge.workbooks"
+    stale = [name for name in current if bundled[name] != current[name]]
+    assert not stale, f"out of date in {path.name}: {stale[:5]} -- rebuild: python -m xlbridge.workbooks"
+
+
+@pytest.mark.parametrize("path", SHIPPED_PATHS, ids=lambda p: p.name)
+def test_shipped_workbook_has_the_lite_parts(path):
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        assert set(lite.PARTS) <= set(names)
+        rels = archive.read("_rels/.rels").decode()
+        types = archive.read("[Content_Types].xml").decode()
+        web = archive.read(lite.WEBEXTENSION).decode()
+    assert 'Target="xl/webextensions/taskpanes.xml"' in rels and lite.REL_TASKPANES in rels
+    assert 'PartName="/xl/webextensions/taskpanes.xml"' in types and lite.CT_TASKPANES in types
+    assert 'PartName="/xl/webextensions/webextension1.xml"' in types and lite.CT_WEBEXTENSION in types
+    assert 'id="wa200008175"' in web and 'storeType="OMEX"' in web
+    # values are JSON strings, XML-escaped
+    assert '&quot;' in web
+
+
+def test_bundle_leaves_out_what_needs_files_or_openpyxl():
+    names = set(source_files())
+    assert "xlbridge/excel/functions.py" in names and "xlbridge/awards/data/tr_tablo3.csv" in names
+    assert not {"xlbridge/cli.py", "xlbridge/headless.py", "xlbridge/workbooks.py"} & names
+
+
+def test_main_py_registers_the_functions_from_its_own_bundle(tmp_path):
+    """Run the embedded main.py as Lite would import it: it must unpack its bundle,
+    import xlbridge from there (not from this checkout) and expose the functions."""
+    script = tmp_path / "main.py"
+    script.write_text(main_py(), encoding="utf-8")
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "import main, xlbridge\n"
+        "from xlwings import server\n"
+        "meta = server.custom_functions_meta(main)\n"
+        "scripts = server.custom_scripts_meta(main)\n"
+        "print(json.dumps({'file': xlbridge.__file__, 'functions': sorted(f['name'] for f in meta['functions']),"
+        " 'scripts': [s.get('function_name') or s.get('name') for s in scripts]}))\n",
+        encoding="utf-8",
+    )
+    env = dict(os.environ, XLWINGS_ON_SERVER="true", XLWINGS_LICENSE_KEY="noncommercial", TMPDIR=str(tmp_path))
+    env.pop("PYTHONPATH", None)
+    result = subprocess.run([sys.executable, str(probe)], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    info = json.loads(result.stdout.strip().splitlines()[-1])
+    assert info["file"].startswith(str(tmp_path)), info["file"]
+    assert {"AWARD", "AWARD_UNIT", "AWARDS", "TBF_MASTERY", "TBF_TITLE"} <= set(info["functions"])
+    assert "recalc_season" in info["scripts"]
+
+
+def test_embedding_is_reproducible(tmp_path):
+    assert main_py() == main_py()
+    first = lite.extract(SHIPPED_PATHS[0])
+    assert json.dumps(first, sort_keys=True)
