@@ -1,0 +1,158 @@
+"""Nothing lost: interrupted writes, concurrent runs, and only computed cells change."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+from openpyxl.comments import Comment
+from openpyxl.formatting.rule import CellIsRule
+from openpyxl.styles import Font, PatternFill
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from xlbridge.excel import lite
+from xlbridge.headless import recalc_path
+from xlbridge.workbooks import build
+
+COMPUTED_TBF = {("Tournament", col) for col in "DEF"}  # Place, MP, Colour
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def fingerprint(path: Path, computed: set[tuple[str, str]]) -> dict:
+    """Everything a scorer owns in a workbook: typed cells, styles, comments, names,
+    validations, conditional formats, sheets, column widths, and the Lite code."""
+    wb = load_workbook(path)
+    sheets = {}
+    for ws in wb.worksheets:
+        cells = {}
+        for row in ws.iter_rows():
+            for c in row:
+                if (ws.title, c.column_letter) in computed and c.row >= 9:
+                    value = "<computed>"
+                else:
+                    value = c.value
+                cells[c.coordinate] = (value, c.font.b, c.fill.fill_type, c.fill.start_color.rgb, c.number_format,
+                                       c.comment.text if c.comment else None)
+        sheets[ws.title] = {
+            "cells": cells,
+            "validations": sorted((dv.sqref.__str__(), dv.type, dv.formula1) for dv in ws.data_validations.dataValidation),
+            "conditional": sorted(str(rng.sqref) for rng in ws.conditional_formatting),
+            "widths": {k: v.width for k, v in ws.column_dimensions.items()},
+            "freeze": ws.freeze_panes,
+        }
+    return {
+        "sheets": sheets,
+        "order": wb.sheetnames,
+        "names": sorted((n, wb.defined_names[n].attr_text) for n in wb.defined_names),
+        "lite": lite.extract(path),
+    }
+
+
+@pytest.fixture
+def club(tmp_path) -> Path:
+    return build("tbf-club", tmp_path / "club.xlsx")
+
+
+def dress_up(path: Path) -> None:
+    """What a scorer adds to a workbook over a season."""
+    wb = load_workbook(path)
+    ws = wb["Tournament"]
+    ws["B10"].comment = Comment("substitute played for Ali", "scorer")
+    ws["B11"].font = Font(bold=True, color="FF0000")
+    ws["H9"] = "=C9*2"  # the scorer's own formula beside the table
+    ws["H10"] = "checked"
+    ws.conditional_formatting.add("C9:C28", CellIsRule(operator="greaterThan", formula=["55"], fill=PatternFill("solid", start_color="FFC6EFCE")))
+    dv = DataValidation(type="decimal", operator="between", formula1="0", formula2="100")
+    dv.add("C9:C28")
+    ws.add_data_validation(dv)
+    wb.defined_names["Scores"] = DefinedName("Scores", attr_text="Tournament!$C$9:$C$28")
+    notes = wb.create_sheet("Club notes")
+    notes["A1"] = "=Tournament!C9"
+    notes["A2"] = "Next evening: Thursday"
+    wb.save(path)
+    lite.embed(path, {"main.py": "# the club's own code\n", "requirements.txt": "xlwings==0.33.11  # required\n"})
+
+
+def test_only_computed_cells_change(club):
+    dress_up(club)
+    wb = load_workbook(club)
+    wb["Tournament"]["C20"] = 66.0  # a correction: computed cells will move
+    wb.save(club)
+    lite.embed(club, {"main.py": "# the club's own code\n", "requirements.txt": "xlwings==0.33.11  # required\n"})
+    before = fingerprint(club, COMPUTED_TBF)
+    report = recalc_path(club, when="2026-11-30 10:00")
+    assert report.changes  # something computed did change
+    after = fingerprint(club, COMPUTED_TBF)
+    assert after["sheets"]["Tournament"] == before["sheets"]["Tournament"]
+    assert after["sheets"]["Club notes"] == before["sheets"]["Club notes"]
+    assert after["names"] == before["names"] and after["lite"] == before["lite"]
+    assert after["order"] == before["order"] + ["Corrections"]
+
+
+SLOW_SAVE = textwrap.dedent("""
+    import sys, time, openpyxl
+    from openpyxl.workbook.workbook import Workbook
+    original = Workbook.save
+    def slow_save(self, filename):
+        original(self, filename)
+        with open(filename, "r+b") as handle:   # half-written file
+            handle.truncate(1000)
+        print("saving", flush=True)
+        time.sleep(60)
+    Workbook.save = slow_save
+    from xlbridge.headless import recalc_path
+    recalc_path(sys.argv[1])
+""")
+
+
+def test_killed_during_the_write_leaves_the_original_untouched(club, tmp_path):
+    wb = load_workbook(club)
+    wb["Tournament"]["C20"] = 66.0
+    wb.save(club)
+    before = digest(club)
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW_SAVE)
+    process = subprocess.Popen([sys.executable, str(script), str(club)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "saving"
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert digest(club) == before
+    load_workbook(club)  # still a readable workbook
+    # and the next run works
+    recalc_path(club)
+    assert load_workbook(club)["Tournament"]["D20"].value == 1
+
+
+RUN = "import sys; from xlbridge.headless import recalc_path; recalc_path(sys.argv[1]); print('ok')"
+
+
+def test_two_runs_at_once_never_corrupt(club):
+    wb = load_workbook(club)
+    wb["Tournament"]["C20"] = 66.0
+    wb.save(club)
+    runs = [subprocess.Popen([sys.executable, "-c", RUN, str(club)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(3)]
+    results = [r.communicate(timeout=120) for r in runs]
+    assert [r.returncode for r in runs] == [0, 0, 0], results
+    ws = load_workbook(club)["Tournament"]
+    assert ws["D20"].value == 1
+    corrections = load_workbook(club)["Corrections"]
+    # the change was recorded by exactly one run: the others found nothing changed
+    assert {row[2] for row in corrections.iter_rows(min_row=2, values_only=True)} >= {"D20"}
+    assert len({row[0] for row in corrections.iter_rows(min_row=2, values_only=True)}) == 1
