@@ -381,6 +381,8 @@ class TbfEvent(SchemeBase):
         general_first = options["first_mp"]
         if general_first is None:
             general_first = self.first_place(units, options)
+        elif general_first <= 0:
+            raise RuleError(f"{self.id}: first_mp must be more than 0; got {general_first:g}")
         boards = options["session_boards"]
         if boards <= 0:
             raise RuleError(f"{self.id}: session_boards must be more than 0; got {boards:g}")
