@@ -17,7 +17,7 @@ import csv
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal, localcontext
 from functools import cache
 from importlib import resources
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -278,14 +278,17 @@ def share_ties(ranks: Sequence[Rank], place_value: Callable[[int], float]) -> li
 def round_half_up(value: float, decimals: int) -> float:
     """Round as a person does on paper (0.125 -> 0.13 at 2 decimals).
 
-    Binary floats are first read at 12 significant digits so that 0.285 stored as
-    0.28499999... still rounds up.
+    Binary floats are first read at 12 decimals so that 0.285 stored as
+    0.28499999... still rounds up.  Any size of number is handled exactly.
 
     >>> round_half_up(0.125, 2), round_half_up(2.09625, 2), round_half_up(0.403, 2)
     (0.13, 2.1, 0.4)
+    >>> round_half_up(1e16 + 0.5, 0)
+    1e+16
     """
-    exact = Decimal(repr(float(value))).quantize(Decimal("1e-12"), rounding=ROUND_HALF_UP)
-    return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
+    with localcontext(prec=80):
+        exact = Decimal(repr(float(value))).quantize(Decimal("1e-12"), rounding=ROUND_HALF_UP)
+        return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
 
 
 def round_up(value: float, decimals: int = 0) -> float:
@@ -297,8 +300,9 @@ def round_up(value: float, decimals: int = 0) -> float:
     >>> round_up(2.01), round_up(4.0), round_up(3 * (1 / 3) * 3), round_up(1.231, 2)
     (3.0, 4.0, 3.0, 1.24)
     """
-    exact = Decimal(repr(float(value))).quantize(Decimal("1e-9"), rounding=ROUND_HALF_UP)
-    return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_CEILING))
+    with localcontext(prec=80):
+        exact = Decimal(repr(float(value))).quantize(Decimal("1e-9"), rounding=ROUND_HALF_UP)
+        return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_CEILING))
 
 
 @cache
