@@ -64,7 +64,9 @@ class Block:
 
     ``what`` names, for the audit trail, the event of the block (an evening, a
     tournament), ``rows`` the unit of each row (a pair) and ``columns`` the
-    header of each column.
+    header of each column.  ``audit=False`` keeps a block out of the audit trail
+    (a derived view such as a sorted standings table, whose every change
+    follows from an audited change elsewhere).
     """
 
     sheet: str
@@ -74,6 +76,7 @@ class Block:
     what: str = ""
     rows: Sequence[str] = ()
     columns: Sequence[str] = ()
+    audit: bool = True
 
 
 @dataclass
@@ -148,7 +151,7 @@ def diff(book: BookAdapter, plan: Plan) -> list[Change]:
     changes: list[Change] = []
     existing = set(book.sheet_names())
     for block in plan.blocks:
-        if block.sheet not in existing:
+        if block.sheet not in existing or not block.audit:
             continue
         grid = grids.setdefault(block.sheet, book.read(block.sheet))
         for r, line in enumerate(block.values):
