@@ -6,6 +6,7 @@
     xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
     xlbridge new tbf-club PATH [--blank] [--force]  write a workbook
     xlbridge recalc PATH                            recalculate a workbook in place
+    xlbridge serve [--host H] [--port P]            xlwings Server with xlbridge's functions (extra: server)
 
 Errors print one line on stderr (``xlbridge: error: ...``) and exit with code 2;
 a workbook with several problems prints one such line per problem.
@@ -125,6 +126,14 @@ def cmd_recalc(args: argparse.Namespace) -> None:
     print(f"recalculated {args.path} ({report.kind}): {report.cells_written} cells written{changed}")
 
 
+def cmd_serve(args: argparse.Namespace) -> None:
+    from xlbridge.excel import server
+
+    code = server.run(args.host, args.port, project_dir=args.project_dir, noncommercial=args.noncommercial)
+    if code:
+        raise CliError(f"the server stopped with exit code {code}")
+
+
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="xlbridge", description="Bridge masterpoint awards and club season recalculation.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -162,6 +171,14 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--blank", action="store_true", help="a blank template instead of the worked example")
     s.add_argument("--force", action="store_true", help="overwrite an existing file")
     s.set_defaults(func=cmd_new)
+
+    s = sub.add_parser("serve", help="run xlwings Server with xlbridge's worksheet functions and scripts")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--project-dir", help="xlwings Server project directory (keeps its .env); default: a new temporary one")
+    s.add_argument("--noncommercial", action="store_true",
+                   help="use xlwings under the PolyForm Noncommercial licence (else set XLWINGS_LICENSE_KEY)")
+    s.set_defaults(func=cmd_serve)
     return p
 
 
