@@ -1,0 +1,287 @@
+"""LibreOffice as a real spreadsheet client: every shipped workbook, and a
+recalculated copy of every demo, opened headless, recalculated by LibreOffice,
+exported to one CSV per sheet and (the demos) to PDF.
+
+Checked: no error value (``Err:``, ``#VALUE!``, ``#REF!``, ``#NAME?``, ...)
+anywhere except in cells holding xlbridge's own worksheet functions (which
+LibreOffice cannot know); every value LibreOffice shows equals what openpyxl
+reads from the file, and in the computed columns what the engine wrote; the
+PDF of each demo has pages, its text carries the header row of every computed
+table and the computed numbers in their number format, and no cell is too
+narrow for its number (``###``).
+
+LibreOffice keeps the cached values of an .xlsx unless its profile says
+otherwise, so the run uses a throw-away profile whose registrymodifications.xcu
+sets ``OOXMLRecalcMode`` to 0 (always recalculate); a control workbook with a
+deliberately stale cached value proves it did.  All CSVs come from one
+soffice run and all PDFs from a second one.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import math
+import re
+import shutil
+import subprocess
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook, load_workbook
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((ROOT / "workbooks").glob("*.xlsx")) + sorted((ROOT / "templates").glob("*.xlsx"))
+DEMOS = sorted((ROOT / "workbooks").glob("*.xlsx"))
+SOFFICE_SECONDS = 300
+CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+#  separator ',', quote '"', UTF-8, from line 1, language default, quoted fields not as text,
+#  detect special numbers, cell contents NOT as shown (raw values), no formulas, keep spaces,
+#  -1 = every sheet to its own file NAME-SHEET.csv
+ERROR = re.compile(r"^(Err:\d+|#VALUE!|#REF!|#NAME\?|#DIV/0!|#NUM!|#N/A|#NULL!)$")
+PROFILE_XCU = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" \
+xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">\
+<value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse">\
+<value>0</value></prop></item>
+</oor:items>
+"""
+
+
+def xlbridge_function_names() -> set[str]:
+    """The Excel names of every ``@xw.func`` in functions.py (read from the
+    source: outside xlwings' server mode the decorator leaves no mark)."""
+    tree = ast.parse((ROOT / "xlbridge" / "excel" / "functions.py").read_text(encoding="utf-8"))
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            for deco in node.decorator_list:
+                target = deco.func if isinstance(deco, ast.Call) else deco
+                if isinstance(target, ast.Attribute) and target.attr == "func":
+                    names.add(node.name.upper())
+    assert names, "no @xw.func found in xlbridge/excel/functions.py"
+    return names
+
+
+FUNCTIONS = xlbridge_function_names()
+CUSTOM_CALL = re.compile(r"\b(" + "|".join(sorted(FUNCTIONS)) + r")\s*\(", re.IGNORECASE)
+
+
+def soffice() -> str | None:
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def run_soffice(profile: Path, target: str, outdir: Path, files: list[Path]) -> str:
+    result = subprocess.run(
+        [soffice(), f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore", "--nolockcheck",
+         "--convert-to", target, "--outdir", str(outdir), *map(str, files)],
+        capture_output=True, text=True, timeout=SOFFICE_SECONDS,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def control_workbook(path: Path) -> None:
+    """=1+1 cached as 99 (only a recalculation shows 2), and an xlbridge call
+    that LibreOffice cannot know."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Control"
+    ws["A1"] = "=1+1"
+    ws["A2"] = '=AWARD("tr.club",1,26,"boards=24")'
+    wb.save(path)
+    with zipfile.ZipFile(path) as zin:
+        parts = {name: zin.read(name) for name in zin.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    patched = re.sub(r"(<f>1\+1</f>)(<v\s*/>|<v></v>)?", r"\1<v>99</v>", sheet, count=1)
+    assert "<v>99</v>" in patched, sheet
+    parts["xl/worksheets/sheet1.xml"] = patched.encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
+        for name, data in parts.items():
+            zout.writestr(name, data)
+
+
+@dataclass
+class Converted:
+    files: dict[str, Path]  # label -> the workbook LibreOffice opened
+    outdir: Path
+    demos: list[str]  # labels of the recalculated demos (also converted to PDF)
+
+    def sheet(self, label: str, sheet: str) -> list[list[str]]:
+        path = self.outdir / f"{self.files[label].stem}-{sheet}.csv"
+        assert path.exists(), f"LibreOffice wrote no CSV for {label} / {sheet}: {sorted(p.name for p in self.outdir.iterdir())}"
+        with path.open(encoding="utf-8", newline="") as f:
+            return list(csv.reader(f))
+
+    def pdf(self, label: str) -> Path:
+        return self.outdir / f"{self.files[label].stem}.pdf"
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory) -> Converted:
+    if soffice() is None:
+        pytest.skip("LibreOffice (soffice) is not installed here: apt-get install libreoffice-calc-nogui "
+                    "(.ci/run installs it); the LibreOffice checks did not run")
+    from xlbridge.headless import recalc_path
+
+    assert SHIPPED and DEMOS, "no shipped workbooks found"
+    base = tmp_path_factory.mktemp("libreoffice")
+    stage, outdir, profile = base / "in", base / "out", base / "profile"
+    for d in (stage, outdir, profile / "user"):
+        d.mkdir(parents=True)
+    (profile / "user" / "registrymodifications.xcu").write_text(PROFILE_XCU, encoding="utf-8")
+    files: dict[str, Path] = {}
+    for path in SHIPPED:
+        label = f"{path.parent.name}/{path.name}"
+        files[label] = stage / f"{path.parent.name}__{path.stem}.xlsx"
+        shutil.copy2(path, files[label])
+    demos = []
+    for path in DEMOS:
+        label = f"recalculated/{path.name}"
+        files[label] = stage / f"recalculated__{path.stem}.xlsx"
+        shutil.copy2(path, files[label])
+        recalc_path(files[label], backup=False, when="2026-11-30 12:00")
+        demos.append(label)
+    files["control"] = stage / "control.xlsx"
+    control_workbook(files["control"])
+    run_soffice(profile, CSV_FILTER, outdir, list(files.values()))
+    run_soffice(profile, "pdf", outdir, [files[label] for label in demos])
+    return Converted(files, outdir, demos)
+
+
+def test_the_profile_makes_libreoffice_recalculate(converted):
+    rows = converted.sheet("control", "Control")
+    assert rows[0][0] == "2", "LibreOffice showed the stale cached value: OOXMLRecalcMode was not applied"
+    assert ERROR.match(rows[1][0]), f"an xlbridge function unknown to LibreOffice shows {rows[1][0]!r}"
+
+
+def same(shown: str, value, label: str, where: str) -> None:
+    import datetime as dt
+
+    if value is None:
+        assert shown == "", f"{label} {where}: LibreOffice shows {shown!r} in an empty cell"
+    elif isinstance(value, bool):
+        assert shown.upper() == str(value).upper(), f"{label} {where}: {shown!r} != {value!r}"
+    elif isinstance(value, (int, float)):
+        try:
+            number = float(shown)
+        except ValueError:
+            raise AssertionError(f"{label} {where}: LibreOffice shows {shown!r}, the file holds {value!r}") from None
+        assert math.isclose(number, value, rel_tol=1e-9, abs_tol=1e-9), f"{label} {where}: {shown!r} != {value!r}"
+    elif isinstance(value, (dt.datetime, dt.date, dt.time)):
+        assert shown, f"{label} {where}: the date {value!r} shows empty"
+    else:
+        assert shown == str(value), f"{label} {where}: LibreOffice shows {shown!r}, the file holds {value!r}"
+
+
+def cell_text(rows: list[list[str]], row: int, col: int) -> str:
+    return rows[row - 1][col - 1] if row <= len(rows) and col <= len(rows[row - 1]) else ""
+
+
+@pytest.mark.parametrize("label", [f"{p.parent.name}/{p.name}" for p in SHIPPED] +
+                         [f"recalculated/{p.name}" for p in DEMOS])
+def test_every_cell_as_libreoffice_shows_it(converted, label):
+    wb = load_workbook(converted.files[label])
+    for ws in wb.worksheets:
+        rows = converted.sheet(label, ws.title)
+        for r, line in enumerate(rows, start=1):
+            for c, shown in enumerate(line, start=1):
+                value = ws.cell(row=r, column=c).value
+                custom = isinstance(value, str) and value.startswith("=") and CUSTOM_CALL.search(value)
+                if ERROR.match(shown.strip()):
+                    assert custom, f"{label} {ws.title}!{ws.cell(row=r, column=c).coordinate}: {shown} for {value!r}"
+        for line in ws.iter_rows():
+            for cell in line:
+                if isinstance(cell.value, str) and cell.value.startswith("="):
+                    continue  # a formula: LibreOffice's own result was checked for errors above
+                same(cell_text(rows, cell.row, cell.column), cell.value, label, f"{ws.title}!{cell.coordinate}")
+
+
+def engine_plan(path: Path):
+    from xlbridge.excel.book import OpenpyxlBook
+    from xlbridge.excel.recalc import detect
+
+    book = OpenpyxlBook(load_workbook(path))
+    return detect(book).plan(book)
+
+
+@pytest.mark.parametrize("name", [p.name for p in DEMOS])
+def test_computed_columns_equal_what_the_engine_wrote(converted, name):
+    label = f"recalculated/{name}"
+    plan = engine_plan(converted.files[label])
+    assert plan.blocks, f"{label}: the engine computes nothing"
+    checked = 0
+    for block in plan.blocks:
+        rows = converted.sheet(label, block.sheet)
+        for i, line in enumerate(block.values):
+            for j, value in enumerate(line):
+                same(cell_text(rows, block.row + i, block.col + j), value, label,
+                     f"{block.sheet} row {block.row + i} col {block.col + j}")
+                checked += 1
+    assert checked
+
+
+def pdf_text(path: Path) -> str:
+    if shutil.which("pdftotext"):
+        return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                              check=True, timeout=120).stdout
+    pypdf = pytest.importorskip("pypdf", reason="neither pdftotext (poppler-utils) nor pypdf is installed")
+    return "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(str(path)).pages)
+
+
+def pdf_pages(path: Path) -> int:
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True, timeout=60).stdout
+        return int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
+    pypdf = pytest.importorskip("pypdf", reason="neither pdfinfo (poppler-utils) nor pypdf is installed")
+    return len(pypdf.PdfReader(str(path)).pages)
+
+
+def shown_as(value: float, number_format: str) -> str | None:
+    """``value`` as a fixed-decimals format (0, 0.0, 0.00, ...) shows it; None for other formats."""
+    match = re.fullmatch(r"0(?:\.(0+))?", number_format)
+    if not match:
+        return None
+    return f"{value:.{len(match.group(1) or '')}f}"
+
+
+@pytest.mark.parametrize("name", [p.name for p in DEMOS])
+def test_the_pdf_of_each_demo_is_readable(converted, name):
+    label = f"recalculated/{name}"
+    pdf = converted.pdf(label)
+    assert pdf.exists(), f"no PDF for {label}"
+    assert pdf_pages(pdf) >= 1
+    text = pdf_text(pdf)
+    words = set(text.split())
+    assert "###" not in text, f"{label}: a column is too narrow for its numbers (### in the PDF)"
+    wb = load_workbook(converted.files[label])
+    for block in engine_plan(converted.files[label]).blocks:
+        ws = wb[block.sheet]
+        header = [ws.cell(row=block.row - 1, column=c).value for c in range(1, ws.max_column + 1)]
+        header = [h for h in header if isinstance(h, str) and h.strip()]
+        assert header, f"{label} {block.sheet}: no header row above the computed block at row {block.row}"
+        for h in header:
+            missing = [w for w in h.split() if w not in words]
+            assert not missing, f"{label} {block.sheet}: header {h!r} is not in the PDF text ({missing})"
+        for j, value in enumerate(block.values[0] if block.values else []):
+            cell = ws.cell(row=block.row, column=block.col + j)
+            if isinstance(value, float) and (expected := shown_as(value, cell.number_format)):
+                assert expected in words, f"{label} {block.sheet}!{cell.coordinate}: {expected} not in the PDF"
+
+
+@pytest.mark.xfail(strict=False, reason="the builders set no fit-to-width page setup yet: tbf-club's Colour column "
+                                        "prints alone on page 2 (fix in xlbridge/workbooks.py: fitToPage, fitToWidth=1)")
+@pytest.mark.parametrize("name", [p.name for p in DEMOS])
+def test_each_computed_table_prints_its_header_row_on_one_page(converted, name):
+    label = f"recalculated/{name}"
+    pages = [set(page.split()) for page in pdf_text(converted.pdf(label)).split("\f")]
+    wb = load_workbook(converted.files[label])
+    for block in engine_plan(converted.files[label]).blocks:
+        ws = wb[block.sheet]
+        header = [ws.cell(row=block.row - 1, column=c).value for c in range(1, ws.max_column + 1)]
+        words = {w for h in header if isinstance(h, str) for w in h.split()}
+        assert any(words <= page for page in pages), f"{label} {block.sheet}: the header row is split over pages"
