@@ -17,6 +17,7 @@ from openpyxl.utils import get_column_letter
 
 from xlbridge.awards import awards
 from xlbridge.examples import TBF_CLUB, ranks_from_scores, tbf_club_results
+from xlbridge.excel.bm_book import bridgemania_workbook
 
 HEADER_FILL = PatternFill("solid", start_color="FF1F4E78", end_color="FF1F4E78")
 HEADER_FONT = Font(bold=True, color="FFFFFFFF")
@@ -97,12 +98,15 @@ def tbf_club(blank: bool = False) -> Workbook:
 
 BUILDERS: dict[str, Callable[[bool], Workbook]] = {
     "tbf-club": tbf_club,
+    "bridgemania": bridgemania_workbook,
 }
 
 #: What the repository ships: (kind, blank, path relative to the repository root).
 SHIPPED = [
     ("tbf-club", False, "workbooks/tbf-club.xlsx"),
     ("tbf-club", True, "templates/tbf-club.xlsx"),
+    ("bridgemania", False, "workbooks/bridgemania-demo.xlsx"),
+    ("bridgemania", True, "templates/bridgemania-season.xlsx"),
 ]
 
 

@@ -99,3 +99,40 @@ def tbf_mastery(yellow: Number = None, red: Number = None, green: Number = None,
 def tbf_title(mastery: Number, yellow: Number = None):
     """TBF title (Tablo-5) reached with these mastery points and yellow MP; empty text when none."""
     return title(float(mastery or 0), float(yellow or 0))
+
+
+# ------------------------------------------------------------------ BridgeMania (xlbridge.clubs.bridgemania)
+
+BoardScores = Annotated[Any, {"doc": "The board scores of one pair as typed (0-2-4-...-TOP); R = sit-out (TOP/2); blanks are skipped."}]
+Top = Annotated[float, {"doc": "The TOP of the tournament (an even number: 2 x (rows - 1))."}]
+Penalty = Annotated[float, {"doc": "Optional penalty points (D.04), subtracted from the sum; default 0."}]
+StandingRanks = Annotated[Any, {"doc": "The places of the pairs in one of the three standings (blank = not eligible)."}]
+TieBreak = Annotated[Any, {"doc": "Optional tie-break column, one cell per pair (tournaments played / TOPs / POTs)."}]
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def bm_pct(scores: BoardScores, top: Top, penalty: Penalty = None):
+    """BridgeMania tournament score (C.02): (sum of board scores - penalty) / (boards x TOP) in %, 2 decimals. Example: =BM_PCT({8,4,6,0,"R"}, 8) gives 55."""
+    from xlbridge.clubs.bridgemania import bm_pct as engine_bm_pct
+
+    values = _flatten(scores)
+    return engine_bm_pct(values if isinstance(values, list) else [values], top, penalty or 0)
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def bm_final(ranks1: StandingRanks, ranks2: StandingRanks, ranks3: StandingRanks, played: TieBreak = None,
+             tops: TieBreak = None, pots: TieBreak = None):
+    """BridgeMania final places (C.04, Ricalibratura): 2 points per place in each standing, summed, lowest first; ties broken by fewer tournaments played, more TOPs, fewer POTs. Spills one column."""
+    from xlbridge.clubs.bridgemania import bm_final as engine_bm_final
+
+    def column(value: Any) -> Any:
+        if value is None:
+            return None
+        flat = _flatten(value)
+        return flat if isinstance(flat, list) else [flat]
+
+    places = engine_bm_final(column(ranks1), column(ranks2), column(ranks3), column(played), column(tops), column(pots))
+    return [["" if place is None else place] for place in places]
+

@@ -112,4 +112,6 @@ class TbfClub:
         return plan
 
 
-KINDS: list[Any] = [TbfClub()]
+from xlbridge.excel.bm_book import BridgeManiaSeason  # noqa: E402
+
+KINDS: list[Any] = [TbfClub(), BridgeManiaSeason()]

@@ -1,0 +1,163 @@
+"""The BridgeMania workbook through xlwings' own dispatch: the recalc_season script
+(xlwings.server.custom_scripts_call) compared cell by cell with the headless run,
+a bad-input run, and the worksheet functions BM_PCT and BM_FINAL."""
+
+from __future__ import annotations
+
+import pytest
+from openpyxl import load_workbook
+from xlwings import server
+
+from xlbridge.excel import functions, recalc, scripts
+from xlbridge.excel.bm_book import COMPUTED, T_FIRST, T_HEADER
+from xlbridge.excel.book import OpenpyxlBook
+from xlbridge.excel.emulate import apply_actions, run_script, snapshot
+from xlbridge.workbooks import build
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch):
+    monkeypatch.setattr(recalc, "now_stamp", lambda: "2026-11-30 12:00")
+
+
+@pytest.fixture(scope="module")
+def demo_file(tmp_path_factory):
+    return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx")
+
+
+def both_ways(path):
+    """(headless workbook, Excel-path workbook, alerts) for the file at ``path``."""
+    headless = load_workbook(path)
+    try:
+        recalc.recalculate(OpenpyxlBook(headless))
+    except recalc.BookInputError:
+        pass
+    excel = load_workbook(path)
+    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
+    return headless, excel, alerts
+
+
+def header_col(ws, text, row=T_HEADER):
+    return next(c.column for c in ws[row] if c.value == text)
+
+
+def late_correction(ws):
+    """Board 1 of a tournament sheet: +2 to one pair, -2 to another (the board still adds up)."""
+    top = ws["B4"].value
+    numbers = [r for r in range(T_FIRST, T_FIRST + 30) if isinstance(ws.cell(r, 4).value, (int, float))]
+    up = next(r for r in numbers if ws.cell(r, 4).value <= top - 2)
+    down = next(r for r in numbers if r != up and ws.cell(r, 4).value >= 2)
+    ws.cell(up, 4).value += 2
+    ws.cell(down, 4).value -= 2
+    return up, down
+
+
+def test_demo_cell_for_cell(demo_file, tmp_path):
+    path = tmp_path / "demo.xlsx"
+    wb = load_workbook(demo_file)
+    late_correction(wb["T14"])
+    ws = wb["T03"]
+    first = header_col(ws, COMPUTED[0])
+    for row in range(T_FIRST, T_FIRST + 10):  # computed cells cleared: they must be refilled
+        for col in range(first, first + len(COMPUTED)):
+            ws.cell(row, col).value = None
+    wb["Championship"]["F6"] = 999.0  # a stale computed value: overwritten and audited
+    wb["Participation"]["B3"] = "GM"  # the next list
+    wb["Participation"]["B4"] = 8
+    wb.save(path)
+    headless, excel, alerts = both_ways(path)
+    assert snapshot(excel) == snapshot(headless)
+    assert alerts and alerts[0].startswith("Recalculated ") and "see Corrections" in alerts[0]
+    assert excel["Participation"]["B8"].value == "GM" and excel["Participation"]["C8"].value == "O"
+    corrections = [[c.value for c in row] for row in excel["Corrections"].iter_rows(min_row=2)]
+    assert any(line[1] == "Championship" and line[2] == "F6" and line[6] == 999.0 for line in corrections)
+    assert not any(line[1] == "T03" for line in corrections)  # refilled, not changed
+
+
+def test_the_built_demo_is_unchanged_both_ways(demo_file):
+    headless, excel, alerts = both_ways(demo_file)
+    assert snapshot(excel) == snapshot(headless) == snapshot(load_workbook(demo_file))
+    assert "Corrections" not in excel.sheetnames
+    assert alerts == [alerts[0]] and alerts[0].startswith("Recalculated")
+
+
+def test_bad_input_reaches_the_scorer_and_nothing_is_computed(demo_file, tmp_path):
+    path = tmp_path / "bad.xlsx"
+    wb = load_workbook(demo_file)
+    wb["T03"]["F9"] = "1O"
+    wb["T05"]["A20"] = "ZZ"  # a pair neither base, guest nor split (with scores)
+    wb["T05"]["D20"] = 4
+    wb["Championship"]["F6"] = 999.0  # stale: must stay as it is
+    wb.save(path)
+    before = snapshot(load_workbook(path))
+    excel = load_workbook(path)
+    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
+    assert len(alerts) == 1 and alerts[0].startswith("Nothing was recalculated")
+    assert "T03, F9: score '1O' is not a number (type R for a sit-out)" in alerts[0]
+    messages = [excel["Messages"].cell(r, 1).value for r in range(2, 8)]
+    assert "T03, F9: score '1O' is not a number (type R for a sit-out)" in messages
+    assert any(m and m.startswith("T05, A20: ZZ: unknown pair") for m in messages)
+    assert excel["T03"]["F9"].fill.start_color.rgb == "FFFFC7CE"
+    after = snapshot(excel)
+    assert excel["Championship"]["F6"].value == 999.0
+    for name, rows in before.items():  # nothing else written: only the marks' fills
+        values_before = [[v for v, _ in line] for line in rows]
+        values_after = [[v for v, _ in line] for line in after[name]]
+        assert values_after == values_before, name
+    # the headless run reports the same problems
+    with pytest.raises(recalc.BookInputError) as caught:
+        recalc.recalculate(OpenpyxlBook(load_workbook(path)))
+    assert [str(p) for p in caught.value.problems] == [m for m in messages if m]
+
+
+def test_formula_like_names_stay_text_both_ways(demo_file, tmp_path):
+    path = tmp_path / "names.xlsx"
+    wb = load_workbook(demo_file)
+    wb["Season"]["D5"] = "=1+1"  # the name of base pair BE
+    wb["Season"]["D6"] = "-Dino & Giulia-"
+    wb["Season"]["D7"] = "@Gaetano"
+    wb.save(path)
+    headless, excel, _ = both_ways(path)
+    assert snapshot(excel) == snapshot(headless)
+    for book in (headless, excel):
+        ws = book["Championship"]
+        names = {ws.cell(r, 2).value: ws.cell(r, 3) for r in range(6, 17)}
+        assert names["BE"].value == "=1+1" and names["BE"].data_type == "s"
+        assert names["DG"].value == "-Dino & Giulia-" and names["DG"].data_type == "s"
+        assert names["GM"].value == "@Gaetano" and names["GM"].data_type == "s"
+
+
+# ------------------------------------------------------------------ worksheet functions
+
+
+def test_meta_lists_bm_functions():
+    meta = {f["name"]: f for f in server.custom_functions_meta(functions)["functions"]}
+    assert {"BM_PCT", "BM_FINAL", "AWARD"} <= set(meta)
+    assert [p["name"] for p in meta["BM_PCT"]["parameters"]] == ["scores", "top", "penalty"]
+    assert meta["BM_PCT"]["parameters"][2].get("optional") is True
+    assert [p["name"] for p in meta["BM_FINAL"]["parameters"]][:3] == ["ranks1", "ranks2", "ranks3"]
+    assert meta["BM_FINAL"]["description"] == functions.bm_final.__doc__
+
+
+def test_bm_pct(call):
+    assert call("bm_pct", [[8.0, 4.0, 6.0, 0.0, "R"]], 8.0, None) == [[55.0]]
+    assert call("bm_pct", [[8.0]] * 14, 8.0, -2.0) == [[98.21]]
+    assert call("bm_pct", [[8.0, "", 4.0]], 8.0, None) == [[75.0]]  # blanks skipped
+    assert call("bm_pct", [[8.0, "1O"]], 8.0, None) == [["#xlbridge: BM_PCT: board 2: score '1O' is not a number"]]
+    assert call("bm_pct", [[8.0]], 7.0, None) == [["#xlbridge: TOP must be an even whole number from 2; got 7.0"]]
+
+
+def test_bm_final_spills_a_column(call):
+    assert call("bm_final", [[1.0], [2.0], [3.0]], [[2.0], [1.0], [3.0]], [[1.0], [3.0], [2.0]]) == [[1], [2], [3]]
+    # a tie on points broken by fewer tournaments played; a blank rank = not eligible
+    result = call("bm_final", [[1.0], [2.0], [""]], [[2.0], [1.0], [3.0]], [[1.0], [1.0], [3.0]],
+                  [[8.0], [7.0], [5.0]])
+    assert result == [[2], [1], [""]]
+    assert call("bm_final", [[1.0], [2.0]], [[1.0]], [[1.0], [2.0]])[0][0].startswith("#xlbridge: BM_FINAL")
+
+
+def test_award_with_bm_schemes(call):
+    # the document's tie example: 3rd-5th tied on Tab.1 -> (15 + 12 + 10) / 3
+    assert call("award", "bm.f1-fast", 3.0, [[1.0], [2.0], [3.0], [3.0], [3.0], [6.0], [7.0], [8.0], [9.0],
+                                            [10.0]], None) == [[12.333]]
+    assert call("award", "bm.f1-fast", 5.0, 10.0, "status=waiting") == [[8.417]]
