@@ -411,3 +411,36 @@ def test_bronze_never_reaches_past_one_third(scheme, n):
     given_ = [a for a in result if a.points > 0]
     assert len(given_) == -(-n // 3)
     assert min(a.points for a in given_) >= 4
+
+
+# --------------------------------------------------------------------------- robustness
+
+SE_IDS = [s.id for s in __import__("xlbridge").schemes() if s.id.startswith("se.")]
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 400), st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=6), st.sampled_from(["", "1", "2,5", "1/3", "abc", "-3", "1e9", "18-12", "17:13"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_only_rule_errors_escape_from_swedish_schemes(data):
+    from xlbridge.awards import get_scheme
+
+    scheme = get_scheme(data.draw(st.sampled_from(SE_IDS)))
+    options = {}
+    for name, opt in scheme.options.items():
+        if data.draw(st.booleans()):
+            options[name] = data.draw(st.sampled_from(opt.choices) if opt.choices and data.draw(st.booleans()) else JUNK)
+    size = data.draw(st.integers(1, 240))
+    ranks = data.draw(st.one_of(
+        st.just(list(range(1, size + 1))),
+        st.lists(st.one_of(st.integers(1, size), st.none()), min_size=1, max_size=size),
+    ))
+    try:
+        result = awards(scheme.id, ranks, **options)
+    except RuleError as error:
+        assert str(error).strip()
+        return
+    assert len(result) == len(ranks)
+    assert all(a.points >= 0 and a.unit in ("gp", "sp", "bp") for a in result)

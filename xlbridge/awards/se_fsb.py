@@ -510,8 +510,8 @@ class SeriesBonus(_Scheme):
     def cells(self, n, options):
         _need(self.id, "teams", n, 2)
         rounds = options["rounds"]
-        if rounds < 0:
-            raise RuleError(f"{self.id} option rounds must be 0 or more; got {rounds}")
+        if not 0 <= rounds <= 200:
+            raise RuleError(f"{self.id} option rounds must be 0-200 (0 = round robin); got {rounds}")
         # the bonus follows the number of rounds: a round robin of k teams has k - 1 rounds
         size = rounds + 1 if rounds else n
         if size < 4:
@@ -660,8 +660,8 @@ class SilverIndividual(_SilverScheme):
         _need(self.id, self.unit_word, n, self.min_units)
         self.check_boards(n, options)
         rounds = options["rounds"]
-        if rounds < 0:
-            raise RuleError(f"{self.id} option rounds must be 0 or more; got {rounds}")
+        if not 0 <= rounds <= 200:
+            raise RuleError(f"{self.id} option rounds must be 0-200 (0 = round robin); got {rounds}")
         if not rounds or rounds >= n - 1:
             return silver_cells("F", "C", n, winner_field=n), {"bp": 2 * BRONZE_MIN}
         # 'Ex: 24 spelare som spelar 19 ronder. (19+1) x 0,75 + 4 x 0,75/2 = 16,5 = 17 sp.'
