@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from xlbridge.awards import awards
 from xlbridge.examples import TBF_CLUB, ranks_from_scores, tbf_club_results
 from xlbridge.excel.bm_book import bridgemania_workbook
+from xlbridge.excel.heeg_book import heeg_workbook
 
 HEADER_FILL = PatternFill("solid", start_color="FF1F4E78", end_color="FF1F4E78")
 HEADER_FONT = Font(bold=True, color="FFFFFFFF")
@@ -99,6 +100,7 @@ def tbf_club(blank: bool = False) -> Workbook:
 BUILDERS: dict[str, Callable[[bool], Workbook]] = {
     "tbf-club": tbf_club,
     "bridgemania": bridgemania_workbook,
+    "heeg": heeg_workbook,
 }
 
 #: What the repository ships: (kind, blank, path relative to the repository root).
@@ -107,6 +109,8 @@ SHIPPED = [
     ("tbf-club", True, "templates/tbf-club.xlsx"),
     ("bridgemania", False, "workbooks/bridgemania-demo.xlsx"),
     ("bridgemania", True, "templates/bridgemania-season.xlsx"),
+    ("heeg", False, "workbooks/heeg-demo.xlsx"),
+    ("heeg", True, "templates/heeg-season.xlsx"),
 ]
 
 

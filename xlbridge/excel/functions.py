@@ -136,3 +136,33 @@ def bm_final(ranks1: StandingRanks, ranks2: StandingRanks, ranks3: StandingRanks
     places = engine_bm_final(column(ranks1), column(ranks2), column(ranks3), column(played), column(tops), column(pots))
     return [["" if place is None else place] for place in places]
 
+
+# ------------------------------------------------------------------ Heeg (xlbridge.clubs.heeg)
+
+HeegMP = Annotated[Any, {"doc": "The pair's MP of the evening (own-line tables plus the corrected combi MP); blank for 0, a, 2, =."}]
+HeegMax = Annotated[Any, {"doc": "The evening's maximum MP of the pair's line (rounds x boards x the line's top)."}]
+HeegCode = Annotated[Any, {"doc": "The inv code: blank, 1, 2, 0, a, s, s1 or =."}]
+HeegEgs = Annotated[Any, {"doc": "Optional EGS: the pair's own average % earlier in the period (blank or 0 = none yet)."}]
+HeegNth = Annotated[Any, {"doc": "Optional: which 'a' of the pair this is (1, 2, 3, ...); default 1."}]
+HeegRounds = Annotated[Any, {"doc": "Optional rounds per evening for the sit-out factor rounds/(rounds-1); default 6."}]
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def heeg_pct(mp: HeegMP, max_mp: HeegMax, code: HeegCode, egs: HeegEgs = None, nth_absence: HeegNth = None,
+             rounds: HeegRounds = None):
+    """Heeg evening % after the inv correction (1, 2, 0, a, s, s1, =). Example: =HEEG_PCT(150, 288, "s") gives 62.5 (150 x 6/5 of 288)."""
+    from xlbridge.clubs.heeg import heeg_pct as engine_heeg_pct
+
+    return engine_heeg_pct(mp, max_mp, code, egs=egs, nth_absence=1 if nth_absence is None else nth_absence, rounds=rounds)
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def heeg_c(points: Annotated[Any, {"doc": "MP scored at the combi table (the first C column)."}],
+           own_top: Annotated[Any, {"doc": "The top of the pair's own line (e.g. 12 for 14 pairs)."}],
+           combi_top: Annotated[Any, {"doc": "The top of the combi table (10 for 12 pairs)."}]):
+    """Heeg corrected combi MP: points x own line's top / combi table top. Example: =HEEG_C(20, 8, 10) gives 16."""
+    from xlbridge.clubs.heeg import heeg_c as engine_heeg_c
+
+    return engine_heeg_c(points, own_top, combi_top)

@@ -113,5 +113,6 @@ class TbfClub:
 
 
 from xlbridge.excel.bm_book import BridgeManiaSeason  # noqa: E402
+from xlbridge.excel.heeg_book import HeegSeason  # noqa: E402
 
-KINDS: list[Any] = [TbfClub(), BridgeManiaSeason()]
+KINDS: list[Any] = [TbfClub(), BridgeManiaSeason(), HeegSeason()]
