@@ -797,13 +797,23 @@ def _layout(book: BookAdapter, grid, names: list[str], season: bm.Season, standi
 
 def bridgemania_workbook(blank: bool = False):
     """The BridgeMania season workbook: the demo season recalculated, or a blank template."""
+    if blank:
+        return season_workbook(None)
+    from xlbridge.clubs.bridgemania_demo import demo_season
+
+    season = demo_season()
+    # the next tournament of the demo's rotation of hosts, with 8 base pairs
+    return season_workbook(season, next_host=season.reference[len(season.tournaments) % len(season.reference)],
+                           capacity=8)
+
+
+def season_workbook(season: bm.Season | None, next_host: str | None = None, capacity: int | None = None):
+    """A workbook holding ``season`` as a scorer would type it, recalculated (``None``: a blank template)."""
     from openpyxl import Workbook
 
-    from xlbridge.clubs.bridgemania_demo import demo_season
     from xlbridge.excel.book import OpenpyxlBook
     from xlbridge.excel.recalc import apply
 
-    season = None if blank else demo_season()
     wb = Workbook()
     ws = wb.active
     ws.title = SEASON
@@ -814,6 +824,7 @@ def bridgemania_workbook(blank: bool = False):
     _build_tournament(wb.create_sheet(BLANK_TOURNAMENT), season, None)
     _build_championship(wb.create_sheet(CHAMPIONSHIP), season)
     _build_participation(wb.create_sheet(PARTICIPATION), season)
+    wb[PARTICIPATION]["B3"], wb[PARTICIPATION]["B4"] = next_host, capacity
     _build_how_to(wb.create_sheet(HOW_TO))
     if season is not None:
         adapter = OpenpyxlBook(wb)
@@ -1084,5 +1095,5 @@ def _build_how_to(ws) -> None:
     _width(ws, 1, 120)
 
 
-__all__ = ["BridgeManiaSeason", "bridgemania_workbook", "SEASON", "CHAMPIONSHIP", "PARTICIPATION",
+__all__ = ["BridgeManiaSeason", "bridgemania_workbook", "season_workbook", "SEASON", "CHAMPIONSHIP", "PARTICIPATION",
            "BLANK_TOURNAMENT", "COMPUTED", "FINAL_HEADERS", "GENERAL_HEADERS", "AFTER_HEADERS"]
