@@ -108,3 +108,20 @@ def test_manifest_is_served(client):
     response = client.get("/manifest")
     assert response.status_code == 200
     assert "<OfficeApp" in response.text
+
+
+def test_classic_main_runs_the_same_recalculation(tmp_path):
+    """The classic-xlwings button entry (xlbridge.excel.classic.main) on a book
+    gives the same actions as the recalc_season script."""
+    import xlwings as xw
+
+    from xlbridge.excel import classic
+
+    path = build("tbf-club", tmp_path / "club.xlsx")
+    wb = load_workbook(path)
+    wb["Tournament"]["C20"] = 60.0
+    wb.save(path)
+    book = xw.Book(json=payload(load_workbook(path)))
+    classic.main(book)
+    assert book.json()["actions"] == run_script(scripts, "recalc_season", load_workbook(path))
+    assert classic.UDF_MODULE == functions.__name__
