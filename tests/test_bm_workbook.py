@@ -529,3 +529,30 @@ def test_cli_reports_every_problem_and_writes_nothing(demo, capsys):
         "xlbridge: error: T03, G9: score 'x' is not a number (type R for a sit-out)",
     ]
     assert demo.read_bytes() == before
+
+
+def test_a_new_tournament_from_the_blank_sheet(demo, engine):
+    """The scorer's way: copy 'Blank tournament', rename it, list it, type the night."""
+    wb = load_workbook(demo)
+    new = wb.copy_worksheet(wb["Blank tournament"])
+    new.title = "T15"
+    new["A1"] = "BridgeMania tournament T15"
+    source = wb["T06"]  # the same night again, without its bridge scores
+    rows = pair_rows(new)
+    for pair, got in pair_rows(source).items():
+        target = rows[pair]["row"] if pair in rows else max(r["row"] for r in rows.values()) + 1
+        new.cell(target, 1).value = pair
+        for col in range(2, 4 + 20):
+            new.cell(target, col).value = source.cell(got["row"], col).value
+    season = wb["Season"]
+    season["J19"], season["K19"], season["L19"] = "T15", "2020-07-10", "PR"
+    wb.save(demo)
+    recalc_path(demo)
+    wb = load_workbook(demo)
+    t06 = next(t for t in engine.tournaments if t.id == "T06")
+    got = pair_rows(wb["T15"])
+    assert [e.entry for e in t06.entries if got[e.entry]["Rank"] != e.rank] == []
+    assert all(got[e.entry]["Score %"] == e.percent for e in t06.entries)
+    assert got["PR"]["List"] == "O"
+    assert [wb["Season"].cell(19, c).value for c in (14, 15, 16, 17)] == [6, 3, 20, 4]
+    assert wb["Championship"]["B2"].value == 15 and wb["Participation"]["AG7"].value == "T15"
