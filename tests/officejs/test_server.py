@@ -108,6 +108,7 @@ def test_manifest_is_served(client):
     response = client.get("/manifest")
     assert response.status_code == 200
     assert "<OfficeApp" in response.text
+    assert 'DefaultValue="XLBRIDGE"' in response.text  # the functions' namespace: =XLBRIDGE.AWARD(...)
 
 
 def test_classic_main_runs_the_same_recalculation(tmp_path):

@@ -75,6 +75,7 @@ def server_environment(project_dir: Path, *, noncommercial: bool = False,
         raise ServeError(LICENCE_HELP)
     env["XLWINGS_ON_SERVER"] = "true"
     env["XLWINGS_PROJECT_DIR"] = str(project_dir)
+    env.setdefault("XLWINGS_FUNCTIONS_NAMESPACE", "XLBRIDGE")  # in Excel: =XLBRIDGE.AWARD(...)
     env.setdefault("XLWINGS_ENABLE_EXAMPLES", "false")
     env.setdefault("XLWINGS_ENABLE_HOTRELOAD", "false")
     return env
