@@ -40,8 +40,21 @@ def test_schemes_lists_pinned_ids(capsys):
     assert {"tr.club", "tr.online", "tr.regional", "tr.festival"} <= ids
 
 
+def test_demo_recalculates_the_bundled_heeg_season(capsys, tmp_path):
+    code, out, _ = run(capsys, "demo", "--dir", str(tmp_path))
+    lines = out.splitlines()
+    assert code == 0 and str(tmp_path / "heeg-demo.xlsx") in lines[0]
+    assert lines[1].startswith(f"xlbridge recalc {tmp_path / 'heeg-demo.xlsx'}: ") and "0 earlier values changed" in lines[1]
+    assert lines[2] == "Year 2025/2026 — club championship"
+    assert lines[3].split() == ["Line", "Rank", "Pair", "Names", "Evenings", "jaar", "eind", "1", "eind", "2", "eind",
+                                "3", "marks", "*", "champion"]
+    first = lines[4].split()
+    assert first[:3] == ["A", "1", "3"] and first[-2:] == ["red", "-"]  # the best year, but a red *: not champion
+    assert (tmp_path / "heeg-demo.backup.xlsx").exists()
+
+
 def test_demo_awards_the_bundled_tournament(capsys):
-    code, out, _ = run(capsys, "demo")
+    code, out, _ = run(capsys, "demo", "tbf")
     lines = out.splitlines()
     assert code == 0 and "20 pairs, 26 boards" in lines[0]
     # 20 pairs = 10 tables: weight 0.52; 26 boards lies in 24-32 (unchanged); places 4 and 5 tied

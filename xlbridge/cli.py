@@ -1,6 +1,7 @@
 """The ``xlbridge`` command: the headless front door.
 
-    xlbridge demo                                   award the bundled TBF club tournament
+    xlbridge demo [--dir DIR]                       recalculate the bundled Heeg club season workbook
+    xlbridge demo tbf                               award the bundled TBF club tournament
     xlbridge schemes                                list every scheme
     xlbridge award tr.club --place 1 --field 26 --option boards=24
     xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
@@ -98,6 +99,13 @@ def cmd_awards(args: argparse.Namespace) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
+    if args.which == "tbf":
+        _demo_tbf()
+    else:
+        _demo_heeg(args.dir)
+
+
+def _demo_tbf() -> None:
     from xlbridge.examples import TBF_CLUB, ranks_from_scores, tbf_club_results
 
     entries = tbf_club_results()
@@ -109,6 +117,50 @@ def cmd_demo(args: argparse.Namespace) -> None:
         [(r, e.pair, e.players, f"{e.score:.2f}", str(a).split()[0], a.unit) for e, r, a in zip(entries, ranks, results)],
         ("place", "pair", "players", "score %", "MP", "colour"),
     )
+
+
+def _demo_heeg(folder: str | None) -> None:
+    """Write the bundled Heeg demo season (the same workbook as workbooks/heeg-demo.xlsx,
+    built from the package), recalculate it as ``xlbridge recalc`` does and print
+    the year standings."""
+    import math
+    import tempfile
+    from pathlib import Path
+
+    from openpyxl import load_workbook
+
+    from xlbridge.excel.heeg_book import YEAR
+    from xlbridge.headless import recalc_path
+    from xlbridge.workbooks import build
+
+    target_dir = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="xlbridge-demo-"))
+    target_dir.mkdir(parents=True, exist_ok=True)
+    path = build("heeg", target_dir / "heeg-demo.xlsx", force=True)
+    report = recalc_path(path)
+    print(f"Bundled example: Bridge club Heeg season workbook (synthetic), written to {path}")
+    print(f"xlbridge recalc {path}: {report.cells_written} cells written, "
+          f"{len(report.changes)} earlier values changed; previous version kept as {path.stem}.backup.xlsx")
+    ws = load_workbook(path)[YEAR]
+    rows = [[c.value for c in row] for row in ws.iter_rows(min_row=1)]
+    print(rows[0][0])
+    header = [h for h in rows[2] if h is not None]
+    star = header.index("*")
+    for row in ws.iter_rows(min_row=4):  # the red fill of the * cell, as the scorer sees it
+        if row[star].fill is not None and row[star].fill.fill_type == "solid":
+            rows[row[0].row - 1][star] = ((rows[row[0].row - 1][star] or "") + " red").strip()
+
+    def shown(value: object) -> str:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return "-"
+        if isinstance(value, float):
+            return f"{value:.2f}"
+        return str(value)
+
+    table = [tuple(shown(v) for v in row[: len(header)]) for row in rows[3:] if row and row[0] is not None]
+    _print_awards(table, tuple(header))
+    print("* = not the whole year in the A-line; red = more than 5 substitutes/absences in the year (a red * cell);\n"
+          "champion = rank among the pairs who can be club champion. "
+          "Open the workbook in Excel, or change an MP and run: xlbridge recalc PATH")
 
 
 def cmd_new(args: argparse.Namespace) -> None:
@@ -157,7 +209,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_awards)
 
-    s = sub.add_parser("demo", help="award the bundled example TBF club tournament")
+    s = sub.add_parser("demo", help="recalculate the bundled Heeg season workbook (or: demo tbf)")
+    s.add_argument("which", nargs="?", choices=["heeg", "tbf"], default="heeg",
+                   help="heeg (default): the Heeg club season workbook; tbf: the TBF club tournament awards")
+    s.add_argument("--dir", help="folder for the demo workbook (default: a new temporary folder)")
     s.set_defaults(func=cmd_demo)
 
     s = sub.add_parser("recalc", help="recalculate an xlbridge workbook in place (no Excel needed)")
