@@ -46,12 +46,10 @@ from xlbridge.clubs.heeg import (
     Pair,
     Period,
     normalise_code,
-    output_columns,
     period_standings,
     recalculate,
     year_standings,
 )
-from xlbridge.awards.base import RuleError
 from xlbridge.excel.book import BookAdapter, Grid
 from xlbridge.excel.recalc import Block, BookInputError, Plan, Problem, cell_name
 
@@ -75,8 +73,6 @@ SETTINGS_ROWS = (
     (9, "Count 'a' per", "absence_span"),
 )
 SETTING_CELL = {name: f"B{row}" for row, _, name in SETTINGS_ROWS}
-PERIODS_HEADER = "Period"
-PAIRS_HEADER = "Pair"
 FIRST_PERIOD_ROW = 12  # header at 11 in a new workbook (found by its text when rows are inserted)
 
 #: Typed headers of an evening sheet, in order (R1..Rn sit between Line and C).
@@ -701,7 +697,7 @@ def heeg_workbook(blank: bool = False):
     """The Heeg season workbook: the demo season (:func:`demo_season`) already
     recalculated, or (``blank``) an empty season with the default settings."""
     from openpyxl import Workbook
-    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
 
     from xlbridge.excel import recalc
