@@ -26,7 +26,7 @@ def club(tmp_path) -> Path:
 def test_recalculating_the_built_workbook_changes_nothing(club):
     before = snapshot(load_workbook(club))
     report = recalc_path(club, when="2026-11-30 10:00")
-    assert report.kind == "tbf-club" and report.changes == []
+    assert report.kind == "event awards" and report.changes == []
     assert snapshot(load_workbook(club)) == before
     recalc_path(club, when="2026-11-30 10:01")
     assert snapshot(load_workbook(club)) == before
@@ -55,14 +55,14 @@ def test_a_corrected_score_moves_places_and_is_audited(club):
 def test_bad_scores_are_all_reported_and_nothing_is_written(club):
     wb = load_workbook(club)
     wb["Tournament"]["C12"] = "5x"
-    wb["Tournament"]["C15"] = 140
+    wb["Tournament"]["C15"] = -40
     wb.save(club)
     before = club.read_bytes()
     with pytest.raises(BookInputError) as caught:
         recalc_path(club)
     assert [str(p) for p in caught.value.problems] == [
         "Tournament, C12: score '5x' is not a number",
-        "Tournament, C15: score 140 is not a percentage from 0 to 100",
+        "Tournament, C15: score -40 is negative",
     ]
     assert club.read_bytes() == before
     assert not backup_path(club).exists()
@@ -126,7 +126,7 @@ def test_lite_code_survives_a_headless_recalculation(club):
 
 def test_cli_recalc(club, capsys):
     assert main(["recalc", str(club)]) == 0
-    assert capsys.readouterr().out.startswith(f"recalculated {club} (tbf-club): 60 cells written")
+    assert capsys.readouterr().out.startswith(f"recalculated {club} (event awards): 60 cells written")
     wb = load_workbook(club)
     wb["Tournament"]["C10"] = "abc"
     wb["Tournament"]["C11"] = None
@@ -134,7 +134,7 @@ def test_cli_recalc(club, capsys):
     assert main(["recalc", str(club)]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err == ["xlbridge: error: Tournament, C10: score 'abc' is not a number",
-                   "xlbridge: error: Tournament, C11: pair 3: the score is empty"]
+                   "xlbridge: error: Tournament, C11: Pair 3: the score is empty"]
 
 
 def test_adapter_writes_formula_like_text_as_text(club):

@@ -15,8 +15,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from xlbridge.awards import awards
-from xlbridge.examples import TBF_CLUB, ranks_from_scores, tbf_club_results
+from xlbridge.excel.event_book import se_masterpoints, tbf_club
 from xlbridge.excel.bm_book import bridgemania_workbook
 from xlbridge.excel.heeg_book import heeg_workbook
 
@@ -38,67 +37,11 @@ def style_header(ws, row: int, headers: list[str], widths: list[int]) -> None:
         ws.column_dimensions[get_column_letter(col)].width = width
 
 
-# ------------------------------------------------------------------ TBF club tournament
-
-TBF_HEADERS = ["Pair", "Players", "Score %", "Place", "MP", "Colour"]
-TBF_FIRST_ROW = 9  # first result row; settings above
-
-
-def tbf_club(blank: bool = False) -> Workbook:
-    """A TBF club pairs tournament: settings, results typed by the scorer (pair,
-    players, score) and the computed place, MP and colour."""
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Tournament"
-    ws["A1"] = "TBF club tournament — masterpoints (TBF Masterpoint v2.0)"
-    ws["A1"].font = TITLE_FONT
-    settings = [("Scheme", TBF_CLUB["scheme"]), ("Boards", None if blank else TBF_CLUB["boards"]),
-                ("Options", ""), ("Event", "" if blank else "Club pairs, Howell (synthetic example)")]
-    for offset, (label, value) in enumerate(settings):
-        ws.cell(row=3 + offset, column=1, value=label).font = Font(bold=True)
-        cell = ws.cell(row=3 + offset, column=2, value=value)
-        cell.fill = INPUT_FILL
-    style_header(ws, TBF_FIRST_ROW - 1, TBF_HEADERS, [7, 34, 10, 8, 9, 9])
-    ws.freeze_panes = ws.cell(row=TBF_FIRST_ROW, column=1)
-    if not blank:
-        entries = tbf_club_results()
-        ranks = ranks_from_scores([e.score for e in entries])
-        results = awards(TBF_CLUB["scheme"], ranks, boards=TBF_CLUB["boards"])
-        for row, (entry, rank, result) in enumerate(zip(entries, ranks, results), start=TBF_FIRST_ROW):
-            ws.cell(row=row, column=1, value=entry.pair)
-            ws.cell(row=row, column=2, value=entry.players)
-            ws.cell(row=row, column=3, value=entry.score).number_format = "0.00"
-            ws.cell(row=row, column=4, value=rank)
-            ws.cell(row=row, column=5, value=result.points).number_format = "0.00"
-            ws.cell(row=row, column=6, value=result.unit)
-    help_ws = wb.create_sheet("How to")
-    lines = [
-        "How to use this workbook",
-        "",
-        "1. Type the scheme, the boards and any options in the yellow cells of the Tournament sheet.",
-        "2. Type one row per pair: pair number, players, score in percent.",
-        "3. Place, MP and Colour are computed by xlbridge (recalculate, or the worksheet functions below).",
-        "",
-        "Worksheet functions (with the xlbridge add-in):",
-        '=AWARD("tr.club", 1, 26, "boards=24")  ->  0.62',
-        '=AWARD_UNIT("tr.club", 1, 26)  ->  green',
-        '=AWARDS("tr.club", D9:D28, "boards=26")  ->  two columns: MP and colour for every place',
-        "=TBF_MASTERY(yellow, red, green, white)  ->  mastery points (ustalık puanı)",
-        "=TBF_TITLE(mastery, yellow)  ->  the Tablo-5 title",
-        "",
-        "MP are kept to 4 decimals and shown with 2 (TBF Masterpoint v2.0, section 13).",
-    ]
-    for row, text in enumerate(lines, start=1):
-        help_ws.cell(row=row, column=1, value=text)
-    help_ws["A1"].font = TITLE_FONT
-    help_ws.column_dimensions["A"].width = 100
-    return wb
-
-
 # ------------------------------------------------------------------ registry of kinds
 
 BUILDERS: dict[str, Callable[[bool], Workbook]] = {
     "tbf-club": tbf_club,
+    "se-masterpoints": se_masterpoints,
     "bridgemania": bridgemania_workbook,
     "heeg": heeg_workbook,
 }
@@ -107,6 +50,8 @@ BUILDERS: dict[str, Callable[[bool], Workbook]] = {
 SHIPPED = [
     ("tbf-club", False, "workbooks/tbf-club.xlsx"),
     ("tbf-club", True, "templates/tbf-club.xlsx"),
+    ("se-masterpoints", False, "workbooks/se-masterpoints.xlsx"),
+    ("se-masterpoints", True, "templates/se-masterpoints.xlsx"),
     ("bridgemania", False, "workbooks/bridgemania-demo.xlsx"),
     ("bridgemania", True, "templates/bridgemania-season.xlsx"),
     ("heeg", False, "workbooks/heeg-demo.xlsx"),

@@ -166,3 +166,59 @@ def heeg_c(points: Annotated[Any, {"doc": "MP scored at the combi table (the fir
     from xlbridge.clubs.heeg import heeg_c as engine_heeg_c
 
     return engine_heeg_c(points, own_top, combi_top)
+
+
+# ---------------------------------------------------------------- Svenska Mästarpoäng 2009
+
+Holding = Annotated[float, {"doc": "Points held (blank = 0)."}]
+Column = Annotated[Any, {"doc": "A range: one cell per result."}]
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def se_class(gp: Holding = None, sp: Holding = None, bp: Holding = None):
+    """Swedish master class (mästarklass) with its stars from gold, silver and bronze points; empty text below 2 mp."""
+    from xlbridge.awards.se_fsb import master_class
+
+    return master_class(gp or 0, sp or 0, bp or 0)
+
+
+@xw.func(category=CATEGORY)
+@cell_errors
+def se_ranking(points: Column, units: Column, events: Column, dates: Column,
+               as_of: Annotated[Any, {"doc": "Date the ranking is for (blank = the latest result)."}] = None):
+    """Swedish ranking points (section 7): the 18 best results of the last 24 months; one row per result: points, unit (gp/sp/bp), event kind (silver, gold, ...), date."""
+    from xlbridge.awards.se_fsb import ranking_points, ranking_total
+
+    rows = _result_rows(points, units, events, dates)
+    if not rows:
+        return 0
+    results = [(day, ranking_points(p, u, e or "silver")) for p, u, e, day in rows]
+    return ranking_total(results, _as_date(as_of) if as_of not in (None, "") else max(day for *_, day in rows))
+
+
+def _as_date(value: Any):
+    import datetime as dt
+
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):  # an Excel serial date
+        return (dt.datetime(1899, 12, 30) + dt.timedelta(days=float(value))).date()
+    try:
+        return dt.date.fromisoformat(str(value).strip()[:10])
+    except ValueError:
+        raise ValueError(f"{value!r} is not a date") from None
+
+
+def _result_rows(points: Any, units: Any, events: Any, dates: Any) -> list[tuple[Any, Any, Any, Any]]:
+    columns = [_flatten(c) if isinstance(c, (list, tuple)) else [c] for c in (points, units, events, dates)]
+    if len({len(c) for c in columns}) != 1:
+        raise ValueError("points, units, events and dates must be ranges of the same size")
+    rows = []
+    for p, u, e, d in zip(*columns):
+        if p in (None, "") and u in (None, ""):
+            continue
+        rows.append((p, u, e, _as_date(d)))
+    return rows

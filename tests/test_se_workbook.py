@@ -1,0 +1,88 @@
+"""The Swedish masterpoints workbook and the SE_ worksheet functions."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from openpyxl import load_workbook
+
+from xlbridge import awards
+from xlbridge.excel.emulate import snapshot
+from xlbridge.excel.functions import se_class, se_ranking
+from xlbridge.headless import recalc_path
+from xlbridge.workbooks import build
+
+
+def column(ws, col, first=9):
+    return [ws.cell(row=r, column=col).value for r in range(first, ws.max_row + 1)]
+
+
+def test_silver_pairs_met_30_of_60(tmp_path):
+    ws = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx"))["Silver pairs"]
+    assert (ws["B3"].value, ws["B5"].value) == ("se.silver.pairs", "met=30")
+    points, units = column(ws, 5), column(ws, 6)
+    # page 12: 60 pairs meeting 30 -> the winner gets the 46-pair row, 46 sp
+    assert (points[0], units[0]) == (46, "sp")
+    # silver to at most the best quarter, then bronze (x 2 in silver events) down to one third
+    assert units.count("sp") <= 15 and set(units[:units.count("sp")]) == {"sp"}
+    assert all(u == "bp" for u in units[units.count("sp"):])
+    assert sum(1 for p in points if p) <= 20
+
+
+def test_every_event_sheet_holds_the_engine_awards(tmp_path):
+    wb = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx"))
+    for name in ("Bronze pairs", "Silver pairs", "Team barometer"):
+        ws = wb[name]
+        ranks = column(ws, 4)
+        options = {"met": 30} if name == "Silver pairs" else {}
+        expected = awards(ws["B3"].value, ranks, boards=ws["B4"].value, **options)
+        assert column(ws, 5) == [a.points for a in expected], name
+        assert column(ws, 6) == [a.unit for a in expected], name
+
+
+def test_bronze_evening_tie_shares_rounded_up(tmp_path):
+    ws = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx"))["Bronze pairs"]
+    ranks, points = column(ws, 4), column(ws, 5)
+    assert ranks[3] == ranks[4] == 4  # the typed scores tie 4th and 5th
+    untied = awards("se.bronze.pairs", list(range(1, 15)), boards=24)
+    assert points[3] == points[4] == -(-(untied[3].points + untied[4].points) // 2)
+
+
+def test_recalculation_is_stable_and_tracks_a_correction(tmp_path):
+    path = build("se-masterpoints", tmp_path / "se.xlsx")
+    before = snapshot(load_workbook(path))
+    assert recalc_path(path).changes == []
+    assert snapshot(load_workbook(path)) == before
+    wb = load_workbook(path)
+    wb["Team barometer"]["C20"] = 200  # the last team actually won
+    wb.save(path)
+    report = recalc_path(path, when="2026-11-30 10:00")
+    ws = load_workbook(path)["Team barometer"]
+    assert ws["D20"].value == 1 and ws["F20"].value == "bp"
+    assert {c.sheet for c in report.changes} == {"Team barometer"}
+
+
+def test_blank_template_recalculates_to_nothing(tmp_path):
+    path = build("se-masterpoints", tmp_path / "blank.xlsx", blank=True)
+    report = recalc_path(path)
+    assert report.cells_written == 0 and report.changes == []
+
+
+def test_se_class():
+    # "Med enbart bp blir man rutermästare med 20 mp" (page 2): 2000 bp = 20 mp
+    assert se_class(0, 0, 2000) == "Rutermästare"
+    assert se_class(None, None, 1999).startswith("Klövermästare")
+    assert se_class(0, 0, 10) == ""
+    assert se_class(0, "lots", 0).startswith("#xlbridge: ")
+
+
+def test_se_ranking_over_a_results_range():
+    day = dt.datetime
+    points = [[22.5], [12], [30], [5]]
+    units = [["gp"], ["sp"], ["bp"], ["sp"]]
+    events = [["gold"], [None], ["silver"], ["silver"]]
+    dates = [[day(2025, 3, 1)], [day(2025, 6, 1)], [day(2025, 7, 1)], [day(2022, 1, 1)]]
+    # 22.5 gp -> 338 rp (page 16), 12 sp -> 12 rp, bronze counts 0, a result older than 24 months drops out
+    assert se_ranking(points, units, events, dates) == 350
+    assert se_ranking(points, units, events, dates, day(2027, 4, 1)) == 12
+    assert se_ranking([[1]], [["sp"], ["sp"]], [["silver"]], [[day(2025, 1, 1)]]).startswith("#xlbridge: ")
