@@ -54,3 +54,12 @@ def test_mastery_and_title(call):
     assert call("tbf_mastery", 0.0, 0.0, 100.0, None, None) == [[69.3147]]
     assert call("tbf_title", 125.0, 20.0) == [["Bronz Usta"]]
     assert call("tbf_title", 10.0, None) == [[""]]
+
+
+def test_swedish_class_and_ranking(call):
+    assert call("se_class", 0.0, 0.0, 2000.0) == [["Rutermästare"]]
+    points = [[22.5], [12.0]]
+    units = [["gp"], ["sp"]]
+    events = [["gold"], [""]]
+    dates = [["2025-03-01T00:00:00.000Z"], ["2025-06-01T00:00:00.000Z"]]
+    assert call("se_ranking", points, units, events, dates, None) == [[350.0]]

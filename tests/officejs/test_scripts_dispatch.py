@@ -68,3 +68,15 @@ def test_meta_lists_the_recalc_script():
     meta = server.custom_scripts_meta(scripts)
     names = [m.get("function_name") or m.get("name") for m in meta]
     assert "recalc_season" in names
+
+
+def test_se_masterpoints_cell_for_cell(tmp_path):
+    path = build("se-masterpoints", tmp_path / "se.xlsx")
+    wb = load_workbook(path)
+    wb["Silver pairs"]["C30"] = 70.0  # a late correction on one sheet
+    wb["Bronze pairs"]["B3"] = "se.bronze.pairs"
+    wb.save(path)
+    headless, excel, alerts = both_ways(path)
+    assert snapshot(excel) == snapshot(headless)
+    assert excel["Silver pairs"]["D30"].value == 1
+    assert alerts and alerts[0].startswith("Recalculated")
