@@ -84,7 +84,8 @@ AFTER_HEADERS = ["After", "Pair", "Played", "F1 PTS", "IndyCar PTS", "Hybrid PTS
                  "Rank Hybrid"]
 
 # Participation sheet.
-NEXT_SETTINGS = {3: "Next host", 4: "Base pairs that can play (host included)", 5: "Unable to play (ids, comma-separated)"}
+NEXT_SETTINGS = {3: "Next host", 4: "Base pairs that can play (host included)",
+                 5: "Unable to play (ids, comma-separated)"}
 P_HEADER = 7
 P_FIRST = 8
 NEXT_HEADERS = ["Position", "Next list", "Status"]
@@ -518,7 +519,8 @@ def _read_tournament(tid: str, grid: Grid, ts: _TournamentSheet, date: str, host
             continue
         pair = _text(pid)
         if pair in ts.hand_rows:
-            problems.append(Problem(tid, cell_name(r, 1), f"bridge scores of {pair} twice (also row {ts.hand_rows[pair]})"))
+            problems.append(Problem(tid, cell_name(r, 1),
+                                    f"bridge scores of {pair} twice (also row {ts.hand_rows[pair]})"))
             continue
         ts.hand_rows[pair] = r
         hand_scores[pair] = values
