@@ -136,3 +136,26 @@ def test_problems_reach_the_scorer_and_nothing_is_recalculated(book):
     assert {name for name in after if after[name] != before.get(name)} == {"Messages", E3}
     diff = [(r, c) for r, line in enumerate(after[E3]) for c, v in enumerate(line) if v != before[E3][r][c]]
     assert diff == [(4, 3), (6, 13)]  # D5 and N7: the marks
+
+
+def test_a_fixed_problem_on_a_signal_cell_keeps_its_signal(book):
+    """Pair 9's 4th mark of period 1 (evening 4, 'a') makes its inv cell red. A typo
+    there is marked; once fixed, the red signal is back (the old mark is cleared
+    before the recalculation, not after it)."""
+    wb = load_workbook(book)
+    ws = wb["Evening 2025-09-25"]
+    row = next(r for r in range(2, 40) if ws.cell(row=r, column=1).value == 9)
+    assert ws.cell(row=row, column=14).fill.start_color.rgb == "FFFF0000"
+    ws.cell(row=row, column=14).value = "b"
+    alerts = apply_actions(wb, run_script(scripts, "recalc_season", wb))
+    assert alerts[0].startswith("Nothing was recalculated")
+    assert ws.cell(row=row, column=14).fill.start_color.rgb == "FFFFC7CE"
+    ws.cell(row=row, column=14).value = "a"
+    wb.save(book)
+    headless, excel, alerts = both_ways(book)
+    assert alerts[0].startswith("Recalculated")
+    assert excel["Evening 2025-09-25"].cell(row=row, column=14).fill.start_color.rgb == "FFFF0000"
+    excel_cells, headless_cells = snapshot(excel), snapshot(headless)
+    assert excel_cells.pop("Messages") == [[("Recalculated 9059 cells.", None)]]
+    headless_cells.pop("Messages")  # the headless run leaves the Messages sheet of the Excel run as it was
+    assert excel_cells == headless_cells

@@ -27,8 +27,28 @@ def cell_position(cell: str) -> tuple[int, int]:
     return int(digits), col
 
 
-def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | None = None) -> None:
-    """Show ``problems`` (or ``done`` when there are none) and keep the Messages sheet current."""
+def clear_marks(book: BookAdapter) -> None:
+    """Remove the marks of the previous run.
+
+    Called before a recalculation (then ``report_problems(..., clear_old=False)``):
+    the recalculation may set its own fill on a cell that was marked (a red signal
+    on a corrected inv code), and clearing the old marks afterwards would remove it."""
+    names = book.sheet_names()
+    if MESSAGES not in names:
+        return
+    for line in book.read(MESSAGES)[1:]:
+        ref = line[1] if len(line) > 1 else None
+        if isinstance(ref, str) and "!" in ref:
+            sheet, _, address = ref.rpartition("!")
+            if sheet in names:
+                row, col = cell_position(address)
+                book.fill(sheet, row, col, None)
+
+
+def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | None = None,
+                    clear_old: bool = True) -> None:
+    """Show ``problems`` (or ``done`` when there are none) and keep the Messages sheet
+    current; ``clear_old=False`` when :func:`clear_marks` already removed the old marks."""
     names = book.sheet_names()
     if MESSAGES not in names and not problems:
         if done:
@@ -40,7 +60,7 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
     else:
         old = book.read(MESSAGES)
     # remove the marks of the previous run
-    for line in old[1:]:
+    for line in (old[1:] if clear_old else []):
         ref = line[1] if len(line) > 1 else None
         if isinstance(ref, str) and "!" in ref:
             sheet, _, address = ref.rpartition("!")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
-from xlbridge.excel.messages import report_problems
+from xlbridge.excel.messages import clear_marks, report_problems
 from xlbridge.excel.recalc import BookInputError, recalculate
 
 
@@ -19,10 +19,11 @@ from xlbridge.excel.recalc import BookInputError, recalculate
 def recalc_season(book: xw.Book):
     """Recalculate every computed column of this xlbridge workbook."""
     adapter = XlwingsBook(book)
+    clear_marks(adapter)  # first: the recalculation may fill a cell marked last time
     try:
         report = recalculate(adapter)
     except BookInputError as error:
-        report_problems(adapter, error.problems)
+        report_problems(adapter, error.problems, clear_old=False)
         return
     changed = f"; {len(report.changes)} earlier values changed (see Corrections)" if report.changes else ""
-    report_problems(adapter, [], done=f"Recalculated {report.cells_written} cells{changed}.")
+    report_problems(adapter, [], done=f"Recalculated {report.cells_written} cells{changed}.", clear_old=False)
