@@ -57,7 +57,7 @@ def test_problems_reach_the_scorer_and_nothing_is_recalculated(tmp_path):
     # fixed: the next run clears the mark and the message
     excel["Tournament"]["C12"] = 57.0
     again = apply_actions(excel, run_script(scripts, "recalc_season", excel))
-    assert excel["Tournament"]["C12"].fill.fill_type is None
+    assert excel["Tournament"]["C12"].fill.start_color.rgb == "FFFFF2CC"  # back to the typed-cell fill
     assert excel["Messages"]["A2"].value is None
     assert again[0].startswith("Recalculated")
 

@@ -77,9 +77,23 @@ def looks_like_formula(value: Any) -> bool:
     return False
 
 
+def excel_would_convert(value: Any) -> bool:
+    """Text that Excel would not keep as typed: a formula-like start, or text
+    that reads as a number ("+39", "007")."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    if looks_like_formula(value):
+        return True
+    try:
+        float(value.replace(",", "."))
+    except ValueError:
+        return False
+    return True
+
+
 def _as_text_if_formula_like(value: Any) -> Any:
     # Excel's own way to enter such text as text: a leading apostrophe (not stored in the cell)
-    return "'" + value if looks_like_formula(value) else value
+    return "'" + value if excel_would_convert(value) else value
 
 
 def rectangular(grid: Grid) -> Grid:

@@ -170,9 +170,10 @@ def event_sheet(ws, *, title: str, scheme: str, boards: int | None, options: str
         kwargs["boards"] = boards
     result = awards(scheme, ranks, **kwargs)
     for r, ((unit, names, score), rank, a) in enumerate(zip(rows, ranks, result), start=FIRST_ROW):
-        ws.cell(row=r, column=1, value=unit)
-        ws.cell(row=r, column=2, value=names)
-        ws.cell(row=r, column=3, value=score).number_format = "0.00"
+        ws.cell(row=r, column=1, value=unit).fill = INPUT_FILL
+        ws.cell(row=r, column=2, value=names).fill = INPUT_FILL
+        typed = ws.cell(row=r, column=3, value=score)
+        typed.number_format, typed.fill = "0.00", INPUT_FILL
         ws.cell(row=r, column=4, value=rank)
         ws.cell(row=r, column=5, value=a.points).number_format = points_format
         ws.cell(row=r, column=6, value=a.unit)

@@ -2,7 +2,9 @@
 
 Problems are shown in a message box, listed on the "Messages" sheet (column A:
 the message, column B: the marked cell) and their cells get a light red fill.
-The next recalculation removes the marks it made before.
+The next recalculation removes the marks it made before: the cell gets the
+light yellow fill of typed cells back (xlwings cannot read a cell's fill in every
+runtime, so the earlier fill is not remembered).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from xlbridge.excel.recalc import Problem
 
 MESSAGES = "Messages"
 MARK = "#FFC7CE"  # Excel's light red "bad" fill
+#: Problems are always in typed cells, and typed cells of xlbridge workbooks are
+#: light yellow: a cleared mark gives the cell that fill back.
+INPUT = "#FFF2CC"
 HEADER_PROBLEMS = "Problems found by the last recalculation (nothing was recalculated):"
 
 
@@ -42,7 +47,7 @@ def clear_marks(book: BookAdapter) -> None:
             sheet, _, address = ref.rpartition("!")
             if sheet in names:
                 row, col = cell_position(address)
-                book.fill(sheet, row, col, None)
+                book.fill(sheet, row, col, INPUT)
 
 
 def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | None = None,
@@ -66,7 +71,7 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
             sheet, _, address = ref.rpartition("!")
             if sheet in names:
                 row, col = cell_position(address)
-                book.fill(sheet, row, col, None)
+                book.fill(sheet, row, col, INPUT)
     rows: list[list[object]] = [[HEADER_PROBLEMS if problems else (done or "No problems."), None]]
     for p in problems:
         located = p.cell and p.sheet in names
