@@ -336,6 +336,11 @@ BAD = [
     ("negative round", _set(E3, 4, 5, -5), [f"{E3}, E5: MP -5 in round 2 is negative"]),
     ("text MP total", lambda wb: [_set(E3, 4, c, None)(wb) for c in range(4, 10)] and _set(E3, 4, 12, "1O3")(wb),
      [f"{E3}, L5: MP '1O3' is not a number"]),
+    ("negative MP total", lambda wb: [_set(E3, 4, c, None)(wb) for c in range(4, 10)] and _set(E3, 4, 12, -5)(wb),
+     [f"{E3}, L5: MP -5 is negative"]),
+    ("deleted Season sheet", lambda wb: wb.remove(wb["Season"]),
+     ["workbook: the settings sheet 'Season' is missing; restore it from the backup (NAME.backup.xlsx) or copy it "
+      "from a new workbook (xlbridge new heeg)"]),
     ("MP above max", _set(E3, 4, 4, 250), [f"{E3}, L5: MP 359 is above the evening's maximum 240 (the sum of R1..R6)"]),
     ("unknown inv code", _set(E3, 4, 14, "x"), [f"{E3}, N5: inv code 'x' is not one of 1, 2, 0, a, s, s1, = or blank"]),
     ("pair twice", _set(E3, 5, 1, 4), [f"{E3}, A6: pair 4 is on this evening twice (rows 5 and 6); one row per pair"]),

@@ -464,9 +464,9 @@ class HeegSeason:
             if isinstance(title, str) and title.startswith(TITLE):
                 return True
             return any(n.startswith(EVENING_PREFIX) for n in names)
-        # the Season sheet renamed: still ours (plan() says what to do)
-        return any(isinstance(cell(book.read(n), 1, 1), str) and str(cell(book.read(n), 1, 1)).startswith(TITLE)
-                   for n in names if not n.startswith(EVENING_PREFIX))
+        # the Season sheet renamed or deleted: still ours (plan() says what to do)
+        return any(n.startswith(EVENING_PREFIX) for n in names) or any(
+            isinstance(cell(book.read(n), 1, 1), str) and str(cell(book.read(n), 1, 1)).startswith(TITLE) for n in names)
 
     # -- planning ---------------------------------------------------------
 
@@ -475,8 +475,11 @@ class HeegSeason:
         problems: list[Problem] = []
         if SEASON not in names:
             renamed = [n for n in names if isinstance(cell(book.read(n), 1, 1), str) and str(cell(book.read(n), 1, 1)).startswith(TITLE)]
-            raise BookInputError([Problem("workbook", None, f"the settings sheet {SEASON!r} is missing; sheet {renamed[0]!r} holds "
-                                                            f"the season settings: rename it back to {SEASON!r}")])
+            if renamed:
+                message = f"sheet {renamed[0]!r} holds the season settings: rename it back to {SEASON!r}"
+            else:
+                message = "restore it from the backup (NAME.backup.xlsx) or copy it from a new workbook (xlbridge new heeg)"
+            raise BookInputError([Problem("workbook", None, f"the settings sheet {SEASON!r} is missing; {message}")])
         season = read_season(book.read(SEASON), problems)
         evenings: list[EveningSheet] = []
         records: list[dict[str, Any]] = []
@@ -505,9 +508,10 @@ class HeegSeason:
         if settings is None or season is None:
             raise BookInputError(problems)
         evenings.sort(key=lambda s: s.day)
-        frame = pd.DataFrame.from_records(records, columns=["date", "pair", "names", "line", "mp", "code", "combi_mp", "_sheet", "_row"])
+        # object columns: a message shows a value as typed (-5, not -5.0)
+        frame = pd.DataFrame({column: pd.Series([r[column] for r in records], dtype=object)
+                              for column in ("date", "pair", "names", "line", "mp", "code", "combi_mp")})
         where = {i: (r["_sheet"], r["_row"]) for i, r in enumerate(records)}
-        frame = frame.drop(columns=["_sheet", "_row"])
         try:  # also with problems found above: every problem of the run is reported together
             out = recalculate(frame, settings)
         except HeegInputError as error:
