@@ -254,11 +254,6 @@ def shown_as(value: float, number_format: str) -> str | None:
 
 
 #: demos with known readability defects in print, each with where to fix it; remove an entry when fixed
-KNOWN_UNREADABLE = {
-    "bridgemania-demo.xlsx": "BridgeMania: bridge-score columns too narrow for four-digit scores such as -1430 "
-                             "(###) and tournament headers cut ('Absolute' prints as 'Absolut'): widen the columns "
-                             "or wrap the headers in xlbridge/excel/bm_book.py",
-}
 
 
 def header_of(ws, block) -> list[str]:
@@ -300,14 +295,9 @@ def test_the_pdf_of_each_demo_is_readable(converted, name):
     narrow = [line.strip() for line in text.splitlines() if "###" in line]
     if narrow:
         unreadable.append(f"a column is too narrow for its numbers (LibreOffice prints ###): {narrow[:3]}")
-    if unreadable and name in KNOWN_UNREADABLE:
-        pytest.xfail(f"{KNOWN_UNREADABLE[name]} -- {unreadable[:3]}")
     assert not unreadable, f"{label}: fix in the workbook's builder (column widths, wrap): " + "; ".join(unreadable[:6])
 
 
-@pytest.mark.xfail(strict=False, reason="the builders set no fit-to-width page setup yet (tbf-club's Colour "
-                                        "column prints alone on page 2): ws.sheet_properties.pageSetUpPr.fitToPage, "
-                                        "ws.page_setup.fitToWidth=1, fitToHeight=0 in the builders")
 @pytest.mark.parametrize("name", [p.name for p in DEMOS])
 def test_each_computed_table_prints_its_header_row_on_one_page(converted, name):
     label = f"recalculated/{name}"

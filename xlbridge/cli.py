@@ -221,7 +221,7 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_recalc)
 
     s = sub.add_parser("new", help="write a ready workbook (or a blank template with --blank)")
-    s.add_argument("kind", help="tbf-club")
+    s.add_argument("kind", help="heeg, bridgemania, tbf-club or se-masterpoints")
     s.add_argument("path")
     s.add_argument("--blank", action="store_true", help="a blank template instead of the worked example")
     s.add_argument("--force", action="store_true", help="overwrite an existing file")

@@ -59,6 +59,16 @@ SHIPPED = [
 ]
 
 
+def print_setup(ws) -> None:
+    """Print every sheet one page wide (as many pages down as needed), landscape:
+    a table never splits its columns across pages."""
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.page_setup.orientation = "landscape"
+    ws.print_options.gridLines = False
+
+
 def save_atomically(wb: Workbook, path: Path) -> None:
     """Write to a temporary file in the same folder, embed the xlwings Lite code
     (the last step: openpyxl would drop it), then replace: a reader never sees
@@ -66,6 +76,8 @@ def save_atomically(wb: Workbook, path: Path) -> None:
     from xlbridge.excel import lite
     from xlbridge.excel.lite_bundle import lite_files
 
+    for ws in wb.worksheets:
+        print_setup(ws)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)

@@ -947,11 +947,11 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
     _header(ws, T_HEADER, start, COMPUTED, computed=True)
     for col, width in {1: 8, 2: 9, 3: 18}.items():
         _width(ws, col, width)
-    for b in boards:
-        _width(ws, FIRST_BOARD_COL + b - 1, 4.5)
+    for b in boards:  # board scores, and four-digit bridge scores (-1430) further down
+        _width(ws, FIRST_BOARD_COL + b - 1, 6.5)
     _width(ws, start - 1, 2)
     for i, header in enumerate(COMPUTED):
-        _width(ws, start + i, 9 if "PTS" in header else 7.5)
+        _width(ws, start + i, max(9 if "PTS" in header else 7.5, len(header) + 2))
     ws.freeze_panes = ws.cell(row=T_FIRST, column=FIRST_BOARD_COL)
     # the pairs: every base pair (its scores, or its status), temporary pairs, guests
     rows: list[tuple[str, Any, Any, Sequence[Any]]] = []

@@ -30,7 +30,7 @@ REQUIREMENTS = "xlwings==0.33.11  # required\npython-dotenv==1.0.1  # required\n
 #: Parts of the package that are never needed inside Excel (they use the file
 #: system, openpyxl or a lock library that Lite does not have).
 EXCLUDED = {"cli.py", "headless.py", "workbooks.py", "__main__.py", "excel/emulate.py", "excel/lite.py",
-            "excel/lite_bundle.py"}
+            "excel/lite_bundle.py", "excel/server.py", "excel/classic.py"}
 SUFFIXES = (".py", ".csv")
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # zip entries get a fixed time: the bundle is reproducible
 
