@@ -19,6 +19,7 @@ SECTIONS = ("engine", "season", "excel", "peers")
 
 
 def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("TQDM_DISABLE", "1")  # the formulas package's progress bars
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smoke run: fewer rankings and repeats, 1x seasons only")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {', '.join(SECTIONS)}")
