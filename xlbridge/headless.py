@@ -17,6 +17,7 @@ import os
 import shutil
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 from filelock import FileLock, Timeout
@@ -50,6 +51,19 @@ def excel_has_it_open(path: Path) -> bool:
     return owner_file(path).exists() or (len(path.name) > 2 and path.with_name("~$" + path.name[2:]).exists())
 
 
+def unreadable_part(archive: zipfile.ZipFile) -> str | None:
+    """The first part that does not read back (bad CRC, or damaged compressed data:
+    ``ZipFile.testzip`` lets the latter escape as ``zlib.error``)."""
+    for info in archive.infolist():
+        try:
+            with archive.open(info) as part:
+                while part.read(1 << 20):
+                    pass
+        except (zipfile.BadZipFile, zlib.error, EOFError):
+            return info.filename
+    return None
+
+
 def load(path: Path):
     """Open an .xlsx with openpyxl, with a clear message for what it is not."""
     from openpyxl import load_workbook
@@ -67,7 +81,7 @@ def load(path: Path):
         raise FileProblem(f"{path} is not an .xlsx workbook (damaged, or another kind of file renamed)")
     try:
         with zipfile.ZipFile(path) as archive:
-            bad = archive.testzip()
+            bad = unreadable_part(archive)
         if bad is not None:
             raise FileProblem(f"{path} is damaged (part {bad} does not read back); restore it from its backup")
         return load_workbook(path)

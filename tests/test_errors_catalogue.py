@@ -1,0 +1,648 @@
+"""The catalogue of problem messages (docs/errors.md): every entry is a test.
+
+docs/errors.md holds one markdown table row per message:
+``| E-ID | situation | `message as printed` | what to do |``.  This module
+parses it and, for every id, runs a scenario that produces the message the way a
+scorer meets it (a damaged file, a workbook with a typo, a worksheet function,
+a command line) and asserts the printed text equals the catalogue text exactly.
+:func:`test_every_entry_has_a_scenario_and_every_scenario_an_entry` keeps the
+two from drifting apart.
+
+How a message is taken:
+
+- the file and any workbook: ``xlbridge recalc season.xlsx`` (``xlbridge.cli.main``)
+  in a fresh temporary folder, so the path printed is exactly the ``season.xlsx``
+  typed (no variable part to normalise); the line must read
+  ``xlbridge: error: <message>``, exit code 2, and the file must be unchanged with
+  no backup written;
+- a workbook problem also goes through the Excel script's code path
+  (:func:`xlbridge.excel.messages.report_problems` on the same workbook, as
+  ``recalc_season`` does): the Messages sheet must list the same messages, the
+  alert must show them and a located cell must get the light red mark;
+- worksheet functions: the plain Python function returns the cell text
+  ``#xlbridge: ...``;
+- the command line: ``xlbridge.cli.main`` with the arguments shown.
+
+``python tests/test_errors_catalogue.py`` prints what every scenario produces
+(to write or check the catalogue by hand).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import io
+import os
+import re
+import sys
+import tempfile
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+from openpyxl import Workbook, load_workbook
+
+from xlbridge import headless
+from xlbridge.cli import main
+from xlbridge.clubs import bridgemania as bm
+from xlbridge.excel import functions as fn
+from xlbridge.excel.bm_book import season_workbook
+from xlbridge.excel.book import OpenpyxlBook
+from xlbridge.excel.messages import MARK, MESSAGES, clear_marks, report_problems
+from xlbridge.excel.recalc import BookInputError, recalculate
+from xlbridge.workbooks import build
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUE = ROOT / "docs" / "errors.md"
+PREFIX = "xlbridge: error: "
+BOOK = "season.xlsx"  # the name every workbook scenario recalculates
+ID = re.compile(r"E-[A-Z0-9]+(?:-[A-Z0-9]+)+")
+
+
+# ------------------------------------------------------------------ the catalogue
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    situation: str
+    message: str
+    todo: str
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of a markdown table row (``\\|`` is a literal bar)."""
+    inner = line.strip()[1:-1] if line.strip().endswith("|") else line.strip()[1:]
+    return [part.replace("\\|", "|").strip() for part in re.split(r"(?<!\\)\|", inner)]
+
+
+def catalogue(text: str | None = None) -> dict[str, Entry]:
+    """Every entry of docs/errors.md, by id, in order."""
+    text = CATALOGUE.read_text(encoding="utf-8") if text is None else text
+    entries: dict[str, Entry] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not re.match(r"^\|\s*`?E-", line):
+            continue
+        cells = _cells(line)
+        assert len(cells) == 4, f"docs/errors.md line {number}: expected id | situation | message | what to do"
+        ident, situation, message, todo = cells
+        ident = ident.strip("`")
+        assert ID.fullmatch(ident), f"docs/errors.md line {number}: bad id {ident!r}"
+        assert ident not in entries, f"docs/errors.md line {number}: id {ident} is listed twice"
+        quoted = re.fullmatch(r"`([^`]+)`", message)
+        assert quoted, f"docs/errors.md line {number}: the message must be one `code span`"
+        assert situation and todo, f"docs/errors.md line {number}: situation and what to do must not be empty"
+        entries[ident] = Entry(ident, situation, quoted[1], todo)
+    return entries
+
+
+# ------------------------------------------------------------------ the workbooks (built once per module)
+
+HEEG_P1 = [dt.datetime(2026, 10, 7), dt.datetime(2026, 10, 14)]
+HEEG_P2 = [dt.datetime(2026, 10, 21)]
+EV = "Evening 2026-10-14"  # pair p on row p + 1; line A pairs 1-6 (max 96), line B pairs 7-10 (max 48)
+MP_A = [48, 46, 44, 42, 40, 38]  # at most 48: the maximum of a line of 5 (a row with a problem is left out)
+MP_B = [30, 26, 22, 18]
+
+
+def heeg_season(folder: Path) -> Path:
+    """A small Heeg season typed into the blank template: lines A (6 pairs) and B
+    (4 pairs), period 1 with two evenings, period 2 with one; recalculated."""
+    path = build("heeg", folder / "heeg.xlsx", blank=True)
+    wb = load_workbook(path)
+    ws = wb["Season"]
+    ws["B4"], ws["B5"] = "2026/2027", "A, B"
+    ws["C12"], ws["D12"] = HEEG_P1
+    ws["C13"] = HEEG_P2[0]
+    for pair in range(1, 11):
+        row = 16 + pair
+        ws.cell(row=row, column=1, value=pair)
+        ws.cell(row=row, column=2, value=f"Pair {pair} names")
+        for col in (3, 4, 5):
+            ws.cell(row=row, column=col, value="A" if pair <= 6 else "B")
+    wb.save(path)
+    headless.recalc_path(path, backup=False, when="t")  # creates the evening sheets with the pairs
+    wb = load_workbook(path)
+    for day in HEEG_P1 + HEEG_P2:
+        ev = wb[f"Evening {day.date().isoformat()}"]
+        for row, mp in enumerate(MP_A + MP_B, start=2):
+            ev.cell(row=row, column=12, value=mp)
+    wb.save(path)
+    headless.recalc_path(path, backup=False, when="t")
+    return path
+
+
+Q1 = [6, 0, 4, 2, 2, 4, 0, 6]
+Q2 = [0, 6, 2, 4, 4, 2, 6, 0]
+Q3 = [6, 0, 6, 0, 0, 6, 0, 6]
+BM_BOARDS = [Q1] * 7 + [Q2] * 6 + [Q3]  # 14 boards, 4 rows, TOP 6: each board adds up
+
+
+def bm_season(folder: Path) -> Path:
+    """A small BridgeMania season: base pairs A..I (H waits, I is unable), guest G1,
+    tournaments T1 (host A) and T2 (host B) of 8 pairs and 14 boards.  On T1 pair
+    A is row 9, B row 10, ..., G row 15, H 16, I 17, G1 18; board b is column 3 + b."""
+    base = tuple(bm.BasePair(x, (x.lower() + "1", x.lower() + "2"), f"Pair {x}") for x in "ABCDEFGHI")
+    slots = ["A", "B", "C", "D", "E", "F", "G", "G1"]
+
+    def tournament(tid: str, host: str) -> bm.Tournament:
+        return bm.Tournament(id=tid, host=host, date="2026-01-10", top=6,
+                             scores={name: [b[i] for b in BM_BOARDS] for i, name in enumerate(slots)},
+                             status={"H": "waiting", "I": "unable"})
+
+    season = bm.Season(base_pairs=base, tournaments=(tournament("T1", "A"), tournament("T2", "B")),
+                       guests=(bm.Guest("G1", "Guest pair"),))
+    path = folder / "bm.xlsx"
+    season_workbook(season).save(path)
+    return path
+
+
+class Sources:
+    """The workbooks the scenarios start from, built once and copied."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._bytes: dict[str, bytes] = {}
+
+    def __call__(self, kind: str) -> bytes:
+        if kind not in self._bytes:
+            makers: dict[str, Callable[[], Path]] = {
+                "heeg": lambda: heeg_season(self.folder),
+                "bm": lambda: bm_season(self.folder),
+                "bm-blank": lambda: self._save(season_workbook(None), "bm-blank.xlsx"),
+                "empty": lambda: self._save(Workbook(), "empty.xlsx"),
+                "tbf-club": lambda: build("tbf-club", self.folder / "tbf.xlsx"),
+                "se-masterpoints": lambda: build("se-masterpoints", self.folder / "se.xlsx"),
+            }
+            self._bytes[kind] = makers[kind]().read_bytes()
+        return self._bytes[kind]
+
+    def _save(self, wb: Workbook, name: str) -> Path:
+        wb.save(self.folder / name)
+        return self.folder / name
+
+
+# ------------------------------------------------------------------ running a scenario
+
+
+@dataclass
+class Ctx:
+    sources: Sources
+    folder: Path  # the current folder of the scenario (fresh, empty)
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def cli_error(*argv: str) -> list[str]:
+    """The messages ``xlbridge ARGS`` prints: each line ``xlbridge: error: ...``, exit 2."""
+    code, out, err = cli(*argv)
+    assert code == 2 and out == "", (code, out, err)
+    lines = err.splitlines()
+    assert lines and all(line.startswith(PREFIX) for line in lines), err
+    return [line[len(PREFIX):] for line in lines]
+
+
+def recalc_file(name: str = BOOK) -> list[str]:
+    """``xlbridge recalc NAME`` refuses: the messages; the file is not touched, no backup."""
+    path = Path(name)
+    before = path.read_bytes() if path.is_file() else None
+    printed = cli_error("recalc", name)
+    if before is not None:
+        assert path.read_bytes() == before
+        assert not headless.backup_path(path).exists()
+    return printed
+
+
+def excel_messages(workbook: Workbook) -> list[str]:
+    """The Excel script's way (``recalc_season``) on the same workbook: the Messages
+    sheet, the alert and the light red marks."""
+    book = OpenpyxlBook(workbook)
+    clear_marks(book)
+    with pytest.raises(BookInputError) as caught:
+        recalculate(book)
+    problems = caught.value.problems
+    report_problems(book, problems, clear_old=False)
+    listed = [line[0] for line in book.read(MESSAGES)[1:] if line and line[0] is not None]
+    shown = [str(p) for p in problems]
+    assert listed == shown
+    assert book.messages and book.messages[-1].startswith(f"Nothing was recalculated: {len(problems)} problem(s).\n")
+    assert all(message in book.messages[-1] for message in shown[:10])
+    for p in problems:
+        if p.cell and p.sheet in book.sheet_names():
+            ws = book.wb[p.sheet]
+            assert ws[p.cell].fill.start_color.rgb == "FF" + MARK.lstrip("#"), p
+    return shown
+
+
+def workbook_problems(ctx: Ctx, kind: str, edit: Callable[[Workbook], object] | None = None) -> list[str]:
+    """Copy the ``kind`` workbook to season.xlsx, ``edit`` it as a scorer would, and
+    recalculate: what the CLI printed, checked equal to what the Excel script shows."""
+    path = Path(BOOK)
+    path.write_bytes(ctx.sources(kind))
+    wb = load_workbook(path)
+    if edit is not None:
+        edit(wb)
+        wb.save(path)
+    printed = recalc_file(BOOK)
+    assert excel_messages(wb) == printed  # the workbook as saved, still in memory: one load less
+    return printed
+
+
+def setting(sheet: str, **cells: object) -> Callable[[Workbook], None]:
+    def edit(wb: Workbook) -> None:
+        for ref, value in cells.items():
+            wb[sheet][ref] = value
+    return edit
+
+
+# ------------------------------------------------------------------ the scenarios
+
+#: id -> (scenario, alone): ``alone`` = the run reports this one problem only.
+SCENARIOS: dict[str, tuple[Callable[[Ctx], list[str]], bool]] = {}
+
+
+def scenario(ident: str, alone: bool = True):
+    def register(func: Callable[[Ctx], list[str]]) -> Callable[[Ctx], list[str]]:
+        assert ident not in SCENARIOS, ident
+        SCENARIOS[ident] = (func, alone)
+        return func
+    return register
+
+
+def simple(ident: str, kind: str, edit: Callable[[Workbook], object] | None, alone: bool = True) -> None:
+    scenario(ident, alone)(lambda ctx: workbook_problems(ctx, kind, edit))
+
+
+# --- the file
+
+
+@scenario("E-FILE-MISSING")
+def _(ctx):
+    return recalc_file()
+
+
+@scenario("E-FILE-FOLDER")
+def _(ctx):
+    Path(BOOK).mkdir()
+    return recalc_file()
+
+
+@scenario("E-FILE-NOT-XLSX-NAME")
+def _(ctx):
+    Path("season.csv").write_text("pair,score\n1,50\n")
+    return recalc_file("season.csv")
+
+
+@scenario("E-FILE-XLS-NAME")
+def _(ctx):
+    Path("season.xls").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504)
+    return recalc_file("season.xls")
+
+
+@scenario("E-FILE-PROTECTED")
+def _(ctx):
+    # Excel saves a password-protected .xlsx (and an old .xls) as an OLE compound file:
+    # its signature is what xlbridge recognises.
+    Path(BOOK).write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504)
+    return recalc_file()
+
+
+@scenario("E-FILE-NOT-ZIP")
+def _(ctx):
+    printed = []
+    for content in (b"pair;score\n1;50\n", b"", ctx.sources("tbf-club")[:4000]):  # CSV, empty, cut short
+        Path(BOOK).write_bytes(content)
+        printed += recalc_file()
+    assert len(set(printed)) == 1, printed
+    return printed[:1]
+
+
+@scenario("E-FILE-DAMAGED")
+def _(ctx):
+    data = bytearray(ctx.sources("tbf-club"))
+    with zipfile.ZipFile(io.BytesIO(bytes(data))) as archive:
+        info = archive.getinfo("xl/worksheets/sheet1.xml")
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    middle = start + info.compress_size // 2
+    data[middle:middle + 4] = bytes(b ^ 0xFF for b in data[middle:middle + 4])  # damaged compressed data
+    Path(BOOK).write_bytes(bytes(data))
+    return recalc_file()
+
+
+@scenario("E-FILE-NOT-A-WORKBOOK-ZIP")
+def _(ctx):
+    with zipfile.ZipFile(BOOK, "w") as archive:  # e.g. a .zip download renamed .xlsx
+        archive.writestr("results.txt", "pair;score\n1;50\n")
+    return recalc_file()
+
+
+@scenario("E-FILE-OPEN-IN-EXCEL")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    Path("~$" + BOOK).write_bytes(b"owner")
+    return recalc_file()
+
+
+@scenario("E-FILE-BUSY")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    wait, headless.LOCK_WAIT_SECONDS = headless.LOCK_WAIT_SECONDS, 0.1
+    try:
+        with FileLock(str(headless.lock_path(Path(BOOK)))):  # another run holds the file
+            return recalc_file()
+    finally:
+        headless.LOCK_WAIT_SECONDS = wait
+
+
+# --- any workbook
+
+simple("E-BOOK-NOT-XLBRIDGE", "empty", None)
+
+# --- event sheets (TBF club tournament, Swedish events)
+
+simple("E-EVENT-SCORE-TEXT", "tbf-club", setting("Tournament", C12="5x"))
+simple("E-EVENT-SCORE-NEGATIVE", "tbf-club", setting("Tournament", C15=-40))
+simple("E-EVENT-SCORE-EMPTY", "tbf-club", setting("Tournament", C11=None))
+simple("E-EVENT-SCHEME-EMPTY", "tbf-club", setting("Tournament", B3=None))
+simple("E-EVENT-SCHEME-UNKNOWN", "tbf-club", setting("Tournament", B3="tr.clb"))
+simple("E-EVENT-BOARDS-TEXT", "tbf-club", setting("Tournament", B4="many"))
+simple("E-EVENT-OPTION-UNKNOWN", "tbf-club", setting("Tournament", B5="bords=24"))
+simple("E-EVENT-OPTION-SYNTAX", "tbf-club", setting("Tournament", B5="boards 24"))
+simple("E-EVENT-TOO-SMALL", "tbf-club",
+       lambda wb: [setattr(wb["Tournament"].cell(row=r, column=c), "value", None)
+                   for r in range(14, 29) for c in range(1, 7)])
+simple("E-EVENT-HEADER", "tbf-club", setting("Tournament", D8="Plaats"))
+simple("E-SE-OPTION-MET", "se-masterpoints", setting("Silver pairs", B5="met=70"))
+simple("E-SE-BOARDS", "se-masterpoints", setting("Bronze pairs", B4=6))
+
+# --- the Heeg season
+
+
+def heeg(ident: str, edit: Callable[[Workbook], object], alone: bool = True) -> None:
+    simple(ident, "heeg", edit, alone)
+
+
+def rows(sheet: str, ref: str, values: list[object]) -> Callable[[Workbook], None]:
+    """Type ``values`` from ``ref`` rightwards."""
+    def edit(wb: Workbook) -> None:
+        start = wb[sheet][ref]
+        for offset, value in enumerate(values):
+            wb[sheet].cell(row=start.row, column=start.column + offset, value=value)
+    return edit
+
+
+heeg("E-HEEG-ROUND-TEXT", setting(EV, D5="1O3"))
+heeg("E-HEEG-ROUND-NEGATIVE", setting(EV, E5=-5))
+heeg("E-HEEG-MP-TEXT", setting(EV, L5="1O3"))
+heeg("E-HEEG-MP-NEGATIVE", setting(EV, L5=-5))
+heeg("E-HEEG-MP-EMPTY", setting(EV, L5=None))
+heeg("E-HEEG-MP-ABOVE-MAX", setting(EV, L5=130))
+heeg("E-HEEG-ROUNDS-ABOVE-MAX", rows(EV, "D5", [20] * 6))
+heeg("E-HEEG-COMBI-ABOVE-MAX", setting(EV, J5=41))
+heeg("E-HEEG-COMBI-ABSENT", setting(EV, J5=10, L5=None, N5="a"))
+heeg("E-HEEG-INV-UNKNOWN", setting(EV, N5="x"))
+heeg("E-HEEG-PAIR-TWICE", setting(EV, A6=4))
+heeg("E-HEEG-PAIR-NOT-ON-ROSTER", setting(EV, A6=99))
+heeg("E-HEEG-PAIR-EMPTY", setting(EV, A6=None))
+heeg("E-HEEG-LINE-UNKNOWN", setting(EV, C5="C"))
+heeg("E-HEEG-LINE-NOT-ROSTER", setting(EV, C5="B"))
+heeg("E-HEEG-LINE-TOO-SMALL", setting(EV, L11=None, N11="a"), alone=False)
+heeg("E-HEEG-HEADER", setting(EV, N1="invallers"))
+heeg("E-HEEG-EVENING-EMPTY", lambda wb: wb[EV].delete_rows(1, wb[EV].max_row))
+heeg("E-HEEG-EVENING-OUTSIDE", lambda wb: setattr(wb[EV], "title", "Evening 2026-12-25"))
+heeg("E-HEEG-EVENING-SHEET-NAME", lambda wb: setattr(wb[EV], "title", "Evening 14-10-2026"))
+heeg("E-HEEG-EVENING-LOOKALIKE", lambda wb: setattr(wb[EV], "title", "14 okt"))
+heeg("E-HEEG-SEASON-MISSING", lambda wb: wb.remove(wb["Season"]))
+heeg("E-HEEG-SEASON-RENAMED", lambda wb: setattr(wb["Season"], "title", "Seizoen"))
+heeg("E-HEEG-TITLE", setting("Season", A1="Seizoen Heeg"))
+heeg("E-HEEG-LABEL", setting("Season", A6="Rondes"))
+heeg("E-HEEG-LINES", setting("Season", B5="A, B, A"))
+heeg("E-HEEG-ROUNDS", setting("Season", B6="six"))
+heeg("E-HEEG-BOARDS", setting("Season", B7=0))
+heeg("E-HEEG-COMBI-TOP", setting("Season", B8="ten"))
+heeg("E-HEEG-SPAN", setting("Season", B9="year"))
+heeg("E-HEEG-PERIOD-DATE", setting("Season", D13="someday"))
+heeg("E-HEEG-PERIOD-DATE-TWICE", setting("Season", D13=HEEG_P1[1]))
+heeg("E-HEEG-PROMOTE", setting("Season", B12="three"))
+heeg("E-HEEG-NO-PERIODS-TABLE", setting("Season", A11="Periode"))
+heeg("E-HEEG-NO-PAIRS-TABLE", setting("Season", A16="Paar"))
+heeg("E-HEEG-ROSTER-TWICE", setting("Season", A18=1))
+heeg("E-HEEG-ROSTER-LINE", setting("Season", C20="C"))
+heeg("E-HEEG-ROSTER-HEADER", setting("Season", C16="Lijn 1"))
+heeg("E-HEEG-ROSTER-PAIR-EMPTY", setting("Season", A26=None, B26="Pair 10 names"))
+
+# --- the BridgeMania season
+
+
+def bmania(ident: str, edit: Callable[[Workbook], object], alone: bool = True) -> None:
+    simple(ident, "bm", edit, alone)
+
+
+def clear_board(board: int) -> Callable[[Workbook], None]:
+    def edit(wb: Workbook) -> None:
+        for row in range(9, 19):
+            wb["T1"].cell(row=row, column=3 + board).value = None
+    return edit
+
+
+def add_row(sheet: str, row: int, pair: str, scores: list[object]) -> Callable[[Workbook], None]:
+    def edit(wb: Workbook) -> None:
+        wb[sheet].cell(row=row, column=1, value=pair)
+        for board, value in enumerate(scores, start=1):
+            wb[sheet].cell(row=row, column=3 + board, value=value)
+    return edit
+
+
+def rename_section(label: str, new: str) -> Callable[[Workbook], None]:
+    def edit(wb: Workbook) -> None:
+        ws = wb["T1"]
+        row = next(r for r in range(9, ws.max_row + 1) if ws.cell(row=r, column=1).value == label)
+        ws.cell(row=row, column=1).value = new
+    return edit
+
+
+def rename_header(header: str, new: str) -> Callable[[Workbook], None]:
+    def edit(wb: Workbook) -> None:
+        ws = wb["T1"]
+        cell = next(c for c in ws[8] if c.value == header)
+        cell.value = new
+    return edit
+
+
+bmania("E-BM-SCORE-TEXT", setting("T1", D9="1O"))
+bmania("E-BM-SCORE-NEGATIVE", setting("T1", D9=-2))
+bmania("E-BM-SCORE-BLANK", setting("T1", D9=None))
+bmania("E-BM-SCORE-ABOVE-TOP", setting("T1", D9=8), alone=False)
+bmania("E-BM-BOARD-SUM", setting("T1", D9=4))
+bmania("E-BM-PAIR-UNKNOWN", add_row("T1", 19, "ZZ", [3] * 14))
+bmania("E-BM-PAIR-TWICE", add_row("T1", 19, "A", [b[0] for b in BM_BOARDS]))
+bmania("E-BM-STATUS-UNKNOWN", setting("T1", B16="sick"))
+bmania("E-BM-NO-STATUS", setting("T1", B16=None))
+bmania("E-BM-STATUS-AND-SCORES", setting("T1", B11="waiting"), alone=False)
+bmania("E-BM-NOT-VALID-BOARDS", clear_board(14))
+bmania("E-BM-NOT-VALID-MOVEMENT", setting("T1", B3="mitchell"))
+bmania("E-BM-CHAMPIONSHIP-WORD", setting("T1", B5="maybe"))
+bmania("E-BM-TOURNAMENT-SHEET-MISSING", lambda wb: wb.remove(wb["T2"]))
+bmania("E-BM-TOURNAMENT-NOT-LISTED", lambda wb: setattr(wb.copy_worksheet(wb["T1"]), "title", "T3"))
+bmania("E-BM-SEASON-HEADER", setting("Season", C4="Giocatore 2"))
+bmania("E-BM-TOURNAMENT-HEADER", rename_header("Score %", "Pct"))
+bmania("E-BM-SECTION-MISSING", rename_section("Penalties", "Penalità"))
+bmania("E-BM-SEASON-MISSING", lambda wb: wb.remove(wb["Season"]))
+bmania("E-BM-HOST", setting("Season", L5="XX"))
+bmania("E-BM-PLAYER-EMPTY", setting("Season", C7=None))
+bmania("E-BM-GUEST-TWICE", setting("Season", G6="G1", H6="Same guest"))
+simple("E-BM-NO-BASE-PAIRS", "bm-blank", None)
+
+# --- worksheet functions (the text a cell shows)
+
+
+def cell_text(value: object) -> list[str]:
+    assert isinstance(value, str) and value.startswith(fn.ERROR_PREFIX), value
+    return [value]
+
+
+scenario("E-FN-SCHEME-UNKNOWN")(lambda ctx: cell_text(fn.award("tr.clb", 1, 20)))
+scenario("E-FN-PLACE-OUTSIDE")(lambda ctx: cell_text(fn.award("tr.club", 21, 20)))
+scenario("E-FN-RANKS")(lambda ctx: cell_text(fn.awards("tr.club", [[1], [2], [2], [3]])))
+scenario("E-FN-OPTION")(lambda ctx: cell_text(fn.award("tr.club", 1, 20, "boards=many")))
+scenario("E-FN-TBF-MASTERY")(lambda ctx: cell_text(fn.tbf_mastery("abc")))
+scenario("E-FN-TBF-TITLE")(lambda ctx: cell_text(fn.tbf_title("x")))
+scenario("E-FN-HEEG-CODE")(lambda ctx: cell_text(fn.heeg_pct(150, 96, "x")))
+scenario("E-FN-HEEG-MP-TEXT")(lambda ctx: cell_text(fn.heeg_pct("1O3", 96, "")))
+scenario("E-FN-HEEG-ABOVE-MAX")(lambda ctx: cell_text(fn.heeg_pct(150, 96, "")))
+scenario("E-FN-HEEG-C-TOP")(lambda ctx: cell_text(fn.heeg_c(20, 4, 0)))
+scenario("E-FN-BM-SCORE")(lambda ctx: cell_text(fn.bm_pct([[8, "x", 4]], 8)))
+scenario("E-FN-BM-TOP")(lambda ctx: cell_text(fn.bm_pct([[8, 4]], 7)))
+scenario("E-FN-BM-FINAL")(lambda ctx: cell_text(fn.bm_final([[1], [2]], [[1]], [[1], [2]])))
+scenario("E-FN-SE-DATE")(lambda ctx: cell_text(fn.se_ranking([[10]], [["bp"]], [["silver"]], [["someday"]])))
+scenario("E-FN-SE-CLASS")(lambda ctx: cell_text(fn.se_class("abc")))
+
+# --- the command line
+
+scenario("E-CLI-USAGE")(lambda ctx: cli_error("award", "tr.club", "--field", "26"))
+
+
+@scenario("E-CLI-UNKNOWN-COMMAND")
+def _(ctx):
+    # Normalised: argparse quotes the names of the choices before Python 3.12.8
+    # ('schemes', 'award', ...) and not after; the catalogue shows them unquoted.
+    (line,) = cli_error("recalculate", BOOK)
+    head, sep, choices = line.partition("(choose from ")
+    return [head + sep + choices.replace("'", "")]
+
+
+scenario("E-CLI-OPTION-SYNTAX")(lambda ctx: cli_error("award", "tr.club", "--place", "1", "--field", "26",
+                                                      "--option", "boards"))
+scenario("E-CLI-UNKNOWN-SCHEME")(lambda ctx: cli_error("award", "tr.nope", "--place", "1", "--field", "5"))
+scenario("E-CLI-TOO-SMALL")(lambda ctx: cli_error("award", "tr.club", "--place", "1", "--field", "5"))
+scenario("E-CLI-NEW-KIND")(lambda ctx: cli_error("new", "tbf", BOOK))
+scenario("E-CLI-NEW-SUFFIX")(lambda ctx: cli_error("new", "heeg", "season.xls"))
+
+
+@scenario("E-CLI-NEW-EXISTS")
+def _(ctx):
+    Path(BOOK).write_bytes(b"keep me")
+    printed = cli_error("new", "heeg", BOOK)
+    assert Path(BOOK).read_bytes() == b"keep me"
+    return printed
+
+
+# ------------------------------------------------------------------ the tests
+
+ENTRIES = catalogue() if CATALOGUE.exists() else {}
+
+#: The issue's list (issue 7, "Bad input: a catalogue"): each item has entries.
+ISSUE_LIST = {
+    "text or a negative number in an MP cell": ["E-HEEG-MP-TEXT", "E-HEEG-MP-NEGATIVE", "E-HEEG-ROUND-TEXT",
+                                                "E-HEEG-ROUND-NEGATIVE", "E-BM-SCORE-TEXT", "E-BM-SCORE-NEGATIVE",
+                                                "E-EVENT-SCORE-TEXT", "E-EVENT-SCORE-NEGATIVE"],
+    "MP above the evening's maximum": ["E-HEEG-MP-ABOVE-MAX", "E-HEEG-ROUNDS-ABOVE-MAX", "E-BM-SCORE-ABOVE-TOP"],
+    "an unknown inv code": ["E-HEEG-INV-UNKNOWN"],
+    "the same pair twice in an evening": ["E-HEEG-PAIR-TWICE", "E-BM-PAIR-TWICE"],
+    "a pair not on the roster": ["E-HEEG-PAIR-NOT-ON-ROSTER", "E-BM-PAIR-UNKNOWN"],
+    "an evening outside every period": ["E-HEEG-EVENING-OUTSIDE"],
+    "a tournament that is not valid": ["E-BM-NOT-VALID-BOARDS", "E-BM-NOT-VALID-MOVEMENT"],
+    "a missing or renamed sheet or column header": ["E-HEEG-SEASON-MISSING", "E-HEEG-SEASON-RENAMED", "E-HEEG-HEADER",
+                                                    "E-BM-SEASON-MISSING", "E-BM-SEASON-HEADER",
+                                                    "E-BM-TOURNAMENT-HEADER", "E-BM-TOURNAMENT-SHEET-MISSING",
+                                                    "E-EVENT-HEADER"],
+    "an empty workbook": ["E-BOOK-NOT-XLBRIDGE", "E-HEEG-EVENING-EMPTY", "E-BM-NO-BASE-PAIRS"],
+    "a corrupt or non-xlsx file": ["E-FILE-DAMAGED", "E-FILE-NOT-ZIP", "E-FILE-XLS-NAME", "E-FILE-NOT-XLSX-NAME",
+                                   "E-FILE-NOT-A-WORKBOOK-ZIP"],
+    "a password-protected workbook": ["E-FILE-PROTECTED"],
+    "a workbook open in Excel": ["E-FILE-OPEN-IN-EXCEL"],
+    "a run already in progress": ["E-FILE-BUSY"],
+}
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory) -> Sources:
+    return Sources(tmp_path_factory.mktemp("catalogue-sources"))
+
+
+@pytest.fixture
+def ctx(sources, tmp_path, monkeypatch) -> Ctx:
+    monkeypatch.chdir(tmp_path)
+    return Ctx(sources, tmp_path)
+
+
+def test_the_catalogue_parses():
+    assert len(ENTRIES) >= 40
+    text = CATALOGUE.read_text(encoding="utf-8")
+    for section in ("The file", "Any workbook", "Event sheets", "Heeg season", "BridgeMania season",
+                    "Worksheet functions", "The command line"):
+        assert re.search(rf"^## .*{section}", text, re.M), section
+
+
+def test_every_entry_has_a_scenario_and_every_scenario_an_entry():
+    assert sorted(set(ENTRIES) - set(SCENARIOS)) == [], "catalogue entries without a scenario"
+    assert sorted(set(SCENARIOS) - set(ENTRIES)) == [], "scenarios without a catalogue entry"
+
+
+def test_the_issue_list_is_covered():
+    for item, ids in ISSUE_LIST.items():
+        assert ids and all(i in ENTRIES for i in ids), (item, [i for i in ids if i not in ENTRIES])
+
+
+@pytest.mark.parametrize("ident", list(ENTRIES))
+def test_the_message_is_printed_as_catalogued(ident, ctx):
+    entry = ENTRIES[ident]
+    run, alone = SCENARIOS[ident]
+    printed = run(ctx)
+    if alone:
+        assert printed == [entry.message]
+    else:
+        assert entry.message in printed, printed
+
+
+# ------------------------------------------------------------------ python tests/test_errors_catalogue.py
+
+
+def dump() -> None:  # pragma: no cover - a helper for writing the catalogue
+    with tempfile.TemporaryDirectory() as folder:
+        sources = Sources(Path(folder))
+        here = os.getcwd()
+        for ident, (run, alone) in SCENARIOS.items():
+            with tempfile.TemporaryDirectory() as work:
+                os.chdir(work)
+                try:
+                    printed = run(Ctx(sources, Path(work)))
+                except Exception as error:  # noqa: BLE001
+                    printed = [f"!! {type(error).__name__}: {error}"]
+                finally:
+                    os.chdir(here)
+            flag = "" if alone or len(printed) > 1 else "  (alone=False but one line)"
+            for line in printed:
+                print(f"{ident}\t{line}{flag}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(dump())
