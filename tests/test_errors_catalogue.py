@@ -380,6 +380,7 @@ simple("E-EVENT-TOO-SMALL", "tbf-club",
        lambda wb: [setattr(wb["Tournament"].cell(row=r, column=c), "value", None)
                    for r in range(14, 29) for c in range(1, 7)])
 simple("E-EVENT-HEADER", "tbf-club", setting("Tournament", D8="Plaats"))
+simple("E-EVENT-LABEL", "tbf-club", setting("Tournament", A3="Schema"))
 simple("E-SE-OPTION-MET", "se-masterpoints", setting("Silver pairs", B5="met=70"))
 simple("E-SE-BOARDS", "se-masterpoints", setting("Bronze pairs", B4=6))
 
@@ -573,7 +574,7 @@ ISSUE_LIST = {
     "a missing or renamed sheet or column header": ["E-HEEG-SEASON-MISSING", "E-HEEG-SEASON-RENAMED", "E-HEEG-HEADER",
                                                     "E-BM-SEASON-MISSING", "E-BM-SEASON-HEADER",
                                                     "E-BM-TOURNAMENT-HEADER", "E-BM-TOURNAMENT-SHEET-MISSING",
-                                                    "E-EVENT-HEADER"],
+                                                    "E-EVENT-HEADER", "E-EVENT-LABEL"],
     "an empty workbook": ["E-BOOK-NOT-XLBRIDGE", "E-HEEG-EVENING-EMPTY", "E-BM-NO-BASE-PAIRS"],
     "a corrupt or non-xlsx file": ["E-FILE-DAMAGED", "E-FILE-NOT-ZIP", "E-FILE-XLS-NAME", "E-FILE-NOT-XLSX-NAME",
                                    "E-FILE-NOT-A-WORKBOOK-ZIP"],

@@ -81,7 +81,11 @@ def load(path: Path):
         raise FileProblem(f"{path} is not an .xlsx workbook (damaged, or another kind of file renamed)")
     try:
         with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
             bad = unreadable_part(archive)
+        if not {"[Content_Types].xml", "xl/workbook.xml"} <= names:
+            raise FileProblem(f"{path} is a zip file but not an Excel workbook (it has no xl/workbook.xml); "
+                              "use the real workbook")
         if bad is not None:
             raise FileProblem(f"{path} is damaged (part {bad} does not read back); restore it from its backup")
         return load_workbook(path)

@@ -65,7 +65,9 @@ def ranks_by_score(scores: list[float | None]) -> list[int | None]:
 
 
 def is_event_sheet(grid: Grid) -> bool:
-    return cell(grid, 3, 1) == "Scheme" and cell(grid, HEADER_ROW, COMPUTED_COL) == "Place"
+    """Laid out as an event sheet: ``Scheme`` in A3 or ``Place`` in D8 (one of the
+    two is enough, so that a renamed label is reported instead of skipped)."""
+    return cell(grid, 3, 1) == "Scheme" or cell(grid, HEADER_ROW, COMPUTED_COL) == "Place"
 
 
 class EventSheets:
@@ -92,6 +94,13 @@ class EventSheets:
 
     def _sheet(self, sheet: str, grid: Grid) -> list[Block]:
         problems: list[Problem] = []
+        if cell(grid, 3, 1) != "Scheme":
+            problems.append(Problem(sheet, "A3", f"expected the label Scheme (the scheme id goes in B3); found {cell(grid, 3, 1)!r}"))
+        if cell(grid, HEADER_ROW, COMPUTED_COL) != "Place":
+            problems.append(Problem(sheet, "D8", "expected the header Place: columns D, E and F are computed "
+                                                 f"(Place, points, unit); found {cell(grid, HEADER_ROW, COMPUTED_COL)!r}"))
+        if problems:
+            raise BookInputError(problems)
         scheme = cell(grid, 3, 2)
         if not isinstance(scheme, str) or not scheme.strip():
             problems.append(Problem(sheet, "B3", "the scheme is empty (e.g. tr.club; xlbridge schemes lists them)"))
@@ -136,14 +145,32 @@ class EventSheets:
             try:
                 result = awards(str(scheme), ranks, **options)
             except RuleError as error:
-                where = "B4" if "boards" in str(error) else "B5" if "option" in str(error) else "B3"
-                raise BookInputError([Problem(sheet, where, str(error))]) from None
+                raise BookInputError([Problem(sheet, _settings_cell(str(error)), str(error))]) from None
             for i, rank, a in zip(placed, ranks, result):
                 values[i] = [rank, a.points, a.unit]
         if not values:
             return []
         headers = [cell(grid, HEADER_ROW, COMPUTED_COL + k) or "" for k in range(3)]
         return [Block(sheet, FIRST_ROW, COMPUTED_COL, values, what=sheet, rows=units, columns=headers)]
+
+
+def _settings_cell(message: str) -> str:
+    """The settings cell an engine message is about: B4 (boards), B5 (options) or B3 (scheme).
+
+    >>> _settings_cell("tr.club has no option 'bords'; its options: scale, boards")
+    'B5'
+    >>> _settings_cell("tr.club option boards must be a number; got 'x'"), _settings_cell("tr.club needs at least 3 tables; got 2.5")
+    ('B4', 'B3')
+    >>> _settings_cell("se.bronze.pairs needs at least 18 boards; got 6"), _settings_cell("se.silver.pairs option met must be 0..59")
+    ('B4', 'B5')
+    """
+    if "has no option" in message:
+        return "B5"
+    if "boards" in message:
+        return "B4"
+    if " option " in message:
+        return "B5"
+    return "B3"
 
 
 # ------------------------------------------------------------------ builders

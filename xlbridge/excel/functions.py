@@ -46,6 +46,18 @@ def _options(text: Any) -> dict[str, str]:
     return parse_options(str(text))
 
 
+def _number_argument(function: str, name: str, value: Any) -> float:
+    """A numeric argument (blank = 0) or a message naming the function and argument."""
+    if value is None or value == "":
+        return 0.0
+    if isinstance(value, bool):
+        raise ValueError(f"{function}: {name} must be a number; got {value!r}")
+    try:
+        return float(str(value).replace(",", ".")) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{function}: {name} must be a number; got {value!r}") from None
+
+
 def cell_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn any exception into ``#xlbridge: message`` for the cell."""
 
@@ -98,7 +110,7 @@ def tbf_mastery(yellow: Number = None, red: Number = None, green: Number = None,
 @cell_errors
 def tbf_title(mastery: Number, yellow: Number = None):
     """TBF title (Tablo-5) reached with these mastery points and yellow MP; empty text when none."""
-    return title(float(mastery or 0), float(yellow or 0))
+    return title(_number_argument("TBF_TITLE", "mastery", mastery), _number_argument("TBF_TITLE", "yellow", yellow))
 
 
 # ------------------------------------------------------------------ BridgeMania (xlbridge.clubs.bridgemania)
@@ -180,7 +192,7 @@ def se_class(gp: Holding = None, sp: Holding = None, bp: Holding = None):
     """Swedish master class (mästarklass) with its stars from gold, silver and bronze points; empty text below 2 mp."""
     from xlbridge.awards.se_fsb import master_class
 
-    return master_class(gp or 0, sp or 0, bp or 0)
+    return master_class(*(_number_argument("SE_CLASS", name, value) for name, value in (("gp", gp), ("sp", sp), ("bp", bp))))
 
 
 @xw.func(category=CATEGORY)
@@ -209,7 +221,7 @@ def _as_date(value: Any):
     try:
         return dt.date.fromisoformat(str(value).strip()[:10])
     except ValueError:
-        raise ValueError(f"{value!r} is not a date") from None
+        raise ValueError(f"SE_RANKING: {value!r} is not a date") from None
 
 
 def _result_rows(points: Any, units: Any, events: Any, dates: Any) -> list[tuple[Any, Any, Any, Any]]:
