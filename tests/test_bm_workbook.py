@@ -374,7 +374,7 @@ def test_text_and_negative_scores(demo):
     assert problems_of(demo) == [
         "T03, F9: score '1O' is not a number (type R for a sit-out)",
         "T03, G9: score -2 is negative",
-        "T10, E10: score blank is not a number (type R for a sit-out)",
+        "T10, E10: the score is empty (type the score, or R for a sit-out)",
     ]
 
 
@@ -556,3 +556,16 @@ def test_a_new_tournament_from_the_blank_sheet(demo, engine):
     assert got["PR"]["List"] == "O"
     assert [wb["Season"].cell(19, c).value for c in (14, 15, 16, 17)] == [6, 3, 20, 4]
     assert wb["Championship"]["B2"].value == 15 and wb["Participation"]["AG7"].value == "T15"
+
+
+def test_a_status_typed_for_a_pair_that_played_is_one_message(demo):
+    """The scores stay in for the board checks: no board reports a follow-on."""
+    def change(wb):
+        ws = wb["T01"]
+        ws.cell(row_of(ws, "BE"), 2).value = "ill"
+    edit(demo, change)
+    ws = load_workbook(demo)["T01"]
+    assert problems_of(demo) == [
+        f"T01, B{row_of(ws, 'BE')}: BE: the status says 'ill' but board scores are typed: clear the scores or "
+        "the status",
+    ]

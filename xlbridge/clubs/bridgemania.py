@@ -691,7 +691,9 @@ def _parse(season: Season, t: Tournament, out: _Collector, base_ids: list[str], 
         else:
             split_of[pair] = (seat[players[0]], seat[players[1]])
     # host, statuses
-    if t.host not in base_ids:
+    if t.host is None or not str(t.host).strip():
+        out.add(tid, "", "the host is empty (type the host's base pair id)", t.host)
+    elif t.host not in base_ids:
         out.add(tid, str(t.host), "the host is not a base pair", t.host)
     elif t.host not in t.scores and t.host not in split_of:
         out.add(tid, str(t.host), "the host did not play", t.host)
@@ -736,8 +738,10 @@ def _parse(season: Season, t: Tournament, out: _Collector, base_ids: list[str], 
                 continue
             number = _number(value)
             if number is None:
-                shown = "blank" if value is None or (isinstance(value, str) and not value.strip()) else repr(value)
-                out.add(tid, str(entry), f"score {shown} is not a number (type R for a sit-out)", value, b)
+                if value is None or (isinstance(value, str) and not value.strip()):
+                    out.add(tid, str(entry), "the score is empty (type the score, or R for a sit-out)", value, b)
+                else:
+                    out.add(tid, str(entry), f"score {value!r} is not a number (type R for a sit-out)", value, b)
                 parsed.append(None)
             elif number < 0:
                 out.add(tid, str(entry), f"score {value!r} is negative", value, b)
@@ -813,7 +817,10 @@ def _rectify(p: _Parsed, out: _Collector) -> None:
             for e, v in zip(ew, new_ew):
                 p.boards[e][b - 1] = v
         else:
-            out.add(tid, "", f"rectification kind {r.kind!r} is not partial or irreversible", r.kind, b)
+            if r.kind is None or not str(r.kind).strip():
+                out.add(tid, "", "rectification kind is empty (type partial or irreversible)", r.kind, b)
+            else:
+                out.add(tid, "", f"rectification kind {r.kind!r} is not partial or irreversible", r.kind, b)
 
 
 def _extra(p: _Parsed, out: _Collector) -> set[str]:

@@ -388,8 +388,9 @@ def _read_tournament(tid: str, grid: Grid, ts: _TournamentSheet, date: str, host
         return None
     for row, label in SETTINGS.items():
         if _text(_at(grid, row, 1)) != label:
+            found = _at(grid, row, 1)
             problems.append(Problem(tid, cell_name(row, 1), f"the label should be {label!r} "
-                                    f"(found {_at(grid, row, 1)!r})"))
+                                    f"(found {'empty' if _blank(found) else repr(found)})"))
     problems += _check_headers(tid, grid, T_HEADER, MAIN_HEADERS)
     # board columns: 1, 2, 3, ... from D
     col = FIRST_BOARD_COL
@@ -469,10 +470,12 @@ def _read_tournament(tid: str, grid: Grid, ts: _TournamentSheet, date: str, host
                                             "(a split pair's players play in temporary pairs)"))
             elif not _blank(word):
                 if has_scores and bm.STATUS_WORDS.get(typed_status.lower()):
+                    # reported once here; the scores stay in for the board checks (they are
+                    # on the traveller), so the boards do not report a follow-on each
                     problems.append(Problem(tid, cell_name(r, 2), f"{pair}: the status says {typed_status!r} but "
                                             "board scores are typed: clear the scores or the status"))
-                    has_scores = False
-                status[pair] = typed_status
+                else:
+                    status[pair] = typed_status
         elif not _blank(word) and typed_status.upper() not in ("O", "P"):
             problems.append(Problem(tid, cell_name(r, 2), f"{pair}: a status (waiting, ill, unable, split) is only "
                                     "for base pairs; leave it blank for guests and temporary pairs"))
@@ -502,6 +505,9 @@ def _read_tournament(tid: str, grid: Grid, ts: _TournamentSheet, date: str, host
         if all(_blank(v) for v in values):
             continue
         board = _whole(values[0])
+        if _blank(values[0]):
+            problems.append(Problem(tid, cell_name(r, 1), "rectification: the board is empty (type the board number)"))
+            continue
         if board is None:
             problems.append(Problem(tid, cell_name(r, 1), f"rectification: board {values[0]!r} is not a board number"))
             continue
@@ -554,7 +560,7 @@ def _locate(p: bm.Problem, where: _SeasonSheet, sheets: dict[str, _TournamentShe
     if msg.startswith("tournament id appears twice"):
         rows = where.calendar_rows.get(p.tournament, [S_FIRST])
         return Problem(SEASON, cell_name(rows[-1], 10), f"tournament {p.tournament} is listed twice")
-    if msg.startswith(("the host is not", "the host did not")):
+    if msg.startswith(("the host is not", "the host did not", "the host is empty")):
         rows = where.calendar_rows.get(p.tournament, [S_FIRST])
         return Problem(SEASON, cell_name(rows[0], 12), f"{p.tournament}: {msg}")
     if not p.tournament or p.tournament not in sheets:
@@ -592,6 +598,8 @@ def _locate(p: bm.Problem, where: _SeasonSheet, sheets: dict[str, _TournamentShe
             return Problem(sheet, cell_name(r, 1), msg)
     if msg.startswith(("rectification", "two rectifications")) and board in ts.rect_rows:
         col = 3 if "annulled row" in msg else 4 if ("ns must" in msg or "NS line" in msg) else 2 if "kind" in msg else 1
+        # the engine's field ns is the column 'NS pairs of the board' here
+        msg = msg.replace("rectification: ns must list", f"rectification: {SECTION_HEADERS[RECTIFICATIONS][3]!r} must list")
         return Problem(sheet, cell_name(ts.rect_rows[board], col), f"board {board}: {msg}")
     if "TOP" in msg and not pair and board is None:
         return Problem(sheet, "B4", msg)
@@ -627,6 +635,10 @@ def _next_list(grid: Grid | None, standings: bm.Standings, reference: Sequence[s
         return None
     host, capacity, unable = (_at(grid, r, 2) for r in NEXT_SETTINGS)
     if _blank(host):
+        return None
+    if _blank(capacity):
+        problems.append(Problem(PARTICIPATION, "B4", "the number of base pairs that can play is empty; type how many "
+                                "base pairs can play in the next tournament (the host included)"))
         return None
     try:
         if not standings.tournaments:
