@@ -204,6 +204,13 @@ def convert_ranks(scheme: str, ranks: Iterable[Any]) -> Ranks:
     """
     out: Ranks = []
     for position, value in enumerate(ranks, start=1):
+        kind = value.__class__
+        if kind is int and value >= 1:  # the common cases first: typed whole places
+            out.append(float(value))
+            continue
+        if kind is float and 1.0 <= value < 1e300 and value.is_integer():
+            out.append(value)
+            continue
         if value is None or (isinstance(value, str) and value.strip() == ""):
             out.append(None)
             continue
@@ -286,6 +293,27 @@ def round_half_up(value: float, decimals: int) -> float:
     >>> round_half_up(1e16 + 0.5, 0)
     1e+16
     """
+    # Fast path (the engine rounds every award; the Decimal path costs ~10 µs): a
+    # positive value whose scaled form is below 1e9 and not within 1e-5 of a half
+    # rounds to the same whole number N whichever way it is read (the float error
+    # and the 12-decimal reading move it by less than 1e-6), and N / 10**decimals
+    # is the correctly rounded float of the decimal result, as float(Decimal) is.
+    if value.__class__ is float and value == 0.0:
+        return value  # +0.0 or -0.0, as the Decimal path gives them
+    if 0 <= decimals <= 6 and value.__class__ is float and 0.0 < value < _FAST_LIMIT[decimals]:
+        scaled = value * _POW10[decimals]
+        whole = math.floor(scaled)
+        rest = scaled - whole
+        if abs(rest - 0.5) > 1e-5:
+            return (whole + (rest > 0.5)) / _POW10[decimals]
+    return _round_half_up_exact(value, decimals)
+
+
+_POW10 = tuple(10.0**d for d in range(7))
+_FAST_LIMIT = tuple(1e9 / p for p in _POW10)
+
+
+def _round_half_up_exact(value: float, decimals: int) -> float:
     with localcontext(prec=80):
         exact = Decimal(repr(float(value))).quantize(Decimal("1e-12"), rounding=ROUND_HALF_UP)
         return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))

@@ -110,18 +110,45 @@ class OpenpyxlBook:
     def __init__(self, workbook: Any):
         self.wb = workbook
         self.messages: list[str] = []
+        self._grids: dict[str, Grid] = {}  # sheets read and not written since (plan, then diff)
+        self._sheets: dict[str, Any] = {}  # wb[name] scans every sheet: a season has hundreds
+        self._fill_ids: dict[str | None, int] = {}  # colour -> index in the workbook's fills
 
     def sheet_names(self) -> list[str]:
         return list(self.wb.sheetnames)
 
+    def _ws(self, sheet: str) -> Any:
+        ws = self._sheets.get(sheet)
+        if ws is None or ws.title != sheet or ws.parent is not self.wb:
+            ws = self._sheets[sheet] = self.wb[sheet]
+        return ws
+
     def read(self, sheet: str) -> Grid:
-        ws = self.wb[sheet]
-        if ws.max_row == 1 and ws.max_column == 1 and ws.cell(1, 1).value is None:
+        grid = self._grids.get(sheet)
+        if grid is None:
+            grid = self._grids[sheet] = self._read(sheet)
+        return [list(line) for line in grid]  # a copy: the caller may change it
+
+    def _read(self, sheet: str) -> Grid:
+        # Straight from the stored cells, the same values as iter_rows(values_only=True)
+        # gives, without creating a Cell object for every empty position of the used range.
+        ws = self._ws(sheet)
+        cells = ws._cells
+        if not cells:
             return []
-        return [[_clean(c) for c in row] for row in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
+        rows, cols = ws.max_row, ws.max_column
+        if rows == 1 and cols == 1 and cells[(1, 1)].value is None:
+            return []
+        grid: Grid = [[None] * cols for _ in range(rows)]
+        for (r, c), cell in cells.items():
+            value = cell.value
+            if value is not None:
+                grid[r - 1][c - 1] = _clean(value)
+        return grid
 
     def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
-        ws = self.wb[sheet]
+        self._grids.pop(sheet, None)
+        ws = self._ws(sheet)
         for r, line in enumerate(values):
             for c, value in enumerate(line):
                 value = _clean_value_for_write(value)
@@ -136,14 +163,26 @@ class OpenpyxlBook:
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
         from openpyxl.styles import PatternFill
 
-        cell = self.wb[sheet].cell(row=row, column=col)
+        cell = self._ws(sheet).cell(row=row, column=col)
+        known = self._fill_ids.get(colour)
+        if known is not None:
+            # what ``cell.fill = <the same fill>`` stores (openpyxl's StyleDescriptor),
+            # without hashing the fill again: 5,000 fills cost seconds otherwise
+            if not cell._style:
+                from openpyxl.styles.cell_style import StyleArray
+
+                cell._style = StyleArray()
+            cell._style.fillId = known
+            return
         if colour is None:
             cell.fill = PatternFill(fill_type=None)
         else:
             rgb = "FF" + colour.lstrip("#").upper()
             cell.fill = PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
+        self._fill_ids[colour] = cell._style.fillId
 
     def add_sheet(self, name: str) -> None:
+        self._grids.pop(name, None)
         self.wb.create_sheet(name)
 
     def alert(self, message: str) -> None:
@@ -158,11 +197,18 @@ class XlwingsBook:
 
     def __init__(self, book: Any):
         self.book = book
+        self._grids: dict[str, Grid] = {}  # sheets read and not written since: one round trip each
 
     def sheet_names(self) -> list[str]:
         return [s.name for s in self.book.sheets]
 
     def read(self, sheet: str) -> Grid:
+        grid = self._grids.get(sheet)
+        if grid is None:
+            grid = self._grids[sheet] = self._read(sheet)
+        return [list(line) for line in grid]  # a copy: the caller may change it
+
+    def _read(self, sheet: str) -> Grid:
         ws = self.book.sheets[sheet]
         used = ws.used_range
         last_row, last_col = used.last_cell.row, used.last_cell.column
@@ -172,6 +218,7 @@ class XlwingsBook:
         return [[_clean(v) for v in row] for row in values]
 
     def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+        self._grids.pop(sheet, None)
         block = rectangular([[_as_text_if_formula_like(_clean_value_for_write(v)) for v in line] for line in values])
         if not block or not block[0]:
             return
@@ -181,6 +228,7 @@ class XlwingsBook:
         self.book.sheets[sheet].range((row, col)).color = colour
 
     def add_sheet(self, name: str) -> None:
+        self._grids.pop(name, None)
         self.book.sheets.add(name, after=self.book.sheets[len(self.book.sheets) - 1])
 
     def alert(self, message: str) -> None:

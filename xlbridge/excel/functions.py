@@ -6,7 +6,9 @@ cells or ranges; a bad argument returns a short readable text starting with
 function too (``from xlbridge.excel.functions import award``).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: xlwings' dispatch calls
+# typing.get_type_hints() on every call, and string annotations are compiled anew
+# each time (about a quarter of a single AWARD call, see docs/performance.md).
 
 import functools
 from collections.abc import Callable
