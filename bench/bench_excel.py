@@ -82,6 +82,19 @@ def worker(quick: bool) -> dict:
         ranged = _body("award", "tr.club", places26[0][0], places26, "boards=24")
         results["award_range_dispatch"] = statistics.median(
             [await timed_calls(ranged, calls) / calls for _ in range(batches)])
+        # xlwings' is_jsnull() tries ``from pyodide.ffi import JsNull`` for every argument
+        # value; outside Pyodide that failed import searches sys.path each time.  Measured
+        # once more with the import failing at once (None in sys.modules), to show its share.
+        saved = sys.modules.get("pyodide", "absent")
+        sys.modules["pyodide"] = None
+        try:
+            results["award_dispatch_no_pyodide_probe"] = statistics.median(
+                [await timed_calls(single, calls) / calls for _ in range(batches)])
+        finally:
+            if saved == "absent":
+                del sys.modules["pyodide"]
+            else:
+                sys.modules["pyodide"] = saved
 
         # AWARDS spill of 1,000 rows vs 1,000 single AWARD calls over the same range
         rows = 1000
@@ -123,6 +136,8 @@ def run(table: Table, *, quick: bool = False) -> None:
                   r["award_dispatch"] / r["award_direct"], "of the direct Python call", "< 1 ms")
     t.ok = r["award_dispatch"] < 1e-3
     table.add("3", "  the same function called directly in Python", r["award_direct"])
+    table.add("3", "  the same cell, xlwings' per-value pyodide import probe short-circuited",
+              r["award_dispatch_no_pyodide_probe"], note="xlwings.utils.is_jsnull: a failed import per value")
     table.add("3", "AWARD, one cell with the 26 places as a range", r["award_range_dispatch"])
     t = table.add("3", f"AWARDS spill of 1,000 rows ({SPILL_SCHEME})", r["spill_1000"])
     sampled = "" if r["singles_sampled"] == 1000 else f"; scaled from {r['singles_sampled']} calls"
