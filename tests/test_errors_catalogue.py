@@ -104,7 +104,7 @@ def catalogue(text: str | None = None) -> dict[str, Entry]:
 HEEG_P1 = [dt.datetime(2026, 10, 7), dt.datetime(2026, 10, 14)]
 HEEG_P2 = [dt.datetime(2026, 10, 21)]
 EV = "Evening 2026-10-14"  # pair p on row p + 1; line A pairs 1-6 (max 96), line B pairs 7-10 (max 48)
-MP_A = [48, 46, 44, 42, 40, 38]  # at most 48: the maximum of a line of 5 (a row with a problem is left out)
+MP_A = [48, 46, 44, 42, 40, 38]  # at most 48: the maximum of a line of 5 (E-HEEG-COMBI-ABSENT marks a pair absent)
 MP_B = [30, 26, 22, 18]
 
 
@@ -415,7 +415,7 @@ heeg("E-HEEG-PAIR-NOT-ON-ROSTER", setting(EV, A6=99))
 heeg("E-HEEG-PAIR-EMPTY", setting(EV, A6=None))
 heeg("E-HEEG-LINE-UNKNOWN", setting(EV, C5="C"))
 heeg("E-HEEG-LINE-NOT-ROSTER", setting(EV, C5="B"))
-heeg("E-HEEG-LINE-TOO-SMALL", setting(EV, L11=None, N11="a"), alone=False)
+heeg("E-HEEG-LINE-TOO-SMALL", setting(EV, L11=None, N11="a"))
 heeg("E-HEEG-HEADER", setting(EV, N1="invallers"))
 heeg("E-HEEG-EVENING-EMPTY", lambda wb: wb[EV].delete_rows(1, wb[EV].max_row))
 heeg("E-HEEG-EVENING-OUTSIDE", lambda wb: setattr(wb[EV], "title", "Evening 2026-12-25"))
@@ -425,6 +425,7 @@ heeg("E-HEEG-SEASON-MISSING", lambda wb: wb.remove(wb["Season"]))
 heeg("E-HEEG-SEASON-RENAMED", lambda wb: setattr(wb["Season"], "title", "Seizoen"))
 heeg("E-HEEG-TITLE", setting("Season", A1="Seizoen Heeg"))
 heeg("E-HEEG-LABEL", setting("Season", A6="Rondes"))
+heeg("E-HEEG-LINES-EMPTY", setting("Season", B5=None))
 heeg("E-HEEG-LINES", setting("Season", B5="A, B, A"))
 heeg("E-HEEG-ROUNDS", setting("Season", B6="six"))
 heeg("E-HEEG-BOARDS", setting("Season", B7=0))
@@ -622,6 +623,45 @@ def test_the_message_is_printed_as_catalogued(ident, ctx):
         assert printed == [entry.message]
     else:
         assert entry.message in printed, printed
+
+
+#: One typo on a row of line A (6 pairs, maximum 96): the row is not scored but still
+#: counts as a pair of its line, so the other rows keep the maximum 96.
+TYPOS = {
+    "MP text": setting(EV, L5="1O3"),
+    "MP negative": setting(EV, L5=-5),
+    "round text": setting(EV, D5="1O3"),
+    "inv code": setting(EV, N5="x"),
+    "line unknown": setting(EV, C5="C"),
+    "line not on the roster": setting(EV, C5="B"),
+    "pair twice": setting(EV, A6=4),
+    "pair not on the roster": setting(EV, A6=99),
+    "pair empty": setting(EV, A6=None),
+}
+
+
+@pytest.mark.parametrize("typo", list(TYPOS))
+def test_one_typo_in_a_full_line_gives_one_message(typo, ctx):
+    def edit(wb: Workbook) -> None:
+        for row, mp in enumerate([90, 80, 70, 60, 50, 40], start=2):  # above 48, the maximum of a line of 5
+            wb[EV].cell(row=row, column=12, value=mp)
+        TYPOS[typo](wb)
+    printed = workbook_problems(ctx, "heeg", edit)
+    assert len(printed) == 1, printed
+    assert "maximum" not in printed[0]
+
+
+def test_a_small_line_given_an_arbitrary_score_is_scored(ctx):
+    """The advice of E-HEEG-LINE-TOO-SMALL works: ``=`` for the pairs that played."""
+    path = Path(BOOK)
+    path.write_bytes(ctx.sources("heeg"))
+    wb = load_workbook(path)
+    setting(EV, L11=None, N11="a", N8="=", N9="=", N10="=")(wb)
+    wb.save(path)
+    code, out, err = cli("recalc", BOOK)
+    assert code == 0, err
+    ws = load_workbook(path, data_only=True)[EV]
+    assert [ws.cell(row=r, column=16).value for r in (8, 9, 10)] == [50, 50, 50]
 
 
 # ------------------------------------------------------------------ python tests/test_errors_catalogue.py

@@ -145,3 +145,33 @@ def test_missing_required_column():
 def test_not_a_dataframe():
     with pytest.raises(RuleError, match="DataFrame"):
         recalculate([{"date": P1[0]}], settings())
+
+
+def test_a_row_with_a_problem_still_counts_for_its_line_top():
+    """A mistyped MP (or code) leaves only that row out of the scoring: the pair is
+    present, so the line keeps its top and the other rows no follow-on message."""
+    day = P1[0]
+    rows = [{"date": day, "line": "A", "pair": p, "mp": 120, "code": ""} for p in range(1, 15)]
+    rows[0]["mp"] = 250  # fine with 14 pairs (max 6 x 4 x 12 = 288), not with 13 (240)
+    for typo in ({"mp": "1O3"}, {"mp": -5}, {"code": "x"}):
+        frame = pd.DataFrame([dict(r) for r in rows]).astype({"mp": object, "code": object})
+        frame.loc[frame["pair"] == 7, list(typo)] = list(typo.values())
+        error = _problems(frame)
+        assert [(p.pair, p.column) for p in error.problems] == [(7, next(iter(typo)))], error
+    # an absent pair does not count: 13 at the tables -> top 10, maximum 240
+    frame = pd.DataFrame([dict(r) for r in rows]).astype({"mp": object, "code": object})
+    frame.loc[frame["pair"] == 7, ["mp", "code"]] = [None, "a"]
+    assert [p.message for p in _problems(frame).problems] == ["MP 250 is above the evening's maximum 240"]
+
+
+def test_rows_in_doubt_count_for_the_line_but_are_not_checked():
+    """``in_doubt``: a row whose problem the caller reported already (the workbook)."""
+    day = P1[0]
+    rows = [{"date": day, "line": "B", "pair": p, "mp": 20, "code": "", "in_doubt": False} for p in range(1, 5)]
+    rows[3].update(mp="?", pair=None, in_doubt=True)  # three pairs scored, the fourth in doubt
+    out = recalculate(pd.DataFrame(rows), settings())
+    assert list(out["own_top"][:3]) == [2, 2, 2] and not out["played"].iloc[3]
+    rows[3]["code"] = "a"  # absent: not at a table -> a line of 3 has no top
+    error = _problems(pd.DataFrame(rows))
+    assert {p.kind for p in error.problems} == {"small_line"} and {p.count for p in error.problems} == {3}
+    assert "line B has only 3 pairs playing" in str(error)

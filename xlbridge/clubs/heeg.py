@@ -82,7 +82,7 @@ ABSENCE_CAPS: tuple[float, ...] = (50.0, 45.0, 40.0, 35.0)
 #: ``max_mp`` and ``rounds`` may be blank, see docs/clubs/heeg.md).
 INPUT_COLUMNS: tuple[str, ...] = ("date", "period", "line", "pair", "mp", "max_mp", "code", "rounds")
 #: Columns ``recalculate`` reads when present.
-OPTIONAL_COLUMNS: tuple[str, ...] = ("combi_mp", "combi_top", "line_top", "names")
+OPTIONAL_COLUMNS: tuple[str, ...] = ("combi_mp", "combi_top", "line_top", "names", "in_doubt")
 #: Columns ``recalculate`` adds (plus one ``end_<period>`` per period, see :func:`output_columns`).
 OUTPUT_COLUMNS: tuple[str, ...] = (
     "played",
@@ -222,6 +222,9 @@ class Problem:
     ``date`` is the evening (None for a settings problem), ``pair`` the pair as
     typed, ``column`` the input column, ``value`` what was there, ``row`` the
     index label of the offending input row (None when not about one row).
+    ``kind`` names a problem a caller may want to word or group itself
+    (``"small_line"``: a line with too few pairs for a top; ``count`` is then how
+    many of its pairs play); it is ``""`` for the others.
     """
 
     date: _dt.date | None
@@ -231,6 +234,8 @@ class Problem:
     message: str
     row: Any = None
     where: str = ""
+    kind: str = ""
+    count: int | None = None
 
     def location(self) -> str:
         parts = []
@@ -500,21 +505,26 @@ class _Row:
     line_top: float | None
 
 
-def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], list[Problem], set[_dt.date], bool]:
+def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], list[Problem], set[_dt.date], bool, list[tuple[_dt.date, str]]]:
     """Rows that passed the row checks, every problem found, the evenings with a
-    rejected row, and whether the problems are fatal (settings or columns)."""
+    rejected row, whether the problems are fatal (settings or columns), and the
+    (evening, line) of every rejected or in-doubt row whose pair sat at a table:
+    such a row is left out of the scoring but still counts as a pair of its line
+    (only its own values are in doubt, so the line's top must not drop)."""
     problems: list[Problem] = list(settings.check())
     if problems:
-        return [], problems, set(), True
+        return [], problems, set(), True, []
     missing = [c for c in ("date", "pair", "mp", "code") if c not in results.columns]
     if missing:
-        return [], [Problem(None, None, c, None, f"the results have no column {c!r}", where="Results") for c in missing], set(), True
+        return [], [Problem(None, None, c, None, f"the results have no column {c!r}", where="Results") for c in missing], set(), True, []
     roster = {p.pair: p for p in settings.roster}
     has = {c: c in results.columns for c in (*INPUT_COLUMNS, *OPTIONAL_COLUMNS)}
     rows: list[_Row] = []
     seen: dict[tuple[_dt.date, Any], Any] = {}
     rejected_days: set[_dt.date] = set()
+    present: list[tuple[_dt.date, str]] = []
     for pos, (index, record) in enumerate(zip(results.index, results.to_dict("records"))):
+        in_doubt = has["in_doubt"] and not _blank(record.get("in_doubt")) and bool(record.get("in_doubt"))
         raw_pair = record.get("pair")
         pair_shown = raw_pair if not _blank(raw_pair) else None
         day: _dt.date | None = None
@@ -614,16 +624,24 @@ def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], l
             if own_top is None or own_top <= 0:
                 bad("line_top", raw_ltop, f"line top {raw_ltop!r} is not a number above 0")
                 own_top = None
-        if day is not None and key is not None:
+        if day is not None and key is not None and not in_doubt:
             if (day, key) in seen:
                 bad("pair", raw_pair, f"pair {raw_pair!r} appears twice on this evening (rows {seen[(day, key)]} and {index})")
             else:
                 seen[(day, key)] = index
         if combi_mp is not None and code in ABSENT_CODES:
             bad("combi_mp", raw_combi, f"combi MP {raw_combi!r} typed for a pair marked absent ({code})")
+        if in_doubt or row_problems:
+            # left out of the scoring, but the pair is (most likely) at a table:
+            # it counts for its line's top -- the roster's line, else the line typed
+            count_line = roster_line or (line if line in settings.lines else "")
+            if day is not None and period is not None and count_line and code not in ABSENT_CODES:
+                present.append((day, count_line))
+            if day is not None:
+                rejected_days.add(day)
+        if in_doubt:
+            continue  # the caller has reported its problem already
         problems.extend(row_problems)
-        if row_problems and day is not None:
-            rejected_days.add(day)
         if not row_problems:
             assert day is not None and period is not None
             rows.append(_Row(pos, index, day, period, line, key, pair_shown, code, mp, max_mp, rounds, combi_mp, combi_top, own_top))
@@ -635,7 +653,7 @@ def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], l
         if len(found) > 1:
             day = max(found.values())
             problems.append(Problem(day, pair, "line", ", ".join(found), f"pair {pair} plays in lines {' and '.join(sorted(found))} within period {label}; a pair keeps one line per period"))
-    return rows, problems, rejected_days, False
+    return rows, problems, rejected_days, False, present
 
 
 def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
@@ -652,7 +670,7 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
         raise RuleError(f"results must be a pandas DataFrame; got {type(results).__name__}")
     computed = set(output_columns(settings))
     base = results[[c for c in results.columns if c not in computed]].copy()
-    rows, problems, rejected_days, fatal = _parse(base, settings)
+    rows, problems, rejected_days, fatal, present = _parse(base, settings)
     if fatal:
         raise HeegInputError(problems)
 
@@ -679,6 +697,9 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
         for row in by_evening[day]:
             if row.code not in ABSENT_CODES:
                 counts[row.line] += 1
+        for present_day, line in present:  # rows left out for a problem of their own
+            if present_day == day:
+                counts[line] += 1
         for line, count in counts.items():
             typed = {r.line_top for r in by_evening[day] if r.line == line and r.line_top is not None}
             if len(typed) > 1:
@@ -690,7 +711,8 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
             else:
                 needs = [r for r in by_evening[day] if r.line == line and (r.max_mp is None or r.combi_mp is not None) and r.code in MP_CODES]
                 for r in needs:
-                    problems.append(Problem(day, r.pair_shown, "line", line, f"line {line} has only {count} pairs playing; type max_mp and line_top for it", row=r.index))
+                    problems.append(Problem(day, r.pair_shown, "line", line, f"line {line} has only {count} pairs playing; type max_mp and line_top for it", row=r.index,
+                                            kind="small_line", count=count))
                     skip.add(r.pos)
 
     # Per pair state through the season.

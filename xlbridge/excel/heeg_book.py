@@ -35,7 +35,7 @@ import datetime as dt
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -142,6 +142,11 @@ def text(value: Any) -> str:
     return "" if is_blank(value) else str(value).strip()
 
 
+def found(value: Any) -> str:
+    """What a checked cell holds, for a message: ``found 'Rondes'`` or ``the cell is empty``."""
+    return "the cell is empty" if is_blank(value) else f"found {value!r}"
+
+
 def value_out(value: Any) -> Any:
     """An engine value as a cell value: NaN and "" -> blank, numpy -> Python."""
     if value is None or value is pd.NA:
@@ -234,16 +239,18 @@ def read_season(grid: Grid, problems: list[Problem]) -> SeasonSheet | None:
     start = len(problems)
     title = cell(grid, 1, 1)
     if not (isinstance(title, str) and title.startswith(TITLE)):
-        bad("A1", f"expected the title {TITLE!r}; found {title!r}")
+        bad("A1", f"expected the title {TITLE!r}; {found(title)}")
     for row, label, _ in SETTINGS_ROWS:
-        found = cell(grid, row, 1)
-        if text(found).lower() != label.lower():
-            bad(f"A{row}", f"expected the label {label!r}; found {found!r}")
+        typed = cell(grid, row, 1)
+        if text(typed).lower() != label.lower():
+            bad(f"A{row}", f"expected the label {label!r}; {found(typed)}")
     club = text(cell(grid, 3, 2)) or "Bridge club Heeg"
     season = text(cell(grid, 4, 2))
     raw_lines = cell(grid, 5, 2)
     lines = tuple(part.strip() for part in text(raw_lines).replace(";", ",").split(",") if part.strip())
-    if not lines or len(set(lines)) != len(lines):
+    if not lines:
+        bad("B5", "the lines are empty; type the line names separated by commas, top line first (e.g. A, B)")
+    elif len(set(lines)) != len(lines):
         bad("B5", f"lines {raw_lines!r} must be distinct names separated by commas, top line first (e.g. A, B)")
     values: dict[str, Any] = {}
     for name, default, low, what in (("rounds", 6, 2, "rounds per evening"), ("boards_per_round", 4, 1, "boards per round")):
@@ -312,13 +319,13 @@ def read_season(grid: Grid, problems: list[Problem]) -> SeasonSheet | None:
         bad(None, "no pairs table: expected a row with the header 'Pair' in column A (below the periods)")
     else:
         if text(cell(grid, pairs_header, 2)).lower() != "names":
-            bad(cell_name(pairs_header, 2), f"expected the header 'Names'; found {cell(grid, pairs_header, 2)!r}")
+            bad(cell_name(pairs_header, 2), f"expected the header 'Names'; {found(cell(grid, pairs_header, 2))}")
         line_cols: dict[str, int] = {}
         for p in periods:
             col = 3 + len(line_cols)
-            found = cell(grid, pairs_header, col)
-            if text(found).lower() != f"line {p.label}".lower():
-                bad(cell_name(pairs_header, col), f"expected the header 'Line {p.label}' (the line of each pair in period {p.label}); found {found!r}")
+            typed = cell(grid, pairs_header, col)
+            if text(typed).lower() != f"line {p.label}".lower():
+                bad(cell_name(pairs_header, col), f"expected the header 'Line {p.label}' (the line of each pair in period {p.label}); {found(typed)}")
             line_cols[p.label] = col
         for row in range(pairs_header + 1, len(grid) + 1):
             raw = cell(grid, row, 1)
@@ -394,14 +401,23 @@ def read_evening(name: str, day: dt.date, grid: Grid, problems: list[Problem],
         bad(None, None, "the sheet is empty; expected the header row Pair, Names, Line, R1..R6, C, C, MP, max, inv, ...")
         return None
     for col, title, what in expected:
-        found = cell(grid, 1, col)
-        if text(found).lower() != title.lower():
-            bad(1, col, f"expected the header {title!r} ({what}); found {found!r}")
+        typed = cell(grid, 1, col)
+        if text(typed).lower() != title.lower():
+            bad(1, col, f"expected the header {title!r} ({what}); {found(typed)}")
     if len(problems) > start:
         return None
     sheet = EveningSheet(name, day, grid, cols)
     seen: dict[Any, int] = {}
     typed_cols = [PAIR_COL, NAMES_COL, LINE_COL, *range(FIRST_ROUND_COL, cols.combi + 1), cols.mp, cols.inv]
+
+    def in_doubt(row: int, key: Any) -> None:
+        """A row with a problem reported here: the engine does not check or score
+        it, but counts it as a pair of its line (the line's maximum must not drop
+        because of one mistyped cell, docs/clubs/heeg.md §11.3)."""
+        records.append({"date": day, "pair": key, "names": None, "line": text(cell(grid, row, LINE_COL)) or None,
+                        "mp": None, "code": cell(grid, row, cols.inv), "combi_mp": None, "in_doubt": True,
+                        "_sheet": name, "_row": row})
+
     for row in range(2, len(grid) + 1):
         if all(is_blank(cell(grid, row, c)) for c in typed_cols):
             continue
@@ -409,10 +425,12 @@ def read_evening(name: str, day: dt.date, grid: Grid, problems: list[Problem],
         raw_pair = cell(grid, row, PAIR_COL)
         if is_blank(raw_pair):
             bad(row, PAIR_COL, "pair is empty (type the pair number, or clear the row)")
+            in_doubt(row, None)
             continue
         key = pair_key(raw_pair)
         if key in seen:
             bad(row, PAIR_COL, f"pair {raw_pair} is on this evening twice (rows {seen[key]} and {row}); one row per pair")
+            in_doubt(row, None)
             continue
         seen[key] = row
         typed_rounds = []
@@ -431,6 +449,7 @@ def read_evening(name: str, day: dt.date, grid: Grid, problems: list[Problem],
             else:
                 typed_rounds.append(n)
         if not round_ok:
+            in_doubt(row, key)
             continue
         mp_from_rounds = float(sum(typed_rounds)) if typed_rounds else None
         mp = mp_from_rounds if mp_from_rounds is not None else cell(grid, row, cols.mp)
@@ -442,11 +461,21 @@ def read_evening(name: str, day: dt.date, grid: Grid, problems: list[Problem],
             "mp": mp,
             "code": cell(grid, row, cols.inv),
             "combi_mp": cell(grid, row, cols.combi),
+            "in_doubt": False,
             "_sheet": name,
             "_row": row,
         })
         sheet.rows.append(EveningRow(row, key, str(key), mp_from_rounds))
     return sheet
+
+
+def small_line_message(line: Any, count: int | None) -> str:
+    """A line with fewer than 4 pairs at the tables has no top (docs/clubs/heeg.md §4):
+    what the scorer can do about it in the workbook."""
+    pairs = "pairs" if count is None or count != 1 else "pair"
+    return (f"line {line} has only {count if count is not None else 'a few'} {pairs} playing on this evening; a line "
+            "needs at least 4 to be scored: check the inv codes of its pairs (0 and a are not at a table), "
+            "or give its pairs = (an arbitrary 50%)")
 
 
 # --------------------------------------------------------------------------- the kind
@@ -510,7 +539,7 @@ class HeegSeason:
         evenings.sort(key=lambda s: s.day)
         # object columns: a message shows a value as typed (-5, not -5.0)
         frame = pd.DataFrame({column: pd.Series([r[column] for r in records], dtype=object)
-                              for column in ("date", "pair", "names", "line", "mp", "code", "combi_mp")})
+                              for column in ("date", "pair", "names", "line", "mp", "code", "combi_mp", "in_doubt")})
         where = {i: (r["_sheet"], r["_row"]) for i, r in enumerate(records)}
         try:  # also with problems found above: every problem of the run is reported together
             out = recalculate(frame, settings)
@@ -530,7 +559,16 @@ class HeegSeason:
                  season: SeasonSheet) -> list[Problem]:
         by_day = {s.day: s for s in evenings}
         out: list[Problem] = []
+        small_lines: set[tuple[Any, Any]] = set()
         for p in error.problems:
+            if p.kind == "small_line":
+                # one message per evening and line (the engine has one per pair), at the
+                # Line cell of its first pair; the engine's advice (max_mp, line_top) has
+                # no cell in the workbook, so the message says what the scorer can do
+                if (p.date, p.value) in small_lines:
+                    continue
+                small_lines.add((p.date, p.value))
+                p = replace(p, message=small_line_message(p.value, p.count))
             sheet_row = where.get(p.row) if p.row is not None else None
             if sheet_row is None and p.date is not None and p.pair is not None and p.date in by_day:
                 sheet = by_day[p.date]
@@ -546,6 +584,9 @@ class HeegSeason:
             col = {"pair": PAIR_COL, "names": NAMES_COL, "line": LINE_COL, "mp": cols.mp, "code": cols.inv,
                    "combi_mp": cols.combi}.get(p.column)
             message = p.message
+            if p.column == "line" and message == "line is empty":
+                message = ("line is empty; type the pair's line here, or its line for this period in the pairs table "
+                           "on the Season sheet")
             if p.column == "mp" and row is not None:
                 entry = next((r for r in sheet.rows if r.row == row), None)
                 if entry is not None and entry.mp_from_rounds is not None:
