@@ -60,7 +60,7 @@ def heeg_formula_book(path: Path, native: bool) -> int:
     rows = heeg_rows()
     for r, rec in enumerate(rows, start=2):
         code = rec["code"] or None
-        ws.append([rec["date"].isoformat(), rec["period"], rec["pair"], rec["line"], rec["mp"], rec["max_mp"], code,
+        ws.append([rec["date"], rec["period"], rec["pair"], rec["line"], rec["mp"], rec["max_mp"], code,
                    rec["rounds"]])
         if native:
             ws[f"I{r}"] = (f'=IF(OR(G{r}="0",G{r}="a"),IF(G{r}="0",40,50),E{r}/F{r}*100'
