@@ -814,7 +814,8 @@ def _line_of(frame: pd.DataFrame, roster: Mapping[Any, Pair], label: str) -> pd.
     return frame["line"].where(frame["line"].map(lambda v: not _blank(v)), frame["pair"].map(lambda p: roster.get(_pair_key(p), Pair(p)).lines.get(label, "")))
 
 
-def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any = None) -> pd.DataFrame:
+def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any = None, *,
+                     recalculated: pd.DataFrame | None = None) -> pd.DataFrame:
     """Period standings per line, with promotion/relegation marked.
 
     One row per pair per line per period (only played evenings count).
@@ -824,7 +825,9 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
     more substitute/absence codes in the period: cannot promote, relegates);
     ``move`` is ``"promote"``, ``"relegate"`` or ``""``; ``final`` says whether
     every evening of the period has been played (otherwise the marking is
-    provisional).  ``period`` restricts to one period label.
+    provisional).  ``period`` restricts to one period label.  ``recalculated``:
+    :func:`recalculate` of these results when the caller already has it (it is
+    then not computed again; it is not modified).
 
     Marking, for each two adjacent lines (upper, lower) with ``n`` = the period's
     ``promote``: every blocked pair of the upper line relegates; if fewer than
@@ -832,7 +835,7 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
     from the lower line as relegate from the upper one: its best ranked pairs that
     are not blocked.  Equal percentages are ordered by pair number.
     """
-    frame = _recalculated(results, settings)
+    frame = recalculated if recalculated is not None else _recalculated(results, settings)
     roster = {p.pair: p for p in settings.roster}
     frame = frame[frame["played"]]
     labels = [p.label for p in settings.periods]
@@ -902,7 +905,8 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
     return pd.concat(tables)[columns].reset_index(drop=True)
 
 
-def year_standings(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
+def year_standings(results: pd.DataFrame, settings: HeegSettings, *,
+                   recalculated: pd.DataFrame | None = None) -> pd.DataFrame:
     """The year standings (club championship).
 
     One row per pair.  Columns: ``line`` (line of the pair's last evening),
@@ -912,8 +916,10 @@ def year_standings(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFram
     whole year in the top line), ``red_star`` (marks > 5), ``eligible`` (in the
     top line, no star, no red star) and ``champion_rank`` (rank among the
     eligible pairs; blank for the others).  Sorted by line, then rank.
+    ``recalculated``: :func:`recalculate` of these results when the caller
+    already has it (it is then not computed again; it is not modified).
     """
-    frame = _recalculated(results, settings)
+    frame = recalculated if recalculated is not None else _recalculated(results, settings)
     frame = frame[frame["played"]].copy()
     columns = ["line", "rank", "pair", "names", "evenings", "year_pct", *(f"end_{p.label}" for p in settings.periods), "marks", "star", "red_star", "eligible", "champion_rank"]
     if frame.empty:

@@ -654,7 +654,7 @@ class HeegSeason:
         labels = [p.label for p in settings.periods]
         played_days = set(out.loc[out["played"], "date"]) if len(out) else set()
         any_played = bool(played_days)
-        periods = period_standings(frame, settings) if any_played else pd.DataFrame(columns=["period"])
+        periods = period_standings(frame, settings, recalculated=out) if any_played else pd.DataFrame(columns=["period"])
         for period in settings.periods:
             name = period_sheet(period.label)
             part = periods[periods["period"] == period.label] if len(periods) else periods
@@ -677,7 +677,7 @@ class HeegSeason:
             self._table(plan, book, names, name, title, note, PERIOD_HEADERS, rows,
                         {7: [f[0] for f in fills], 8: [f[1] for f in fills]})
         # the year
-        year = year_standings(frame, settings) if any_played else pd.DataFrame()
+        year = year_standings(frame, settings, recalculated=out) if any_played else pd.DataFrame()
         headers = year_headers(labels)
         rows, reds = [], []
         for rec in year.to_dict("records"):
