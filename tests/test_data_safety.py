@@ -156,3 +156,71 @@ def test_two_runs_at_once_never_corrupt(club):
     # the change was recorded by exactly one run: the others found nothing changed
     assert {row[2] for row in corrections.iter_rows(min_row=2, values_only=True)} >= {"D20"}
     assert len({row[0] for row in corrections.iter_rows(min_row=2, values_only=True)}) == 1
+
+
+def plan_cells(path: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[str]]:
+    """(computed cells, cells whose fill the recalculation sets, sheets it may add) of a workbook."""
+    from xlbridge.excel.book import OpenpyxlBook
+    from xlbridge.excel.recalc import cell_name, detect
+
+    book = OpenpyxlBook(load_workbook(path))
+    plan = detect(book).plan(book)
+    values = {(b.sheet, cell_name(b.row + r, b.col + c))
+              for b in plan.blocks for r, line in enumerate(b.values) for c in range(len(line))}
+    fills = {(sheet, cell_name(row, col)) for sheet, row, col, _ in plan.fills}
+    return values, fills, set(plan.new_sheets)
+
+
+def owned(path: Path, computed: set[tuple[str, str]], filled: set[tuple[str, str]], skip: set[str]) -> dict:
+    """What the scorer owns, sheet by sheet: every cell outside the computed ones with
+    its style and comment (the fill too, unless the recalculation sets it)."""
+    wb = load_workbook(path)
+    out = {}
+    for ws in wb.worksheets:
+        if ws.title in skip:
+            continue
+        cells = {}
+        for row in ws.iter_rows():
+            for c in row:
+                key = (ws.title, c.coordinate)
+                if key in computed:
+                    continue
+                fill = None if key in filled else (c.fill.fill_type, c.fill.start_color.rgb)
+                cells[c.coordinate] = (c.value, c.font.b, c.number_format, fill, c.comment.text if c.comment else None)
+        out[ws.title] = {
+            "cells": cells,
+            "validations": sorted((str(dv.sqref), dv.type) for dv in ws.data_validations.dataValidation),
+            "conditional": sorted(str(rng.sqref) for rng in ws.conditional_formatting),
+            "widths": {k: v.width for k, v in ws.column_dimensions.items()},
+            "freeze": ws.freeze_panes,
+        }
+    return {"sheets": out, "names": sorted((n, wb.defined_names[n].attr_text) for n in wb.defined_names),
+            "lite": lite.extract(path)}
+
+
+@pytest.mark.parametrize("kind", ["heeg", "bridgemania", "se-masterpoints"])
+def test_season_workbooks_change_only_computed_cells(tmp_path, kind):
+    path = build(kind, tmp_path / f"{kind}.xlsx")
+    computed, filled, added = plan_cells(path)
+    wb = load_workbook(path)
+    # the scorer's own additions over a season
+    first_sheet, first_cell = sorted(computed)[0]
+    typed_sheet = wb.worksheets[0]
+    typed_sheet["A1"].comment = Comment("checked by the board", "scorer")
+    typed_sheet.conditional_formatting.add("A1:A3", CellIsRule(operator="equal", formula=["0"], fill=PatternFill("solid", start_color="FFC6EFCE")))
+    validation = DataValidation(type="whole", operator="between", formula1="0", formula2="99")
+    validation.add("A2")
+    typed_sheet.add_data_validation(validation)
+    wb.defined_names["Club"] = DefinedName("Club", attr_text=f"'{typed_sheet.title}'!$A$1")
+    wb.create_sheet("Club notes")["A1"] = "=1+1"
+    # a stale computed value: the recalculation must put the right one back
+    wb[first_sheet][first_cell] = 12345
+    wb.save(path)
+    lite.embed(path, {"main.py": "# the club's own code\n", "requirements.txt": "pandas\n"})
+    skip = added | {"Corrections"}
+    before = owned(path, computed, filled, skip)
+    report = recalc_path(path, when="2026-11-30 10:00")
+    assert any(c.sheet == first_sheet and c.cell == first_cell and c.old == 12345 for c in report.changes)
+    after = owned(path, computed, filled, skip)
+    assert after == before
+    assert load_workbook(path)[first_sheet][first_cell].value != 12345
