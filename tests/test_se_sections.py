@@ -81,3 +81,66 @@ def test_walkover_gives_no_points(scheme, table):
     # 'Inga mp utdelas för wo-seger.'
     assert all(p == 0 for p, _ in pts(scheme, [1, 2], table=table, walkover=True))
     assert pts(scheme, [1, 2], table=table)[0][0] > 0
+
+
+# --------------------------------------------------------------------------- deliberately abandoned events
+
+
+@pytest.mark.parametrize("scheme, n, options", [
+    ("se.silver.pairs", 20, {}), ("se.silver.team-barometer", 8, {}), ("se.silver.individual", 16, {}),
+    ("se.gold.pairs", 32, {}), ("se.gold.team-barometer", 16, {}), ("se.gold.individual", 32, {}),
+    ("se.silver.simultaneous-heat", 8, {}),
+])
+def test_deliberately_abandoned_silver_or_gold_event_gives_no_points(scheme, n, options):
+    # 'Inga mp delas ut om en silver- eller guldtävling avsiktligt avbryts innan alla brickor spelats.'
+    ranks = list(range(1, n + 1))
+    assert pts(scheme, ranks, **options)[0][0] > 0
+    assert all(p == 0 for p, _ in pts(scheme, ranks, stopped=True, **options))
+
+
+# --------------------------------------------------------------------------- reserves
+
+
+def test_reserve_needs_half_the_rounds_or_half_the_boards():
+    # 'minst hälften av antalet omgångar i tävlingen, eller ha spelat minst 50 % av brickorna'
+    assert se.reserve_share(46, 15, 30, 0, 90) == 46  # half the rounds
+    assert se.reserve_share(46, 14, 30, 45, 90) == 46  # 50 % of the boards
+    assert se.reserve_share(46, 14, 30, 44, 90) == 0  # neither
+    assert se.reserve_share(46, 0, 30, 0, 90) == 0
+
+
+def test_multi_evening_reserve_gets_its_share_rounded_up():
+    # 'Vid flerkvällarstävling får reserven sin andel av erövrade mästarpoäng.' -- 46 sp (page 12 example
+    # figure) for a four-evening event, the reserve played two evenings: 23 sp; three evenings of 43: 32.25 -> 33
+    assert se.reserve_share(46, 6, 12, 72, 144, evenings_played=2, evenings=4) == 23
+    assert se.reserve_share(43, 9, 12, 108, 144, evenings_played=3, evenings=4) == 33
+    assert se.reserve_share(43, 3, 12, 36, 144, evenings_played=1, evenings=4) == 0  # not half
+
+
+def test_reserve_share_bad_input():
+    with pytest.raises(RuleError, match="rounds_played must be 0..10"):
+        se.reserve_share(40, 11, 10, 0, 30)
+    with pytest.raises(RuleError, match="boards must be at least 1"):
+        se.reserve_share(40, 5, 10, 0, 0)
+    with pytest.raises(RuleError, match="evenings_played and evenings"):
+        se.reserve_share(40, 5, 10, 15, 30, evenings=4)
+    with pytest.raises(RuleError, match="points must be a number"):
+        se.reserve_share("x", 5, 10, 15, 30)
+
+
+# --------------------------------------------------------------------------- bonus eligibility
+
+
+def test_bonus_eligibility_rules():
+    # B2/B3: 'minst 1/3 av totala antalet halvlekar'
+    assert se.series_bonus_eligible(6, 18) and not se.series_bonus_eligible(5, 18)
+    # G1: 'minst två 20-brickorsmatcher eller tre halvlekar vid 24-brickorsmatcher'
+    assert se.sm_teams_bonus_eligible(20, matches_played=2)
+    assert not se.sm_teams_bonus_eligible(20, matches_played=1)
+    assert se.sm_teams_bonus_eligible(24, halves_played=3)
+    assert se.sm_teams_bonus_eligible(24, matches_played=1, halves_played=1)
+    assert not se.sm_teams_bonus_eligible(24, halves_played=2)
+    with pytest.raises(RuleError, match="20- or 24-board"):
+        se.sm_teams_bonus_eligible(16, matches_played=3)
+    # DM bonus: 'I partävling måste man ha deltagit i minst 50 % av tävlingen för att få bonus.'
+    assert se.dm_pairs_bonus_eligible(27, 54) and not se.dm_pairs_bonus_eligible(26, 54)

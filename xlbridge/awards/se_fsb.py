@@ -14,7 +14,8 @@ Sections used:
 - 4 (Tävlingsbestämmelser) and 5 (Tävlingarna, page 4 table): :func:`silver_sanction_violations`,
   :func:`gold_sanction_violations`, :func:`silver_events_allowed`; the A-final with
   carry-over (options ``qual_rounds``/``final_rounds``/``total``); simultaneous events,
-  rally bonus, shared places, beginners' meeting, handicap events, walkover and reserves;
+  rally bonus, shared places, beginners' meeting, handicap events, walkover (option ``walkover``),
+  deliberately abandoned events (option ``stopped``) and reserves (:func:`reserve_share`);
 - 7 (Ranking): :func:`ranking_points`, :func:`ranking_total`;
 - 8 (Konvertering av utländska mp): :func:`convert_foreign`, :func:`conversion_fee`;
 - 9 (MP-tabeller): tables A1, A2, B1-B4, C, D, E1-E7, F, gold, G1-G3, H1-H2 as data
@@ -39,6 +40,7 @@ References:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -178,6 +180,8 @@ def cap_field(family: str) -> int:
 O_BOARDS = lambda default: Option("boards", "int", default, "boards played in the event (brickor)")  # noqa: E731
 O_MET = Option("met", "int", 0, "pairs/teams met by each ('antal par man mött'); 0 = all met all")
 O_GROUPS = Option("groups", "int", 1, "strength groups the pairs were split into (2-5; 'gruppindelning')")
+O_STOPPED = Option("stopped", "bool", False,
+                   "the silver/gold event was deliberately abandoned before all boards were played: no mp")
 O_GROUP = Option("group", "str", "a", "this ranking's group letter (A = strongest)", ("a", "b", "c", "d", "e"))
 
 
@@ -192,6 +196,10 @@ class _Scheme(SchemeBase):
 
     def awards(self, ranks: Ranks, options: Mapping[str, Any]) -> list[Award]:
         self.check_ranks(ranks, options)
+        if options.get("stopped"):
+            # section 5: 'Inga mp delas ut om en silver- eller guldtävling avsiktligt avbryts innan alla
+            # brickor spelats.'
+            return [Award(0.0, self.units[0], DECIMALS) for _ in ranks]
         cells, last_min = self.cells(len(ranks), options)
         return share_places(ranks, cells, last_minimum=last_min, zero_unit=self.units[-1])
 
@@ -310,6 +318,94 @@ def share_by_matches(points: float, played: int, total: int) -> float:
     if played * 3 < total:
         raise RuleError(f"share_by_matches: at least one third of the {total} matches must be played; got {played}")
     return float(ceil(points * played / total))
+
+
+def _fraction(rule: str, name: str, value: Any) -> Fraction:
+    try:
+        number = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise RuleError(f"{rule}: {name} must be a number; got {value!r}") from None
+    if number < 0:
+        raise RuleError(f"{rule}: {name} must not be negative; got {value!r}")
+    return number
+
+
+def _count(rule: str, name: str, played: Any, total: Any) -> tuple[Fraction, Fraction]:
+    done, whole = _fraction(rule, name + "_played", played), _fraction(rule, name, total)
+    if whole <= 0:
+        raise RuleError(f"{rule}: {name} must be at least 1; got {total!r}")
+    if done > whole:
+        raise RuleError(f"{rule}: {name}_played must be 0..{total}; got {played!r}")
+    return done, whole
+
+
+def reserve_share(points: float, rounds_played: int, rounds: int, boards_played: int, boards: int,
+                  evenings_played: int | None = None, evenings: int | None = None) -> float:
+    """Section 5 'Reserver': 'För att få mp måste en spelare ha deltagit i minst hälften av antalet omgångar
+    i tävlingen, eller ha spelat minst 50 % av brickorna. Vid flerkvällarstävling får reserven sin andel av
+    erövrade mästarpoäng.'  A reserve (any player) who played at least half the rounds or half the boards
+    of the event gets the pair's/team's ``points``; in a multi-evening event (``evenings`` given) the
+    share ``evenings_played / evenings``, rounded up ('alla decimaler avrundas uppåt').  0 when not
+    eligible.
+
+    >>> reserve_share(40, 5, 10, 0, 30), reserve_share(40, 4, 10, 15, 30), reserve_share(40, 4, 10, 14, 30)
+    (40.0, 40.0, 0.0)
+    >>> reserve_share(46, 6, 12, 72, 144, evenings_played=2, evenings=4)
+    23.0
+    """
+    rule = "reserve_share"
+    amount = _fraction(rule, "points", points)
+    r_done, r_all = _count(rule, "rounds", rounds_played, rounds)
+    b_done, b_all = _count(rule, "boards", boards_played, boards)
+    if 2 * r_done < r_all and 2 * b_done < b_all:
+        return 0.0
+    if (evenings is None) != (evenings_played is None):
+        raise RuleError(f"{rule}: give both evenings_played and evenings (multi-evening event) or neither")
+    if evenings is not None:
+        e_done, e_all = _count(rule, "evenings", evenings_played, evenings)
+        amount = amount * e_done / e_all
+    return float(ceil(amount))
+
+
+def series_bonus_eligible(halves_played: int, halves: int) -> bool:
+    """Tables B2/B3 bonus: 'För att vara bonusberättigad måste spelaren ha deltagit i minst 1/3 av totala
+    antalet halvlekar.'
+
+    >>> series_bonus_eligible(6, 18), series_bonus_eligible(5, 18)
+    (True, False)
+    """
+    done, whole = _count("series_bonus_eligible", "halves", halves_played, halves)
+    return 3 * done >= whole
+
+
+def sm_teams_bonus_eligible(boards_per_match: int, matches_played: int = 0, halves_played: int = 0) -> bool:
+    """Table G1 bonus: 'de spelare som spelat minst två 20-brickorsmatcher eller tre halvlekar vid
+    24-brickorsmatcher' -- 20-board matches (no half-time): two matches; 24-board matches: three halves.
+
+    >>> sm_teams_bonus_eligible(20, matches_played=2), sm_teams_bonus_eligible(24, halves_played=3)
+    (True, True)
+    >>> sm_teams_bonus_eligible(24, matches_played=1), sm_teams_bonus_eligible(20, matches_played=1, halves_played=2)
+    (False, False)
+    """
+    rule = "sm_teams_bonus_eligible"
+    if boards_per_match not in (20, 24):
+        raise RuleError(f"{rule}: table G1 has 20- or 24-board matches; got {boards_per_match}")
+    matches = _fraction(rule, "matches_played", matches_played)
+    halves = _fraction(rule, "halves_played", halves_played)
+    if boards_per_match == 20:
+        return matches >= 2
+    return halves + 2 * matches >= 3
+
+
+def dm_pairs_bonus_eligible(played: float, total: float) -> bool:
+    """DM-final bonus: 'I partävling måste man ha deltagit i minst 50 % av tävlingen för att få bonus.'
+    ``played``/``total`` in any unit (boards, rounds, sessions).
+
+    >>> dm_pairs_bonus_eligible(27, 54), dm_pairs_bonus_eligible(26, 54)
+    (True, False)
+    """
+    done, whole = _count("dm_pairs_bonus_eligible", "total", played, total)
+    return 2 * done >= whole
 
 
 class BronzeIndividual(_Scheme):
@@ -681,6 +777,7 @@ class SilverPairs(_SilverScheme):
         "final_rounds": Option("final_rounds", "int", 0, "A-final with carry-over: rounds of the A-final"),
         "total": Option("total", "int", 0, "A-final with carry-over: pairs in the qualification"),
         "championship": Option("championship", "bool", False, "championship qualification (SM-kval, DM-final): 12 pairs suffice"),
+        "stopped": O_STOPPED,
     }
 
     def cells(self, n, options):
@@ -711,7 +808,7 @@ class SilverTeamBarometer(_SilverScheme):
     section = "9, table E1"
     family, bronze_family, unit_word, min_units, half_boards = "E1", "B1", "teams", 8, 0
     team = True
-    options = {"boards": O_BOARDS(42), "met": O_MET}
+    options = {"boards": O_BOARDS(42), "met": O_MET, "stopped": O_STOPPED}
 
 
 class SilverIndividual(_SilverScheme):
@@ -720,7 +817,8 @@ class SilverIndividual(_SilverScheme):
     units = ("sp", "bp")
     section = "9, table F"
     family, bronze_family, unit_word, min_units, min_boards, half_boards = "F", "C", "players", 16, 38, 0
-    options = {"boards": O_BOARDS(38), "rounds": Option("rounds", "int", 0, "rounds each player played when not all played with all; 0 = all with all")}
+    options = {"boards": O_BOARDS(38), "rounds": Option("rounds", "int", 0, "rounds each player played when not all played with all; 0 = all with all"),
+               "stopped": O_STOPPED}
 
     def cells(self, n, options):
         _need(self.id, self.unit_word, n, self.min_units)
@@ -803,6 +901,7 @@ _GOLD_OPTIONS = {
     "boards": O_BOARDS(57),
     "met": O_MET,
     "enhanced": Option("enhanced", "bool", False, "'förhöjt guld': 10, 7, 5 and 4 gp to four pairs/teams"),
+    "stopped": O_STOPPED,
 }
 
 
