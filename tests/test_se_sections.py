@@ -144,3 +144,56 @@ def test_bonus_eligibility_rules():
         se.sm_teams_bonus_eligible(16, matches_played=3)
     # DM bonus: 'I partävling måste man ha deltagit i minst 50 % av tävlingen för att få bonus.'
     assert se.dm_pairs_bonus_eligible(27, 54) and not se.dm_pairs_bonus_eligible(26, 54)
+
+
+# --------------------------------------------------------------------------- B/C finals with carry-over
+
+
+def final(n, **options):
+    return [(int(p), u) for p, u in pts("se.silver.pairs", list(range(1, n + 1)), **options)]
+
+
+def test_page4_b_final_with_carry_over_the_documents_distribution():
+    # 'Exempel: 60 par och kval över 12 ronder och sedan en final över 12 ronder med carry-over. ...
+    # Man skulle kunna fördela sp på detta sättet: 43, 29, 21, 18, 14, 12, 10, 9, 7, 5 sp i A-final och
+    # 4 sp, 10, 8, 7, 6, 5, 4, 4, 4, 4 bp i B-final under förutsättning att man har carry-over där också.'
+    common = dict(qual_rounds=12, final_rounds=12, total=60)
+    assert final(10, **common) == [(v, "sp") for v in (43, 29, 21, 18, 14, 12, 10, 9, 7, 5)]
+    b = final(20, above=10, approved=True, **common)
+    assert [c for c in b if c[0]] == [(4, "sp")] + [(v, "bp") for v in (10, 8, 7, 6, 5, 4, 4, 4, 4)]
+    assert all(p == 0 for p, _ in b[10:])  # one third of the 60 pairs: places 21-30 get nothing
+
+
+def test_page4_b_final_without_carry_over_is_a_new_bronze_event():
+    # '(Skulle man vara 20 par i B-final utan carry-over ger det 40, 27, 18, 12, 8, 6, 4 bp.)'
+    assert [c for c in final(20) if c[0]] != []  # sanity: silver table for a 20-pair event
+    bronze = [(int(p), u) for p, u in pts("se.bronze.pairs", list(range(1, 21))) if p]
+    assert bronze == [(v, "bp") for v in (40, 27, 18, 12, 8, 6, 4)]
+
+
+def test_b_final_with_carry_over_needs_the_tk_approval():
+    # 'Dock ska särskild tilllåtelse i dessa fall begäras från TK ...' / 'Ansökan ... måste göras på förhand.'
+    with pytest.raises(RuleError, match="TK's approval"):
+        awards("se.silver.pairs", list(range(1, 21)), qual_rounds=12, final_rounds=12, total=60, above=10)
+    with pytest.raises(RuleError, match="above"):
+        awards("se.silver.pairs", list(range(1, 21)), qual_rounds=12, final_rounds=12, total=60, above=50,
+               approved=True)
+    with pytest.raises(RuleError, match="needs qual_rounds"):
+        awards("se.silver.pairs", list(range(1, 21)), above=10, approved=True)
+
+
+def test_a_b_and_c_finals_continue_one_scale_within_quarter_and_third():
+    # 'B- och C-final (eller fler)': the finals together follow the A-final scale, then bronze to one third.
+    common = dict(qual_rounds=10, final_rounds=10, total=90, approved=True)
+    a = final(12, **common)
+    b = final(16, above=12, **common)
+    c = final(16, above=28, **common)
+    overall = a + b + c
+    winner = se.a_final_winner(10, 10, 90)
+    assert overall[0] == (winner, "sp")
+    assert [u for p, u in overall if p].count("sp") == -(-winner // 4)
+    assert sum(1 for p, _ in overall if p) == 30  # one third of 90
+    values = [p * se.VALUE[u] for p, u in overall]
+    assert values == sorted(values, reverse=True)
+    # an A-final larger than the quarter: 'inga bp delas ut i A-finalen', its last places get nothing
+    assert [p for p, _ in final(16, **common)[14:]] == [0, 0]

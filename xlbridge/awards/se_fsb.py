@@ -778,10 +778,19 @@ class SilverPairs(_SilverScheme):
         "total": Option("total", "int", 0, "A-final with carry-over: pairs in the qualification"),
         "championship": Option("championship", "bool", False, "championship qualification (SM-kval, DM-final): 12 pairs suffice"),
         "stopped": O_STOPPED,
+        "above": Option("above", "int", 0, "B/C final with carry-over: pairs placed in the finals above this one "
+                        "(0 = the A-final)"),
+        "approved": Option("approved", "bool", False, "B/C final with carry-over: the TK approved in advance the "
+                           "distribution of the document's example (the overall scale continued)"),
     }
 
     def cells(self, n, options):
+        if options["above"] and not (options["final_rounds"] or options["qual_rounds"] or options["total"]):
+            raise RuleError(f"{self.id}: option above (a B/C final with carry-over) needs qual_rounds, "
+                            "final_rounds and total of the qualification and A-final")
         if options["final_rounds"] > 0 or options["qual_rounds"] > 0 or options["total"] > 0:
+            if options["above"]:
+                return self.lower_final(n, options)
             return self.a_final(n, options)
         return super().cells(n, options)
 
@@ -799,6 +808,39 @@ class SilverPairs(_SilverScheme):
         winner = min(SILVER_CAP, a_final_winner(q, f, total))
         count = min(t.quarter(winner), n)  # 'De första 11 (43/4) får sp och inga bp delas ut i A-finalen.'
         return _cells(t.silver_scale("D", winner)[:count], "sp"), {}
+
+    def lower_final(self, n, options):
+        """A B- or C-final with carry-over (page 4).  The document allows silver and bronze there only with
+        the TK's approval, asked in advance, of the organiser's own distribution; it shows one distribution
+        ('Man skulle kunna fördela sp på detta sättet: 43, 29, 21, 18, 14, 12, 10, 9, 7, 5 sp i A-final och
+        4 sp, 10, 8, 7, 6, 5, 4, 4, 4, 4 bp i B-final'): the A-final's silver scale (a + b + c) continues
+        down the finals to its quarter, then the bronze table of the whole field (not doubled) to one third
+        of the whole field.  Computed only when the caller states the TK approved it (``approved``)."""
+        total, above = options["total"], options["above"]
+        if not options["approved"]:
+            raise RuleError(
+                f"{self.id}: silver and bronze in a B- or C-final with carry-over need the TK's approval, asked in "
+                "advance, of how the organiser will distribute them ('Dock ska särskild tillåtelse i dessa fall "
+                "begäras från TK genom att meddela hur man tänker fördela silver- och bronspoängen'; 'Ansökan ... "
+                "måste göras på förhand'); the document does not fix the distribution. If the TK approved the "
+                "document's example (the A-final scale continued, then bronze of the whole field), give "
+                "approved=true; without carry-over the final is a new bronze event (se.bronze.pairs)"
+            )
+        if above < 1 or above + n > total:
+            raise RuleError(f"{self.id}: option above (pairs in the finals above) must be 1..{total - n} so that "
+                            f"above + the {n} pairs of this final fit in total={total}; got {above}")
+        q, f = options["qual_rounds"], options["final_rounds"]
+        if q < 1 or f < 1:
+            raise RuleError(f"{self.id}: a final with carry-over needs qual_rounds and final_rounds (of the A-final) "
+                            f"of at least 1; got {q} and {f}")
+        self.check_boards(n, options)
+        winner = min(SILVER_CAP, a_final_winner(q, f, total))
+        silver = _cells(t.silver_scale("D", winner)[:t.quarter(winner)], "sp")
+        scale = _bronze("A", total)
+        bronze = [(float(scale[p - 1] if p <= len(scale) else BRONZE_MIN), "bp")
+                  for p in range(len(silver) + 1, t.third(total) + 1)]
+        overall = silver + _reduce_bronze(bronze, silver[-1][0] if silver else None)
+        return overall[above:], {"bp": BRONZE_MIN}
 
 
 class SilverTeamBarometer(_SilverScheme):
