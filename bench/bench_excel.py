@@ -27,19 +27,9 @@ SPILL_SCHEME = "tr.club"
 
 
 def _body(func_name: str, *args):
-    import xlwings as xw
+    from xlbridge.excel.emulate import function_body
 
-    return {
-        "func_name": func_name,
-        "args": [None if a is None else a if isinstance(a, list) else [[a]] for a in args],
-        "caller_address": "Sheet1!B2",
-        "formula_name": func_name.upper(),
-        "version": xw.__version__,
-        "runtime": "1.4",
-        "culture_info_name": "en-US",
-        "date_format": "dd/mm/yyyy",
-        "client": "Office.js",
-    }
+    return function_body(func_name, *args)
 
 
 def worker(quick: bool) -> dict:

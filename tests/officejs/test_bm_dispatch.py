@@ -12,6 +12,7 @@ from xlbridge.excel import functions, recalc, scripts
 from xlbridge.excel.bm_book import COMPUTED, T_FIRST, T_HEADER
 from xlbridge.excel.book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, run_script, snapshot
+from xlbridge.excel.emulate import excel_and_headless as both_ways
 from xlbridge.workbooks import build
 
 
@@ -25,16 +26,6 @@ def demo_file(tmp_path_factory):
     return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx")
 
 
-def both_ways(path):
-    """(headless workbook, Excel-path workbook, alerts) for the file at ``path``."""
-    headless = load_workbook(path)
-    try:
-        recalc.recalculate(OpenpyxlBook(headless))
-    except recalc.BookInputError:
-        pass
-    excel = load_workbook(path)
-    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
-    return headless, excel, alerts
 
 
 def header_col(ws, text, row=T_HEADER):

@@ -12,8 +12,8 @@ from openpyxl.styles import PatternFill
 from xlwings import server
 
 from xlbridge.excel import functions, recalc, scripts
-from xlbridge.excel.book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, run_script, snapshot
+from xlbridge.excel.emulate import excel_and_headless as both_ways
 from xlbridge.workbooks import build
 
 E3 = "Evening 2025-09-18"
@@ -65,15 +65,6 @@ def test_heeg_c_and_messages(call):
     assert call("heeg_pct", 300.0, 288.0, "") == [["#xlbridge: MP 300.0 is above the evening's maximum 288.0"]]
 
 
-def both_ways(path):
-    headless = load_workbook(path)
-    try:
-        recalc.recalculate(OpenpyxlBook(headless))
-    except recalc.BookInputError:
-        pass
-    excel = load_workbook(path)
-    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
-    return headless, excel, alerts
 
 
 def test_recalc_season_cell_for_cell_with_fills(book):

@@ -7,8 +7,8 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.excel import recalc, scripts
-from xlbridge.excel.book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, run_script, snapshot
+from xlbridge.excel.emulate import excel_and_headless as both_ways
 from xlbridge.workbooks import build
 
 
@@ -17,16 +17,6 @@ def fixed_clock(monkeypatch):
     monkeypatch.setattr(recalc, "now_stamp", lambda: "2026-11-30 12:00")
 
 
-def both_ways(path):
-    """(headless workbook, Excel-path workbook, alerts) for the file at ``path``."""
-    headless = load_workbook(path)
-    try:
-        recalc.recalculate(OpenpyxlBook(headless))
-    except recalc.BookInputError:
-        pass
-    excel = load_workbook(path)
-    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
-    return headless, excel, alerts
 
 
 def test_tbf_club_cell_for_cell(tmp_path):

@@ -53,6 +53,24 @@ def payload(workbook: Any, name: str = "Book1.xlsx") -> dict[str, Any]:
     }
 
 
+def function_body(func_name: str, *args: Any) -> dict[str, Any]:
+    """The request body Office.js sends for a custom function call: every argument
+    a 2-D list (a scalar becomes ``[[value]]``), omitted optionals ``None`` (null)."""
+    import xlwings as xw
+
+    return {
+        "func_name": func_name,
+        "args": [None if a is None else a if isinstance(a, list) else [[a]] for a in args],
+        "caller_address": "Sheet1!B2",
+        "formula_name": func_name.upper(),
+        "version": xw.__version__,
+        "runtime": "1.4",
+        "culture_info_name": "en-US",
+        "date_format": "dd/mm/yyyy",
+        "client": "Office.js",
+    }
+
+
 def run_script(module: Any, script: str, workbook: Any, name: str = "Book1.xlsx") -> list[dict[str, Any]]:
     """Run ``script`` of ``module`` through ``xlwings.server.custom_scripts_call``
     on the payload of ``workbook``; returns the actions.  Needs
@@ -110,6 +128,25 @@ def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
         else:
             raise NotImplementedError(f"emulate: action {func!r} is not emulated")
     return alerts
+
+
+def excel_and_headless(path: Any) -> tuple[Any, Any, list[str]]:
+    """The workbook at ``path`` recalculated both ways: (headless workbook,
+    Excel-path workbook, the Excel path's alerts).  A workbook with problems is
+    left as it is by the headless path, as ``xlbridge recalc`` leaves it."""
+    from openpyxl import load_workbook
+
+    from xlbridge.excel import recalc, scripts
+    from xlbridge.excel.book import OpenpyxlBook
+
+    headless = load_workbook(path)
+    try:
+        recalc.recalculate(OpenpyxlBook(headless))
+    except recalc.BookInputError:
+        pass
+    excel = load_workbook(path)
+    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
+    return headless, excel, alerts
 
 
 def snapshot(workbook: Any) -> dict[str, list[list[tuple[Any, Any]]]]:
