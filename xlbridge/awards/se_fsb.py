@@ -996,6 +996,8 @@ class SimultaneousHeat(SilverPairs):
     id = "se.silver.simultaneous-heat"
     title = "Silver points in one heat of a simultaneous event (table D, at least 8 pairs per heat)"
     section = "5, Simultantävlingar; 9, table D"
+    # a heat has no finals: the A/B/C-final options of se.silver.pairs do not apply
+    options = {k: v for k, v in SilverPairs.options.items() if k in ("boards", "met", "championship", "stopped")}
 
     def cells(self, n, options):
         return _SilverScheme.cells(self, n, options)
