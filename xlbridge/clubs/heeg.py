@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from xlbridge.awards.base import RuleError
@@ -325,11 +326,6 @@ def _to_date(value: Any) -> _dt.date:
     if isinstance(value, pd.Timestamp):
         return value.date()
     raise ValueError(f"not a date: {value!r}")
-
-
-def _mean(values: Iterable[float]) -> float:
-    items = list(values)
-    return sum(items) / len(items) if items else math.nan
 
 
 def normalise_code(code: Any) -> str:
@@ -656,6 +652,36 @@ def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], l
     return rows, problems, rejected_days, False, present
 
 
+class _Running:
+    """A pair's evenings so far (in a period or the year), as running sums added in
+    date order: ``total / count`` is the same float as ``sum(list) / len(list)`` of
+    the earlier evenings' percentages (the same additions in the same order)."""
+
+    __slots__ = ("total", "count", "egs_total", "egs_count", "absences", "marks")
+
+    def __init__(self) -> None:
+        self.total: float = 0
+        self.count = 0
+        self.egs_total: float = 0
+        self.egs_count = 0
+        self.absences = 0
+        self.marks = 0
+
+    def add(self, code: str, pct: float) -> None:
+        self.total += pct
+        self.count += 1
+        if code in EGS_CODES:
+            self.egs_total += pct
+            self.egs_count += 1
+        if code == "a":
+            self.absences += 1
+        if code in MARK_CODES:
+            self.marks += 1
+
+    def mean(self) -> float:
+        return self.total / self.count if self.count else math.nan
+
+
 def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
     """Recalculate the season: the input rows with every computed column.
 
@@ -717,19 +743,23 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
 
     # Per pair state through the season.
     out: dict[Any, dict[str, Any]] = {}
-    history: dict[Any, list[tuple[_Row, float]]] = defaultdict(list)  # pair -> [(row, pct)] in date order
+    # Running sums per pair and per pair and period, added in date order: each mean
+    # is the same float as sum() over the list of earlier evenings (see _Running), in
+    # time linear in the evenings (recomputing from that list was quadratic).
+    year_runs: dict[Any, _Running] = defaultdict(_Running)
+    period_runs: dict[tuple[Any, str], _Running] = defaultdict(_Running)
+    own_days: dict[Any, dict[_dt.date, str]] = defaultdict(dict)  # pair -> {evening: line}
     period_index = {p.label: i for i, p in enumerate(settings.periods)}
     top_line = settings.lines[0]
     for day_number, day in enumerate(played_days):
         for row in by_evening[day]:
             if row.pos in skip:
                 continue
-            earlier = history[row.pair]
-            in_period = [(r, pct) for r, pct in earlier if r.period.label == row.period.label]
-            egs_values = [pct for r, pct in in_period if r.code in EGS_CODES]
-            egs = _mean(egs_values)
+            earlier = year_runs[row.pair]
+            in_period = period_runs[(row.pair, row.period.label)]
+            egs = in_period.egs_total / in_period.egs_count if in_period.egs_count else math.nan
             span = in_period if settings.absence_span == "period" else earlier
-            nth = sum(1 for r, _ in span if r.code == "a") + 1 if row.code == "a" else None
+            nth = span.absences + 1 if row.code == "a" else None
             own_top = tops.get((day, row.line))
             c_corr = heeg_c(row.combi_mp, own_top, row.combi_top) if row.combi_mp is not None and own_top is not None else None
             max_mp = row.max_mp
@@ -752,15 +782,15 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
             except RuleError as error:
                 problems.append(Problem(day, row.pair_shown, "mp", row.mp, str(error), row=row.index))
                 continue
-            to_date = _mean(p for _, p in in_period)
-            period_pct = _mean([*(p for _, p in in_period), pct])
-            year_pct = _mean([*(p for _, p in earlier), pct])
-            period_marks = sum(1 for r, _ in in_period if r.code in MARK_CODES) + (row.code in MARK_CODES)
-            year_marks = sum(1 for r, _ in earlier if r.code in MARK_CODES) + (row.code in MARK_CODES)
+            to_date = in_period.mean()
+            period_pct = (in_period.total + pct) / (in_period.count + 1)
+            year_pct = (earlier.total + pct) / (earlier.count + 1)
+            period_marks = in_period.marks + (row.code in MARK_CODES)
+            year_marks = earlier.marks + (row.code in MARK_CODES)
             # '*': not the whole year (so far) in the top line
             days_so_far = played_days[: day_number + 1]
-            own_days = {r.date: r.line for r, _ in earlier} | {day: row.line}
-            whole_year_top = all(own_days.get(d) == top_line for d in days_so_far)
+            own = own_days[row.pair]
+            whole_year_top = row.line == top_line and all(own.get(d) == top_line for d in days_so_far if d != day)
             star = row.line == top_line and not whole_year_top
             values: dict[str, Any] = {
                 "played": True,
@@ -785,9 +815,12 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
             for period in settings.periods:
                 values[f"end_{period.label}"] = math.nan
                 if period_index[period.label] < here:
-                    values[f"end_{period.label}"] = _mean(p for r, p in earlier if r.period.label == period.label)
+                    done = period_runs.get((row.pair, period.label))
+                    values[f"end_{period.label}"] = done.mean() if done is not None else math.nan
             out[row.pos] = values
-            history[row.pair].append((row, pct))
+            for run in (earlier, in_period):
+                run.add(row.code, pct)
+            own[row.date] = row.line
     if problems:
         raise HeegInputError(problems)
 
@@ -808,6 +841,54 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
 
 def _recalculated(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
     return recalculate(results, settings)
+
+
+class _Columns:
+    """The columns the standings need, as plain lists (pandas per-group indexing
+    on these small frames cost far more than the standings themselves)."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        # to_numpy: an element is what ``Series.iloc`` gives
+        self.lines = frame["line"].to_numpy()
+        self.keys = frame["_key"].tolist()
+        self.days = frame["_day"].tolist()
+        self.pairs = frame["pair"].to_numpy()
+        self.names = list(frame["names"]) if "names" in frame.columns else None
+        self.codes = list(frame["code"])
+        self.pcts = frame["pct"].to_numpy()
+
+    def names_of(self, group: list[int]) -> str:
+        """The last names typed for the pair in the group ("" when none)."""
+        if self.names is None:
+            return ""
+        typed = [self.names[i] for i in group if not _blank(self.names[i])]
+        return str(typed[-1]) if typed else ""
+
+    def marks_of(self, group: list[int]) -> int:
+        return sum(1 for i in group if normalise_code(self.codes[i]) in MARK_CODES)
+
+    def mean_pct(self, group: list[int]) -> float:
+        """The mean of the group's pct exactly as ``Series.mean`` computes it
+        (NaN skipped; numpy's pairwise sum over the values in group order)."""
+        values = self.pcts[group]
+        if values.dtype != np.float64:
+            return float(pd.Series(values).mean())
+        mask = np.isnan(values)
+        count = values.size - int(mask.sum())
+        if count == 0:
+            return math.nan
+        if count != values.size:
+            values = np.where(mask, 0.0, values)
+        return float(values.sum(dtype=np.float64) / np.float64(count))
+
+
+def _groups(keys: Iterable[Any], days: list[Any]) -> list[tuple[Any, list[int]]]:
+    """Positions per key, keys in order of first appearance (``groupby(sort=False)``),
+    the positions of each key in day order (a pair plays once per evening)."""
+    groups: dict[Any, list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    return [(key, sorted(group, key=lambda i: days[i])) for key, group in groups.items()]
 
 
 def _line_of(frame: pd.DataFrame, roster: Mapping[Any, Pair], label: str) -> pd.Series:
@@ -844,33 +925,31 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
         if label not in labels:
             raise RuleError(f"period {period!r} is not one of {', '.join(labels)}")
     tables = []
+    period_of = frame["date"].map(lambda d: settings.period_of(d).label)  # once, not once per period
     for label in wanted:
         settings_period = next(p for p in settings.periods if p.label == label)
-        part = frame[frame["date"].map(lambda d: settings.period_of(d).label) == label].copy()
+        part = frame[period_of == label].copy()
         if part.empty:
             continue
         part["line"] = _line_of(part, roster, label)
         part["_key"] = part["pair"].map(_pair_key)
         part["_day"] = part["date"].map(_to_date)
         final = set(settings_period.evenings) <= set(part["_day"])
+        cols = _Columns(part)
         rows = []
-        for (line, key), group in part.groupby(["line", "_key"], sort=False):
-            group = group.sort_values("_day")
-            names = ""
-            if "names" in group.columns:
-                typed = [n for n in group["names"] if not _blank(n)]
-                names = str(typed[-1]) if typed else ""
+        for (line, key), group in _groups(zip(cols.lines, cols.keys), cols.days):
+            names = cols.names_of(group)
             if not names and key in roster:
                 names = roster[key].names
-            marks = int(group["code"].map(normalise_code).isin(MARK_CODES).sum())
+            marks = cols.marks_of(group)
             rows.append({
                 "period": label,
                 "line": line,
-                "pair": group["pair"].iloc[-1],
+                "pair": cols.pairs[group[-1]],
                 "_key": key,
                 "names": names,
                 "evenings": len(group),
-                "period_pct": float(group["pct"].mean()),
+                "period_pct": cols.mean_pct(group),
                 "marks": marks,
                 "blocked": marks >= 4,
                 "final": final,
@@ -934,33 +1013,31 @@ def year_standings(results: pd.DataFrame, settings: HeegSettings, *,
     ]
     all_days = sorted(set(frame["_day"]))
     top = settings.lines[0]
+    cols = _Columns(frame)
+    period_labels = frame["_label"].tolist()
     rows = []
-    for key, group in frame.groupby("_key", sort=False):
-        group = group.sort_values("_day")
-        names = ""
-        if "names" in group.columns:
-            typed = [n for n in group["names"] if not _blank(n)]
-            names = str(typed[-1]) if typed else ""
+    for key, group in _groups(cols.keys, cols.days):
+        names = cols.names_of(group)
         if not names and key in roster:
             names = roster[key].names
-        line = group["line"].iloc[-1]
-        own = dict(zip(group["_day"], group["line"]))
+        line = cols.lines[group[-1]]
+        own = {cols.days[i]: cols.lines[i] for i in group}
         whole_top = all(own.get(d) == top for d in all_days)
-        marks = int(group["code"].map(normalise_code).isin(MARK_CODES).sum())
+        marks = cols.marks_of(group)
         row = {
             "line": line,
-            "pair": group["pair"].iloc[-1],
+            "pair": cols.pairs[group[-1]],
             "_key": key,
             "names": names,
             "evenings": len(group),
-            "year_pct": float(group["pct"].mean()),
+            "year_pct": cols.mean_pct(group),
             "marks": marks,
             "star": line == top and not whole_top,
             "red_star": marks > 5,
         }
         for p in settings.periods:
-            part = group[group["_label"] == p.label]
-            row[f"end_{p.label}"] = float(part["pct"].mean()) if len(part) else math.nan
+            part = [i for i in group if period_labels[i] == p.label]
+            row[f"end_{p.label}"] = cols.mean_pct(part) if part else math.nan
         row["eligible"] = whole_top and not row["red_star"]
         rows.append(row)
     table = pd.DataFrame(rows)

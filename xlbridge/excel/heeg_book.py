@@ -549,8 +549,11 @@ class HeegSeason:
             raise BookInputError(problems)
         labels = [p.label for p in settings.periods]
         plan = Plan()
+        # one conversion to plain records for all evenings (per-evening frame
+        # indexing and to_dict were most of the planning time)
+        out_records = out.to_dict("records")
         for sheet in evenings:
-            self._plan_evening(plan, sheet, out, labels)
+            self._plan_evening(plan, sheet, out_records, labels)
         self._plan_new_evenings(plan, settings, names, found_days, labels)
         self._plan_standings(plan, book, frame, out, settings, names)
         return plan
@@ -594,10 +597,9 @@ class HeegSeason:
             out.append(Problem(name, cell_name(row, col) if row and col else None, message))
         return out
 
-    def _plan_evening(self, plan: Plan, sheet: EveningSheet, out: pd.DataFrame, labels: list[str]) -> None:
+    def _plan_evening(self, plan: Plan, sheet: EveningSheet, out_records: list[dict[str, Any]], labels: list[str]) -> None:
         cols = sheet.cols
-        part = out[out["date"] == sheet.day]
-        by_pair = {pair_key(p): rec for p, rec in zip(part["pair"], part.to_dict("records"))}
+        by_pair = {pair_key(rec["pair"]): rec for rec in out_records if rec["date"] == sheet.day}
         headers = evening_headers(cols.rounds, labels)
         star_col = cols.star(labels)
         # the computed part of the header row
