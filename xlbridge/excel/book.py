@@ -22,6 +22,7 @@ Conventions that keep both backends cell-for-cell identical:
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -96,6 +97,46 @@ def _as_text_if_formula_like(value: Any) -> Any:
     return "'" + value if excel_would_convert(value) else value
 
 
+def cell(grid: Grid, row: int, col: int) -> Any:
+    """1-based read of a grid that tolerates short rows (None beyond them)."""
+    if row <= len(grid) and col <= len(grid[row - 1]):
+        return grid[row - 1][col - 1]
+    return None
+
+
+def as_number(value: Any) -> float | None:
+    """A typed number (text with a decimal comma too); None when it is not one.
+
+    >>> as_number(3), as_number(" 2,5 "), as_number("1O3"), as_number(True), as_number(float("nan"))
+    (3.0, 2.5, None, None, None)
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    try:
+        number = float(str(value).strip().replace(",", "."))
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+class _ReadOnce:
+    """Both backends keep each sheet's grid until it is written: a recalculation
+    reads a sheet once (plan, then diff) whatever the backend."""
+
+    _grids: dict[str, Grid]
+
+    def read(self, sheet: str) -> Grid:
+        grid = self._grids.get(sheet)
+        if grid is None:
+            grid = self._grids[sheet] = self._read(sheet)
+        return [list(line) for line in grid]  # a copy: the caller may change it
+
+    def _read(self, sheet: str) -> Grid:  # pragma: no cover - each backend has its own
+        raise NotImplementedError
+
+
 def rectangular(grid: Grid) -> Grid:
     width = max((len(r) for r in grid), default=0)
     return [list(r) + [None] * (width - len(r)) for r in grid]
@@ -104,7 +145,7 @@ def rectangular(grid: Grid) -> Grid:
 # ------------------------------------------------------------------ openpyxl
 
 
-class OpenpyxlBook:
+class OpenpyxlBook(_ReadOnce):
     """Headless backend on an ``openpyxl.Workbook`` (loaded with formulas, not values)."""
 
     def __init__(self, workbook: Any):
@@ -122,12 +163,6 @@ class OpenpyxlBook:
         if ws is None or ws.title != sheet or ws.parent is not self.wb:
             ws = self._sheets[sheet] = self.wb[sheet]
         return ws
-
-    def read(self, sheet: str) -> Grid:
-        grid = self._grids.get(sheet)
-        if grid is None:
-            grid = self._grids[sheet] = self._read(sheet)
-        return [list(line) for line in grid]  # a copy: the caller may change it
 
     def _read(self, sheet: str) -> Grid:
         # Straight from the stored cells, the same values as iter_rows(values_only=True)
@@ -192,7 +227,7 @@ class OpenpyxlBook:
 # ------------------------------------------------------------------ xlwings
 
 
-class XlwingsBook:
+class XlwingsBook(_ReadOnce):
     """Live backend on an ``xlwings.Book`` (desktop Excel, xlwings Lite or Server)."""
 
     def __init__(self, book: Any):
@@ -201,12 +236,6 @@ class XlwingsBook:
 
     def sheet_names(self) -> list[str]:
         return [s.name for s in self.book.sheets]
-
-    def read(self, sheet: str) -> Grid:
-        grid = self._grids.get(sheet)
-        if grid is None:
-            grid = self._grids[sheet] = self._read(sheet)
-        return [list(line) for line in grid]  # a copy: the caller may change it
 
     def _read(self, sheet: str) -> Grid:
         ws = self.book.sheets[sheet]

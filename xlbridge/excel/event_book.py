@@ -18,7 +18,6 @@ recalculated.  Places come from the scores (highest first, equal scores tie).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from openpyxl import Workbook
@@ -26,32 +25,12 @@ from openpyxl.styles import Font
 
 from xlbridge.awards import awards, parse_options
 from xlbridge.awards.base import RuleError
-from xlbridge.excel.book import BookAdapter, Grid
+from xlbridge.excel.book import BookAdapter, Grid, as_number, cell
 from xlbridge.excel.recalc import Block, BookInputError, Plan, Problem, cell_name
 
 FIRST_ROW = 9
 HEADER_ROW = 8
 COMPUTED_COL = 4  # D: Place, E: points, F: unit
-
-
-def cell(grid: Grid, row: int, col: int) -> Any:
-    """1-based read that tolerates short rows."""
-    if row <= len(grid) and col <= len(grid[row - 1]):
-        return grid[row - 1][col - 1]
-    return None
-
-
-def as_number(value: Any) -> float | None:
-    """A typed number (text with a decimal comma too); None when it is not one."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(value) else None
-    try:
-        number = float(str(value).strip().replace(",", "."))
-    except ValueError:
-        return None
-    return number if math.isfinite(number) else None
 
 
 def ranks_by_score(scores: list[float | None]) -> list[int | None]:

@@ -42,6 +42,11 @@ def _flatten(value: Any) -> Any:
     return value
 
 
+def _column(value: Any) -> list[Any]:
+    """A range or a single cell as one list of values."""
+    return _flatten(value) if isinstance(value, (list, tuple)) else [value]
+
+
 def _options(text: Any) -> dict[str, str]:
     if text is None or (isinstance(text, str) and not text.strip()):
         return {}
@@ -93,10 +98,7 @@ def award_unit(scheme: Scheme, place: Place, field: Field, options: Options = No
 @cell_errors
 def awards(scheme: Scheme, ranks: Ranks, options: Options = None):
     """Awards of a whole ranking: spills two columns (points, unit), one row per place of the ranks range."""
-    ranks = _flatten(ranks)
-    if not isinstance(ranks, list):
-        ranks = [ranks]
-    return [[a.points, a.unit] for a in engine_awards(scheme, ranks, **_options(options))]
+    return [[a.points, a.unit] for a in engine_awards(scheme, _column(ranks), **_options(options))]
 
 
 @xw.func(category=CATEGORY)
@@ -130,8 +132,7 @@ def bm_pct(scores: BoardScores, top: Top, penalty: Penalty = None):
     """BridgeMania tournament score (C.02): (sum of board scores - penalty) / (boards x TOP) in %, 2 decimals. Example: =BM_PCT({8,4,6,0,"R"}, 8) gives 55."""
     from xlbridge.clubs.bridgemania import bm_pct as engine_bm_pct
 
-    values = _flatten(scores)
-    return engine_bm_pct(values if isinstance(values, list) else [values], top, penalty or 0)
+    return engine_bm_pct(_column(scores), top, penalty or 0)
 
 
 @xw.func(category=CATEGORY)
@@ -142,10 +143,7 @@ def bm_final(ranks1: StandingRanks, ranks2: StandingRanks, ranks3: StandingRanks
     from xlbridge.clubs.bridgemania import bm_final as engine_bm_final
 
     def column(value: Any) -> Any:
-        if value is None:
-            return None
-        flat = _flatten(value)
-        return flat if isinstance(flat, list) else [flat]
+        return None if value is None else _column(value)
 
     places = engine_bm_final(column(ranks1), column(ranks2), column(ranks3), column(played), column(tops), column(pots))
     return [["" if place is None else place] for place in places]
@@ -227,7 +225,7 @@ def _as_date(value: Any):
 
 
 def _result_rows(points: Any, units: Any, events: Any, dates: Any) -> list[tuple[Any, Any, Any, Any]]:
-    columns = [_flatten(c) if isinstance(c, (list, tuple)) else [c] for c in (points, units, events, dates)]
+    columns = [_column(c) for c in (points, units, events, dates)]
     if len({len(c) for c in columns}) != 1:
         raise ValueError("points, units, events and dates must be ranges of the same size")
     rows = []

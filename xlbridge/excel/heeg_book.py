@@ -50,7 +50,8 @@ from xlbridge.clubs.heeg import (
     recalculate,
     year_standings,
 )
-from xlbridge.excel.book import BookAdapter, Grid
+from xlbridge.excel.book import BookAdapter, Grid, cell
+from xlbridge.excel.book import as_number as number
 from xlbridge.excel.recalc import Block, BookInputError, Plan, Problem, cell_name
 
 TITLE = "Heeg club season (xlbridge)"
@@ -84,26 +85,8 @@ PERIOD_HEADERS = ["Line", "Rank", "Pair", "Names", "Evenings", "periode", "marks
 # --------------------------------------------------------------------------- small helpers
 
 
-def cell(grid: Grid, row: int, col: int) -> Any:
-    if row <= len(grid) and col <= len(grid[row - 1]):
-        return grid[row - 1][col - 1]
-    return None
-
-
 def is_blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip()) or (isinstance(value, float) and math.isnan(value))
-
-
-def number(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(value) else None
-    try:
-        result = float(str(value).strip().replace(",", "."))
-    except ValueError:
-        return None
-    return result if math.isfinite(result) else None
 
 
 def as_date(value: Any) -> dt.date | None:
