@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
-from xlbridge.awards.base import Award, Option, RuleError, RuleSet, convert_ranks
+from xlbridge.awards.base import Award, Option, Rank, RuleError, RuleSet, convert_ranks
 
 __all__ = [
     "Award",
@@ -31,6 +31,7 @@ __all__ = [
     "schemes",
     "get_scheme",
     "parse_options",
+    "clear_cache",
     "RULE_SET_MODULES",
 ]
 
@@ -120,9 +121,8 @@ def _options(rule_set: RuleSet, given: Mapping[str, Any]) -> dict[str, Any]:
     return {name: opt.convert(rule_set.id, given.get(name)) for name, opt in known.items()}
 
 
-def _field_ranks(rule_set: RuleSet, field: Any, options: Mapping[str, Any]) -> list[float | None]:
-    if isinstance(field, (list, tuple)):
-        return convert_ranks(rule_set.id, field)
+def _field_size(rule_set: RuleSet, field: Any) -> int:
+    """The number of units when ``field`` is given as a number (not a list of places)."""
     if isinstance(field, bool) or field is None:
         raise RuleError(f"{rule_set.id}: field must be the number of units or the list of places; got {field!r}")
     try:
@@ -131,7 +131,54 @@ def _field_ranks(rule_set: RuleSet, field: Any, options: Mapping[str, Any]) -> l
         raise RuleError(f"{rule_set.id}: field must be the number of units or the list of places; got {field!r}") from None
     if size != int(size) or size < 1:
         raise RuleError(f"{rule_set.id}: field must be a whole number of units from 1; got {field!r}")
-    return rule_set.default_ranks(int(size), options)
+    return int(size)
+
+
+# -- the cache of whole fields ----------------------------------------------------------
+# A sheet of =AWARD(scheme, place, 26) cells asks for the same field of 26 units once per
+# place.  When the field is a number, its default ranking and its awards depend only on
+# the scheme, the number and the converted options, so they are computed once and kept
+# (as tuples: a caller cannot change what the next caller gets; Award is frozen).  Errors
+# are not kept: a wrong call raises afresh, with the same message, every time.
+
+#: Fields kept at most (least recently used first out), and the largest field kept.
+CACHE_SIZE = 1024
+CACHE_MAX_UNITS = 1000
+
+OptionsKey = tuple[tuple[str, type, Any], ...]
+
+
+def _options_key(opts: Mapping[str, Any]) -> OptionsKey | None:
+    """The converted options as a cache key, or None when a value cannot be one (not
+    hashable).  The key holds each value's type, so 1, 1.0 and True stay apart."""
+    key = tuple([(name, value.__class__, value) for name, value in opts.items()])
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _default_ranks(scheme_id: str, size: int, key: OptionsKey) -> tuple[Rank, ...]:
+    """The checked default ranking of a field of ``size`` units (cached)."""
+    rule_set, opts = _registry()[scheme_id], {name: value for name, _, value in key}
+    ranks = rule_set.default_ranks(size, opts)
+    rule_set.check_ranks(ranks, opts)
+    return tuple(ranks)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _default_awards(scheme_id: str, size: int, key: OptionsKey) -> tuple[Award, ...]:
+    """Every award of that ranking, in its order (cached)."""
+    rule_set, opts = _registry()[scheme_id], {name: value for name, _, value in key}
+    return tuple(rule_set.awards(list(_default_ranks(scheme_id, size, key)), opts))
+
+
+def clear_cache() -> None:
+    """Forget the kept fields (benchmarks use it to time a first, uncached call)."""
+    _default_ranks.cache_clear()
+    _default_awards.cache_clear()
 
 
 def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
@@ -139,11 +186,27 @@ def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
 
     ``field`` is the number of competing units (pairs, teams or players) or the
     full list of final places (equal numbers are tied, blanks are not ranked).
+
+    With a number, the field's awards are computed once and kept, so that a
+    column of ``=AWARD(scheme, place, 26)`` cells costs one calculation of the
+    field, not one per cell (up to :data:`CACHE_MAX_UNITS` units; the latest
+    :data:`CACHE_SIZE` fields are kept).  The result is the same either way.
     """
     rule_set = get_scheme(scheme)
     opts = _options(rule_set, options)
-    ranks = _field_ranks(rule_set, field, opts)
-    rule_set.check_ranks(ranks, opts)
+    key = None  # set when the field's awards come from the cache
+    ranks: Sequence[Rank]
+    if isinstance(field, (list, tuple)):
+        ranks = convert_ranks(rule_set.id, field)
+        rule_set.check_ranks(ranks, opts)
+    else:
+        size = _field_size(rule_set, field)
+        key = _options_key(opts) if size <= CACHE_MAX_UNITS else None
+        if key is None:
+            ranks = rule_set.default_ranks(size, opts)
+            rule_set.check_ranks(ranks, opts)
+        else:
+            ranks = _default_ranks(rule_set.id, size, key)
     wanted = convert_ranks(rule_set.id, [place])[0]
     if wanted is None:
         raise RuleError(f"{rule_set.id}: place is empty")
@@ -151,6 +214,8 @@ def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
         index = ranks.index(wanted)
     except ValueError:
         raise RuleError(f"{rule_set.id}: place {int(wanted)} is not in a field of {len(ranks)}") from None
+    if key is not None:
+        return _default_awards(rule_set.id, size, key)[index]
     return rule_set.awards(ranks, opts)[index]
 
 
