@@ -81,9 +81,40 @@ def server_environment(project_dir: Path, *, noncommercial: bool = False,
     return env
 
 
+def quiet_pyodide_probe() -> bool:
+    """Mark the module ``pyodide`` as absent in this process, so that importing it
+    fails at once; returns whether it did.
+
+    Why: for every argument value of every worksheet function call, xlwings
+    (0.37: ``xlwings.utils.is_jsnull`` and ``js_to_none`` of its Office.js
+    dispatch) tries ``from pyodide.ffi import JsNull`` to recognise an empty
+    cell as xlwings Lite sends it.  On a server there is no Pyodide, and each
+    failed import searches every folder of ``sys.path`` again -- about 90 µs a
+    time, eight times for ``=AWARD("tr.club", 1, 26, "boards=24")``, more than
+    half of the whole call.  ``None`` in ``sys.modules`` is Python's documented
+    way to say "this module does not exist": the import then raises
+    ``ModuleNotFoundError`` (an ``ImportError``, which xlwings expects outside
+    Pyodide) without searching.  Nothing else changes: xlwings answers exactly
+    as before, only sooner.
+
+    Nothing is done where Pyodide is, or may be, real: in xlwings Lite (the
+    ``emscripten`` platform), when ``pyodide`` is already imported or already
+    marked, or when a module of that name can be found on ``sys.path``.
+    """
+    import importlib.util
+
+    if sys.platform == "emscripten" or "pyodide" in sys.modules:
+        return False
+    if importlib.util.find_spec("pyodide") is not None:
+        return False
+    sys.modules["pyodide"] = None  # type: ignore[assignment]
+    return True
+
+
 def app():
     """The xlwings Server ASGI app serving xlbridge (in a process whose
-    environment :func:`server_environment` made, before xlwings was imported)."""
+    environment :func:`server_environment` made, before xlwings was imported).
+    Also calls :func:`quiet_pyodide_probe`: this process is the server."""
     if os.environ.get("XLWINGS_ON_SERVER") != "true" or not os.environ.get("XLWINGS_PROJECT_DIR"):
         raise ServeError("xlbridge.excel.server.app() needs the environment of server_environment()")
     if "xlwings" in sys.modules and not getattr(sys.modules["xlwings"], "on_server", False):
@@ -92,6 +123,7 @@ def app():
         from xlwings_server.main import main_app
     except ImportError as error:
         raise ServeError('xlwings Server is not installed: pip install "xlbridge[server]"') from error
+    quiet_pyodide_probe()
     return main_app
 
 
