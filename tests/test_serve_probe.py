@@ -34,13 +34,14 @@ PROBE = """
     except ImportError:
         found = None
     print(json.dumps({{"done": done, "again": quiet_pyodide_probe(), "found": found,
-                      "jsnull": xlwings.utils.is_jsnull(1.0), "marked": "pyodide" in sys.modules}}))
+                      "jsnull": xlwings.utils.is_jsnull(1.0), "marked": "pyodide" in sys.modules,
+                      "ffi": sys.modules.get("pyodide.ffi", "absent")}}))
 """
 
 
 def test_marks_pyodide_absent_outside_pyodide():
     r = child(PROBE.format(before=""))
-    assert r == {"done": True, "again": False, "found": None, "jsnull": False, "marked": True}
+    assert r == {"done": True, "again": False, "found": None, "jsnull": False, "marked": True, "ffi": None}
 
 
 def test_leaves_an_importable_pyodide_alone(tmp_path):
@@ -59,7 +60,7 @@ def test_leaves_an_imported_pyodide_alone():
 
 def test_does_nothing_in_xlwings_lite():
     r = child(PROBE.format(before="sys.platform = 'emscripten'"))
-    assert r["done"] is False and r["marked"] is False
+    assert r["done"] is False and r["marked"] is False and r["ffi"] == "absent"
 
 
 def test_the_server_app_marks_it_and_answers_as_before(tmp_path):
@@ -81,7 +82,8 @@ def test_the_server_app_marks_it_and_answers_as_before(tmp_path):
 
         before = answers()
         server.app()
-        print(json.dumps({{"marked": "pyodide" in sys.modules and sys.modules["pyodide"] is None,
+        print(json.dumps({{"marked": all(name in sys.modules and sys.modules[name] is None
+                                         for name in server.PYODIDE_MODULES),
                           "before": before, "after": answers()}}))
     """)
     assert r["marked"] is True
