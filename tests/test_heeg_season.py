@@ -210,3 +210,37 @@ def test_settings_period_lookup():
     s = HeegSettings(periods=(Period(1, ("2025-09-02",)),))
     assert s.period_of("2025-09-02").label == "1"
     assert s.period_of(P2[0]) is None
+
+
+@pytest.mark.parametrize("seed, periods, evenings", [(2025, 3, 6), (7, 2, 4), (11, 4, 5)])
+def test_standings_order_and_ranks_are_pandas_stable_sort_and_min_rank(seed, periods, evenings):
+    """The standings are built in plain Python; their order and ranks must be what
+    pandas gives: a stable sort on (line, pct high to low, pair) and
+    ``rank(method="min")`` per line (ties share the best rank)."""
+    from xlbridge.clubs.heeg_demo import demo_season
+
+    demo_settings, results = demo_season(seed, periods, evenings)
+    for table, value in ((period_standings(results, demo_settings), "period_pct"),
+                         (year_standings(results, demo_settings), "year_pct")):
+        groups = ["period", "line"] if "period" in table.columns else ["line"]
+        ref = table.copy()
+        ref["_line_no"] = ref["line"].map(list(demo_settings.lines).index)
+        ref["_pair"] = ref["pair"].astype(int)
+        ref = ref.sort_values([*groups[:-1], "_line_no", value, "_pair"], ascending=[*([True] * (len(groups) - 1)), True, False, True],
+                              kind="mergesort")
+        assert list(ref.index) == list(table.index)
+        expected = ref.groupby(groups)[value].rank(method="min", ascending=False).astype(int)
+        assert list(table["rank"]) == list(expected)
+    year = year_standings(results, demo_settings)
+    eligible = year[year["eligible"]]
+    assert list(eligible["champion_rank"]) == list(eligible["year_pct"].rank(method="min", ascending=False))
+    assert year.loc[~year["eligible"], "champion_rank"].isna().all()
+
+
+def test_equal_period_percentages_share_a_rank_and_are_ordered_by_pair():
+    frame = season_frame()
+    frame.loc[(frame["pair"] == 7) & frame["date"].isin(P1), "mp"] = 72.5  # pair 7: 72.5 like pair 6
+    b = period_standings(frame, settings(promote=1), period=1).query("line == 'B'")
+    assert list(b["pair"]) == [8, 5, 6, 7]
+    assert list(b["period_pct"]) == approx_list([90, 75, 72.5, 72.5])
+    assert list(b["rank"]) == [1, 2, 3, 3]

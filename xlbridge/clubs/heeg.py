@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from xlbridge.awards.base import RuleError
+from xlbridge.clubs.frames import records
 
 __all__ = [
     "CODES",
@@ -519,7 +520,7 @@ def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], l
     seen: dict[tuple[_dt.date, Any], Any] = {}
     rejected_days: set[_dt.date] = set()
     present: list[tuple[_dt.date, str]] = []
-    for pos, (index, record) in enumerate(zip(results.index, results.to_dict("records"))):
+    for pos, (index, record) in enumerate(zip(results.index, records(results))):
         in_doubt = has["in_doubt"] and not _blank(record.get("in_doubt")) and bool(record.get("in_doubt"))
         raw_pair = record.get("pair")
         pair_shown = raw_pair if not _blank(raw_pair) else None
@@ -843,19 +844,36 @@ def _recalculated(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame
     return recalculate(results, settings)
 
 
-class _Columns:
-    """The columns the standings need, as plain lists (pandas per-group indexing
-    on these small frames cost far more than the standings themselves)."""
+class _Played:
+    """The played rows of a recalculated season, as plain lists read once (pandas
+    per-group indexing and sorting on these small tables cost far more than the
+    standings themselves).  ``lines[i]`` is the row's own line, or the roster's
+    line for the row's period when the row left it blank."""
 
-    def __init__(self, frame: pd.DataFrame) -> None:
+    def __init__(self, frame: pd.DataFrame, settings: HeegSettings) -> None:
+        played = np.flatnonzero(frame["played"].to_numpy(dtype=bool))
         # to_numpy: an element is what ``Series.iloc`` gives
-        self.lines = frame["line"].to_numpy()
-        self.keys = frame["_key"].tolist()
-        self.days = frame["_day"].tolist()
-        self.pairs = frame["pair"].to_numpy()
-        self.names = list(frame["names"]) if "names" in frame.columns else None
-        self.codes = list(frame["code"])
-        self.pcts = frame["pct"].to_numpy()
+        self.pairs = frame["pair"].to_numpy()[played]
+        raw_pairs = frame["pair"].tolist()
+        self.keys = [_pair_key(raw_pairs[i]) for i in played]
+        raw_days = frame["date"].tolist()
+        self.days = [_to_date(raw_days[i]) for i in played]
+        label_of = {day: p.label for p in settings.periods for day in p.evenings}
+        self.labels = [label_of[day] for day in self.days]
+        names = frame["names"].tolist() if "names" in frame.columns else None
+        self.names = [names[i] for i in played] if names is not None else None
+        codes = frame["code"].tolist()
+        self.codes = [codes[i] for i in played]
+        self.pcts = frame["pct"].to_numpy()[played]
+        roster = {p.pair: p for p in settings.roster}
+        own = frame["line"].to_numpy()[played]
+        self.lines = [
+            line if not _blank(line) else (roster[key].lines.get(label, "") if key in roster else "")
+            for line, key, label in zip(own, self.keys, self.labels)
+        ]
+
+    def __len__(self) -> int:
+        return len(self.keys)
 
     def names_of(self, group: list[int]) -> str:
         """The last names typed for the pair in the group ("" when none)."""
@@ -891,8 +909,31 @@ def _groups(keys: Iterable[Any], days: list[Any]) -> list[tuple[Any, list[int]]]
     return [(key, sorted(group, key=lambda i: days[i])) for key, group in groups.items()]
 
 
-def _line_of(frame: pd.DataFrame, roster: Mapping[Any, Pair], label: str) -> pd.Series:
-    return frame["line"].where(frame["line"].map(lambda v: not _blank(v)), frame["pair"].map(lambda p: roster.get(_pair_key(p), Pair(p)).lines.get(label, "")))
+def _rank_by_line(rows: list[dict[str, Any]], lines: Sequence[str], value: str) -> list[dict[str, Any]]:
+    """The standings order and ranks: rows sorted by line (the season's order, unknown
+    lines last), then ``value`` from high to low, then pair (numbers before text);
+    ``rank`` is the competition rank on ``value`` within the row's line (equal
+    values share the best rank: 1, 2, 2, 4)."""
+    line_no: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        line_no.setdefault(line, i)
+
+    def order(row: dict[str, Any]) -> tuple[Any, ...]:
+        v = row[value]
+        missing = v != v  # NaN: after every number
+        key = row["_key"]
+        pair = (0, key, "") if isinstance(key, int) else (1, 0, str(key))
+        return (line_no.get(row["line"], len(lines)), missing, 0.0 if missing else -v, pair)
+
+    ranked = sorted(rows, key=order)
+    seen: dict[Any, tuple[int, float, int]] = {}  # line -> (rows so far, last value, its rank)
+    for row in ranked:
+        count, last, rank = seen.get(row["line"], (0, math.nan, 0))
+        v = row[value]
+        rank = rank if v == last else count + 1
+        row["rank"] = rank
+        seen[row["line"]] = (count + 1, v, rank)
+    return ranked
 
 
 def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any = None, *,
@@ -916,33 +957,31 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
     from the lower line as relegate from the upper one: its best ranked pairs that
     are not blocked.  Equal percentages are ordered by pair number.
     """
+    columns = ["period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks", "blocked", "move", "next_line", "final"]
     frame = recalculated if recalculated is not None else _recalculated(results, settings)
-    roster = {p.pair: p for p in settings.roster}
-    frame = frame[frame["played"]]
     labels = [p.label for p in settings.periods]
     wanted = labels if period is None else [_label(period)]
     for label in wanted:
         if label not in labels:
             raise RuleError(f"period {period!r} is not one of {', '.join(labels)}")
-    tables = []
-    period_of = frame["date"].map(lambda d: settings.period_of(d).label)  # once, not once per period
+    cols = _Played(frame, settings)
+    roster = {p.pair: p for p in settings.roster}
+    rows: list[dict[str, Any]] = []
     for label in wanted:
         settings_period = next(p for p in settings.periods if p.label == label)
-        part = frame[period_of == label].copy()
-        if part.empty:
+        positions = [i for i in range(len(cols)) if cols.labels[i] == label]
+        if not positions:
             continue
-        part["line"] = _line_of(part, roster, label)
-        part["_key"] = part["pair"].map(_pair_key)
-        part["_day"] = part["date"].map(_to_date)
-        final = set(settings_period.evenings) <= set(part["_day"])
-        cols = _Columns(part)
-        rows = []
-        for (line, key), group in _groups(zip(cols.lines, cols.keys), cols.days):
+        final = set(settings_period.evenings) <= {cols.days[i] for i in positions}
+        table = []
+        groups = _groups(((cols.lines[i], cols.keys[i]) for i in positions), [cols.days[i] for i in positions])
+        for (line, key), members in groups:
+            group = [positions[j] for j in members]
             names = cols.names_of(group)
             if not names and key in roster:
                 names = roster[key].names
             marks = cols.marks_of(group)
-            rows.append({
+            table.append({
                 "period": label,
                 "line": line,
                 "pair": cols.pairs[group[-1]],
@@ -952,36 +991,28 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
                 "period_pct": cols.mean_pct(group),
                 "marks": marks,
                 "blocked": marks >= 4,
+                "move": "",
+                "next_line": line,
                 "final": final,
             })
-        table = pd.DataFrame(rows)
-        table["_order"] = table["_key"].map(lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
-        table["_line_no"] = table["line"].map(lambda l: settings.lines.index(l) if l in settings.lines else len(settings.lines))
-        table = table.sort_values(["_line_no", "period_pct", "_order"], ascending=[True, False, True], kind="mergesort")
-        table["rank"] = table.groupby("line")["period_pct"].rank(method="min", ascending=False).astype(int)
-        table["move"] = ""
-        table["next_line"] = table["line"]
-        present = [l for l in settings.lines if l in set(table["line"])]
+        table = _rank_by_line(table, settings.lines, "period_pct")
+        present = {row["line"] for row in table}
         for upper, lower in zip(settings.lines, settings.lines[1:]):
             if upper not in present or lower not in present:
                 continue
-            up = table[table["line"] == upper]
-            blocked = list(up[up["blocked"]].index)
-            others = [i for i in reversed(list(up.index)) if i not in blocked]
+            up = [row for row in table if row["line"] == upper]
+            blocked = [row for row in up if row["blocked"]]
+            others = [row for row in reversed(up) if not row["blocked"]]
             relegate = blocked + others[: max(0, settings_period.promote - len(blocked))]
-            down = table[table["line"] == lower]
-            promote = [i for i in down.index if not table.at[i, "blocked"]][: len(relegate)]
-            for i in relegate:
-                table.at[i, "move"] = "relegate"
-                table.at[i, "next_line"] = lower
-            for i in promote:
-                table.at[i, "move"] = "promote"
-                table.at[i, "next_line"] = upper
-        tables.append(table)
-    columns = ["period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks", "blocked", "move", "next_line", "final"]
-    if not tables:
+            promote = [row for row in table if row["line"] == lower and not row["blocked"]][: len(relegate)]
+            for row in relegate:
+                row["move"], row["next_line"] = "relegate", lower
+            for row in promote:
+                row["move"], row["next_line"] = "promote", upper
+        rows.extend(table)
+    if not rows:
         return pd.DataFrame(columns=columns)
-    return pd.concat(tables)[columns].reset_index(drop=True)
+    return pd.DataFrame(rows, columns=columns)
 
 
 def year_standings(results: pd.DataFrame, settings: HeegSettings, *,
@@ -999,22 +1030,13 @@ def year_standings(results: pd.DataFrame, settings: HeegSettings, *,
     already has it (it is then not computed again; it is not modified).
     """
     frame = recalculated if recalculated is not None else _recalculated(results, settings)
-    frame = frame[frame["played"]].copy()
     columns = ["line", "rank", "pair", "names", "evenings", "year_pct", *(f"end_{p.label}" for p in settings.periods), "marks", "star", "red_star", "eligible", "champion_rank"]
-    if frame.empty:
+    cols = _Played(frame, settings)
+    if not len(cols):
         return pd.DataFrame(columns=columns)
     roster = {p.pair: p for p in settings.roster}
-    frame["_day"] = frame["date"].map(_to_date)
-    frame["_key"] = frame["pair"].map(_pair_key)
-    frame["_label"] = frame["_day"].map(lambda d: settings.period_of(d).label)
-    frame["line"] = [
-        line if not _blank(line) else roster.get(key, Pair(key)).lines.get(label, "")
-        for line, key, label in zip(frame["line"], frame["_key"], frame["_label"])
-    ]
-    all_days = sorted(set(frame["_day"]))
+    all_days = sorted(set(cols.days))
     top = settings.lines[0]
-    cols = _Columns(frame)
-    period_labels = frame["_label"].tolist()
     rows = []
     for key, group in _groups(cols.keys, cols.days):
         names = cols.names_of(group)
@@ -1036,16 +1058,14 @@ def year_standings(results: pd.DataFrame, settings: HeegSettings, *,
             "red_star": marks > 5,
         }
         for p in settings.periods:
-            part = [i for i in group if period_labels[i] == p.label]
+            part = [i for i in group if cols.labels[i] == p.label]
             row[f"end_{p.label}"] = cols.mean_pct(part) if part else math.nan
         row["eligible"] = whole_top and not row["red_star"]
         rows.append(row)
-    table = pd.DataFrame(rows)
-    table["_order"] = table["_key"].map(lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
-    table["_line_no"] = table["line"].map(lambda l: settings.lines.index(l) if l in settings.lines else len(settings.lines))
-    table = table.sort_values(["_line_no", "year_pct", "_order"], ascending=[True, False, True], kind="mergesort")
-    table["rank"] = table.groupby("line")["year_pct"].rank(method="min", ascending=False).astype(int)
-    eligible = table[table["eligible"]]
-    table["champion_rank"] = math.nan
-    table.loc[eligible.index, "champion_rank"] = eligible["year_pct"].rank(method="min", ascending=False)
-    return table[columns].reset_index(drop=True)
+    rows = _rank_by_line(rows, settings.lines, "year_pct")
+    eligible = [row["year_pct"] for row in rows if row["eligible"]]
+    for row in rows:
+        # competition rank among the eligible pairs (NaN for the others)
+        v = row["year_pct"]
+        row["champion_rank"] = float(1 + sum(1 for e in eligible if e > v)) if row["eligible"] and v == v else math.nan
+    return pd.DataFrame(rows, columns=columns)

@@ -50,6 +50,7 @@ from xlbridge.clubs.heeg import (
     recalculate,
     year_standings,
 )
+from xlbridge.clubs.frames import records as frame_records
 from xlbridge.excel.book import BookAdapter, Grid, cell
 from xlbridge.excel.book import as_number as number
 from xlbridge.excel.recalc import Block, BookInputError, Plan, Problem, cell_name
@@ -534,7 +535,7 @@ class HeegSeason:
         plan = Plan()
         # one conversion to plain records for all evenings (per-evening frame
         # indexing and to_dict were most of the planning time)
-        out_records = out.to_dict("records")
+        out_records = frame_records(out)
         for sheet in evenings:
             self._plan_evening(plan, sheet, out_records, labels)
         self._plan_new_evenings(plan, settings, names, found_days, labels)
@@ -639,10 +640,10 @@ class HeegSeason:
         labels = [p.label for p in settings.periods]
         played_days = set(out.loc[out["played"], "date"]) if len(out) else set()
         any_played = bool(played_days)
-        periods = period_standings(frame, settings, recalculated=out) if any_played else pd.DataFrame(columns=["period"])
+        periods = frame_records(period_standings(frame, settings, recalculated=out)) if any_played else []
         for period in settings.periods:
             name = period_sheet(period.label)
-            part = periods[periods["period"] == period.label] if len(periods) else periods
+            part = [rec for rec in periods if rec["period"] == period.label]
             evenings_played = sum(1 for d in period.evenings if d in played_days)
             if not len(part):
                 status = "no evening played yet"
@@ -654,7 +655,7 @@ class HeegSeason:
             note = (f"{period.promote} pair(s) move between two lines; a red marks cell: 4 or more substitute/absence "
                     "marks in the period (cannot promote, relegates)")
             rows, fills = [], []
-            for rec in part.to_dict("records"):
+            for rec in part:
                 move = {"promote": f"promotes to {rec['next_line']}", "relegate": f"relegates to {rec['next_line']}"}.get(rec["move"])
                 rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None, int(rec["evenings"]),
                              float(rec["period_pct"]), int(rec["marks"]), move, rec["next_line"]])
@@ -662,10 +663,10 @@ class HeegSeason:
             self._table(plan, book, names, name, title, note, PERIOD_HEADERS, rows,
                         {7: [f[0] for f in fills], 8: [f[1] for f in fills]})
         # the year
-        year = year_standings(frame, settings, recalculated=out) if any_played else pd.DataFrame()
+        year = frame_records(year_standings(frame, settings, recalculated=out)) if any_played else []
         headers = year_headers(labels)
         rows, reds = [], []
-        for rec in year.to_dict("records"):
+        for rec in year:
             champion = rec["champion_rank"]
             rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None, int(rec["evenings"]),
                          float(rec["year_pct"]), *(value_out(rec[f"end_{label}"]) for label in labels), int(rec["marks"]),
