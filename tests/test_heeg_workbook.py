@@ -403,3 +403,34 @@ def test_cli_new_heeg_is_reproducible(tmp_path):
     assert main(["new", "heeg", str(tmp_path / "a.xlsx")]) == 0
     assert main(["new", "heeg", str(tmp_path / "b.xlsx")]) == 0
     assert snapshot(load_workbook(tmp_path / "a.xlsx")) == snapshot(load_workbook(tmp_path / "b.xlsx"))
+
+
+def test_recalculating_an_up_to_date_workbook_sets_no_cell(book, monkeypatch):
+    """The headless backend leaves cells that already hold the computed value
+    alone (a recalculation after one typed score rewrites a handful of cells,
+    not the whole season): counted on openpyxl's own value setter."""
+    from openpyxl.cell.cell import Cell
+
+    wb = load_workbook(book)
+    recalc_book(OpenpyxlBook(wb))  # after a load/save round trip: values as the file holds them
+    sizes = {ws.title: len(ws._cells) for ws in wb.worksheets}
+    sets = {"values": 0}
+    bind = Cell._bind_value
+
+    def counting_bind(self, value):
+        sets["values"] += 1
+        return bind(self, value)
+
+    monkeypatch.setattr(Cell, "_bind_value", counting_bind)
+    report = recalc_book(OpenpyxlBook(wb))
+    assert report.changes == []
+    assert sets == {"values": 0}
+    assert {ws.title: len(ws._cells) for ws in wb.worksheets} == sizes  # no empty cell created for a blank or no fill
+
+    # one typed score changed: only what follows from it is written
+    ws = wb["Evening 2025-09-04"]
+    r1 = ws.cell(row=2, column=4).value  # R1 of the first pair
+    ws.cell(row=2, column=4).value = r1 - 1 if r1 else 1
+    sets.update(values=0)
+    report = recalc_book(OpenpyxlBook(wb))
+    assert report.changes and 0 < sets["values"] < report.cells_written // 10

@@ -126,7 +126,7 @@ def test_lite_code_survives_a_headless_recalculation(club):
 
 def test_cli_recalc(club, capsys):
     assert main(["recalc", str(club)]) == 0
-    assert capsys.readouterr().out.startswith(f"recalculated {club} (event awards): 60 cells written")
+    assert capsys.readouterr().out.startswith(f"recalculated {club} (event awards): 60 computed cells up to date")
     wb = load_workbook(club)
     wb["Tournament"]["C10"] = "abc"
     wb["Tournament"]["C11"] = None

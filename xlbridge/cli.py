@@ -138,7 +138,7 @@ def _demo_heeg(folder: str | None) -> None:
     path = build("heeg", target_dir / "heeg-demo.xlsx", force=True)
     report = recalc_path(path)
     print(f"Bundled example: Bridge club Heeg season workbook (synthetic), written to {path}")
-    print(f"xlbridge recalc {path}: {report.cells_written} cells written, "
+    print(f"xlbridge recalc {path}: {report.cells_written} computed cells up to date, "
           f"{len(report.changes)} earlier values changed; previous version kept as {path.stem}.backup.xlsx")
     ws = load_workbook(path)[YEAR]
     rows = [[c.value for c in row] for row in ws.iter_rows(min_row=1)]
@@ -175,7 +175,7 @@ def cmd_recalc(args: argparse.Namespace) -> None:
 
     report = recalc_path(args.path, backup=not args.no_backup)
     changed = f", {len(report.changes)} earlier values changed (listed on the Corrections sheet)" if report.changes else ""
-    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} cells written{changed}")
+    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} computed cells up to date{changed}")
 
 
 def cmd_serve(args: argparse.Namespace) -> None:

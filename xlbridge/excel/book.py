@@ -67,6 +67,22 @@ def _clean_value_for_write(value: Any) -> Any:
     return value
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _holds(cell: Any, value: Any) -> bool:
+    """Whether an openpyxl cell already holds ``value``: the same text, flag or
+    empty cell, or the same number (198 read back from a file is the 198.0
+    computed: openpyxl saves both as "198")."""
+    old = cell._value
+    if _is_number(value):
+        return cell.data_type == "n" and _is_number(old) and old == value
+    if type(old) is not type(value) or old != value:
+        return False
+    return cell.data_type == ("s" if isinstance(value, str) else "b" if isinstance(value, bool) else "n")
+
+
 def looks_like_formula(value: Any) -> bool:
     """Text Excel would evaluate if typed: starts with = + - or @ (and is not a number)."""
     if not isinstance(value, str) or len(value) < 2 or value[0] not in "=+-@":
@@ -184,9 +200,13 @@ class OpenpyxlBook(_ReadOnce):
     def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
         self._grids.pop(sheet, None)
         ws = self._ws(sheet)
+        stored = ws._cells
         for r, line in enumerate(values):
             for c, value in enumerate(line):
                 value = _clean_value_for_write(value)
+                old = stored.get((row + r, col + c))
+                if (value is None) if old is None else _holds(old, value):
+                    continue  # a recalculation mostly rewrites what is there: leave it
                 cell = ws.cell(row=row + r, column=col + c)
                 if looks_like_formula(value):
                     # text that looks like a formula stays text (Excel would otherwise evaluate it)
@@ -198,8 +218,14 @@ class OpenpyxlBook(_ReadOnce):
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
         from openpyxl.styles import PatternFill
 
-        cell = self._ws(sheet).cell(row=row, column=col)
+        ws = self._ws(sheet)
         known = self._fill_ids.get(colour)
+        old = ws._cells.get((row, col))
+        if old is None and colour is None:
+            return  # an empty cell has no fill
+        if known is not None and old is not None and old._style is not None and old._style.fillId == known:
+            return  # already so
+        cell = old if old is not None else ws.cell(row=row, column=col)
         if known is not None:
             # what ``cell.fill = <the same fill>`` stores (openpyxl's StyleDescriptor),
             # without hashing the fill again: 5,000 fills cost seconds otherwise

@@ -115,6 +115,10 @@ class Change:
 
 @dataclass
 class Report:
+    """What a recalculation did: the workbook kind, the number of computed cells
+    (each now holds its value: written, or left when it already held it) and the
+    earlier values that changed."""
+
     kind: str
     cells_written: int
     changes: list[Change]
