@@ -84,3 +84,44 @@ def test_embedding_is_reproducible(tmp_path):
     assert main_py() == main_py()
     first = lite.extract(SHIPPED_PATHS[0])
     assert json.dumps(first, sort_keys=True)
+
+
+def test_saving_with_the_parts_in_one_pass_gives_what_save_then_carry_over_gives(tmp_path):
+    """``xlbridge recalc`` saves and puts the Lite parts back in one pass; the
+    file must hold exactly what saving and then rewriting it with
+    :func:`lite.carry_over` gives (the older two-pass way)."""
+    from openpyxl import load_workbook
+
+    source = SHIPPED_PATHS[0]
+    parts = lite.lite_parts(source)
+    assert set(parts) == set(lite.PARTS)
+    one, two = tmp_path / "one.xlsx", tmp_path / "two.xlsx"
+    lite.save_with_parts(load_workbook(source), one, parts)
+    load_workbook(source).save(two)
+    assert lite.carry_over(source, two)
+    with zipfile.ZipFile(one) as a, zipfile.ZipFile(two) as b:
+        assert sorted(a.namelist()) == sorted(b.namelist())
+        assert a.testzip() is None
+        for name in a.namelist():
+            if name != "docProps/core.xml":  # holds the time of saving
+                assert a.read(name) == b.read(name), name
+    assert lite.extract(one) == lite.extract(source)
+    # no parts: a plain save
+    lite.save_with_parts(load_workbook(source), tmp_path / "plain.xlsx", {})
+    assert lite.lite_parts(tmp_path / "plain.xlsx") == {}
+
+
+def test_a_failed_save_with_parts_raises_and_adds_nothing(tmp_path, monkeypatch):
+    from openpyxl import load_workbook
+    from openpyxl.writer import excel
+
+    workbook = load_workbook(SHIPPED_PATHS[0])
+
+    def broken(self):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(excel.ExcelWriter, "write_data", broken)
+    with pytest.raises(OSError, match="disk full"):
+        lite.save_with_parts(workbook, tmp_path / "broken.xlsx", lite.lite_parts(SHIPPED_PATHS[0]))
+    with zipfile.ZipFile(tmp_path / "broken.xlsx") as archive:
+        assert archive.namelist() == []

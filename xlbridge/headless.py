@@ -101,13 +101,12 @@ def save_atomically(workbook, path: Path, carry_from: Path | None = None) -> Non
     ``carry_from``: an earlier version whose xlwings Lite parts are put back into
     the new file before it replaces the old one.
     """
+    parts = lite.lite_parts(carry_from) if carry_from is not None else {}
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)
     temp = Path(temp_name)
     try:
-        workbook.save(temp)
-        if carry_from is not None:
-            lite.carry_over(carry_from, temp)
+        lite.save_with_parts(workbook, temp, parts)
         os.replace(temp, path)
     except BaseException:
         temp.unlink(missing_ok=True)

@@ -8,8 +8,9 @@ overrides (facts in ``docs/install.md``).  openpyxl drops all of these when it
 saves, so:
 
 - :func:`embed` is the last step when a shipped workbook is built;
-- :func:`carry_over` puts the parts of an earlier version back after
-  ``xlbridge recalc`` has saved with openpyxl;
+- :func:`save_with_parts` saves with openpyxl and puts the parts of the
+  earlier version (:func:`lite_parts`) back in the same pass (``xlbridge
+  recalc``); :func:`carry_over` does it to a file already saved;
 - :func:`extract` reads the files back (tests compare them with the sources).
 """
 
@@ -154,15 +155,22 @@ def extract(path: str | os.PathLike[str]) -> dict[str, str]:
     return {p.get("name"): json.loads(p.get("value")) for p in root.iterfind("we:properties/we:property", ns)}
 
 
+def lite_parts(source: str | os.PathLike[str]) -> dict[str, bytes]:
+    """The xlwings Lite parts of the workbook at ``source`` (``{}`` when it has none)."""
+    with zipfile.ZipFile(source) as archive:
+        names = set(archive.namelist())
+        if WEBEXTENSION not in names:
+            return {}
+        return {name: archive.read(name) for name in PARTS if name in names}
+
+
 def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> bool:
     """Copy the xlwings Lite parts of ``source`` into ``target`` (saved by
     openpyxl, which dropped them).  Returns False when ``source`` has none."""
-    src, dst = Path(source), Path(target)
-    with zipfile.ZipFile(src) as archive:
-        names = set(archive.namelist())
-        if WEBEXTENSION not in names:
-            return False
-        parts = {name: archive.read(name) for name in PARTS if name in names}
+    parts = lite_parts(source)
+    if not parts:
+        return False
+    dst = Path(target)
     with zipfile.ZipFile(dst) as archive:
         rels = archive.read(ROOT_RELS).decode("utf-8")
         types = archive.read(CONTENT_TYPES).decode("utf-8")
@@ -172,4 +180,50 @@ def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -
     return True
 
 
-__all__ = ["embed", "extract", "carry_over", "PARTS"]
+class _CarryingZip(zipfile.ZipFile):
+    """The zip openpyxl writes a workbook into, getting the Lite parts on the way:
+    the root relationships and content types are patched as openpyxl writes them,
+    and the parts are added before the file is closed (one pass, instead of saving
+    and then rewriting the whole file)."""
+
+    def __init__(self, file: Path, parts: dict[str, bytes]):
+        super().__init__(file, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+        self._parts = dict(parts)
+
+    def writestr(self, zinfo_or_arcname, data, *args, **kwargs):  # type: ignore[override]
+        name = getattr(zinfo_or_arcname, "filename", zinfo_or_arcname)
+        if name in (ROOT_RELS, CONTENT_TYPES):
+            text = data.decode("utf-8") if isinstance(data, bytes) else data
+            data = (_patch_root_rels(text) if name == ROOT_RELS else _patch_content_types(text)).encode("utf-8")
+        return super().writestr(zinfo_or_arcname, data, *args, **kwargs)
+
+    def close(self) -> None:
+        if self.fp is not None and self.mode == "w":
+            parts, self._parts = self._parts, {}
+            for name, data in parts.items():
+                super().writestr(name, data)
+        super().close()
+
+
+def save_with_parts(workbook, target: str | os.PathLike[str], parts: dict[str, bytes]) -> None:
+    """Save an openpyxl ``workbook`` to ``target`` carrying the Lite ``parts``
+    (from :func:`lite_parts`); a plain ``workbook.save`` when there are none."""
+    if not parts:
+        workbook.save(target)
+        return
+    import datetime as dt
+
+    from openpyxl.writer.excel import ExcelWriter
+
+    # what openpyxl's own save_workbook does, with the carrying zip
+    workbook.properties.modified = dt.datetime.now(tz=dt.timezone.utc).replace(tzinfo=None)
+    archive = _CarryingZip(Path(target), parts)
+    try:
+        ExcelWriter(workbook, archive).save()
+    except BaseException:
+        archive._parts = {}  # a failed save: close the file as it is (the caller discards it)
+        archive.close()
+        raise
+
+
+__all__ = ["embed", "extract", "carry_over", "lite_parts", "save_with_parts", "PARTS"]
