@@ -535,9 +535,11 @@ class HeegSeason:
         plan = Plan()
         # one conversion to plain records for all evenings (per-evening frame
         # indexing and to_dict were most of the planning time)
-        out_records = frame_records(out)
+        by_day: dict[Any, list[dict[str, Any]]] = {}
+        for rec in frame_records(out):
+            by_day.setdefault(rec["date"], []).append(rec)
         for sheet in evenings:
-            self._plan_evening(plan, sheet, out_records, labels)
+            self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
         self._plan_new_evenings(plan, settings, names, found_days, labels)
         self._plan_standings(plan, book, frame, out, settings, names)
         return plan
@@ -582,8 +584,9 @@ class HeegSeason:
         return out
 
     def _plan_evening(self, plan: Plan, sheet: EveningSheet, out_records: list[dict[str, Any]], labels: list[str]) -> None:
+        """The computed cells of one evening sheet; ``out_records``: the engine's rows of that evening."""
         cols = sheet.cols
-        by_pair = {pair_key(rec["pair"]): rec for rec in out_records if rec["date"] == sheet.day}
+        by_pair = {pair_key(rec["pair"]): rec for rec in out_records}
         headers = evening_headers(cols.rounds, labels)
         star_col = cols.star(labels)
         # the computed part of the header row

@@ -157,7 +157,9 @@ def diff(book: BookAdapter, plan: Plan) -> list[Change]:
     for block in plan.blocks:
         if block.sheet not in existing or not block.audit:
             continue
-        grid = grids.setdefault(block.sheet, book.read(block.sheet))
+        grid = grids.get(block.sheet)
+        if grid is None:  # (not setdefault: that would read, i.e. copy, the sheet for every block)
+            grid = grids[block.sheet] = book.read(block.sheet)
         for r, line in enumerate(block.values):
             for c, new in enumerate(line):
                 row, col = block.row + r, block.col + c
