@@ -232,6 +232,14 @@ def test_start_a_season_from_the_blank_template_hand_worked(tmp_path):
     wb = load_workbook(path)
     assert wb.sheetnames[-2:] == ["Evening 2026-09-03", "Evening 2026-09-10"]
     ev1 = wb["Evening 2026-09-03"]
+    # laid out as the demo's evening sheets: header, yellow typed cells, 2 decimals, panes
+    demo = load_workbook(build("heeg", tmp_path / "demo.xlsx"))["Evening 2025-09-04"]
+    assert ev1.freeze_panes == demo.freeze_panes == "D2"
+    for ref in ("A1", "P1", "D2", "J5", "K3", "P2", "T9"):
+        assert (fill(ev1[ref]), ev1[ref].number_format, ev1[ref].font.bold) == \
+            (fill(demo[ref]), demo[ref].number_format, demo[ref].font.bold), ref
+    assert [ev1.column_dimensions[c].width for c in "ABP"] == [demo.column_dimensions[c].width for c in "ABP"]
+    assert fill(ev1["D2"]) == "FFFFF2CC" and ev1["P2"].number_format == "0.00" and ev1["A1"].font.bold
     assert [ev1.cell(row=r, column=1).value for r in range(2, 10)] == list(range(1, 9))
     assert ev1["C2"].value == "A" and ev1["B5"].value == "Pair 4 names"
     # evening 1: pair 1 types rounds, pair 2 only a total, pair 3 '1', pair 4 a total of 60,
@@ -434,3 +442,21 @@ def test_recalculating_an_up_to_date_workbook_sets_no_cell(book, monkeypatch):
     sets.update(values=0)
     report = recalc_book(OpenpyxlBook(wb))
     assert report.changes and 0 < sets["values"] < report.cells_written // 10
+
+
+def test_a_deleted_standings_sheet_comes_back_laid_out(book, tmp_path):
+    wb = load_workbook(book)
+    del wb["Year"]
+    del wb["Period 2"]
+    wb.save(book)
+    recalc_path(book, when="t")
+    again, demo = load_workbook(book), load_workbook(build("heeg", tmp_path / "demo.xlsx"))
+    for name in ("Year", "Period 2"):
+        new, old = again[name], demo[name]
+        assert new.freeze_panes == old.freeze_panes == "A4"
+        assert [[c.value for c in row] for row in new.iter_rows(max_row=40)] == \
+            [[c.value for c in row] for row in old.iter_rows(max_row=40)]
+        for ref in ("A1", "A3", "F3", "F4", "F30", "G4", "D5"):
+            assert (fill(new[ref]), new[ref].number_format, new[ref].font.bold, new[ref].font.sz) == \
+                (fill(old[ref]), old[ref].number_format, old[ref].font.bold, old[ref].font.sz), (name, ref)
+        assert new["A1"].font.sz == 14 and new["F4"].number_format == "0.00"

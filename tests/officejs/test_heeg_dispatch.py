@@ -12,7 +12,7 @@ from openpyxl.styles import PatternFill
 from xlwings import server
 
 from xlbridge.excel import functions, recalc, scripts
-from xlbridge.excel.emulate import apply_actions, run_script, snapshot
+from xlbridge.excel.emulate import apply_actions, formats, run_script, snapshot
 from xlbridge.excel.emulate import excel_and_headless as both_ways
 from xlbridge.workbooks import build
 
@@ -106,6 +106,26 @@ def test_a_new_season_creates_the_evening_sheets_both_ways(tmp_path):
     headless, excel, _ = both_ways(path)
     assert snapshot(excel) == snapshot(headless)
     assert excel.sheetnames[-2:] == ["Evening 2026-09-03", "Evening 2026-09-10"]
+    # the new sheets get the template's look both ways: header, number formats, frozen panes
+    looks = formats(excel)
+    assert looks == formats(headless)
+    new = looks["Evening 2026-09-03"]
+    assert new["freeze"] == "D2"
+    assert new["cells"]["A1"] == ("General", True, "FFFFFFFF", 11.0)
+    assert new["cells"]["P2"][0] == "0.00" and new["cells"]["K9"][0] == "0.00"  # % and C corrected
+
+
+def test_a_deleted_year_sheet_comes_back_with_the_same_look_both_ways(book):
+    wb = load_workbook(book)
+    del wb["Year"]
+    wb.save(book)
+    headless, excel, _ = both_ways(book)
+    assert snapshot(excel) == snapshot(headless)
+    looks = formats(excel)
+    assert looks == formats(headless)
+    assert looks["Year"]["freeze"] == "A4"
+    assert looks["Year"]["cells"]["A1"] == ("General", True, None, 14.0)
+    assert looks["Year"]["cells"]["F4"][0] == "0.00"
 
 
 def test_problems_reach_the_scorer_and_nothing_is_recalculated(book):

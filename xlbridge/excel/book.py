@@ -24,9 +24,50 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 Grid = list[list[Any]]
+
+
+Area = tuple[int, int, int, int]  # first row, first column, rows, columns
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a sheet that a recalculation adds should look: the look the shipped
+    workbooks give the same kind of sheet (so an evening sheet added in the
+    season reads like the ones the template had).
+
+    ``widths`` are column widths in characters from column A; Excel sizes the
+    columns to their contents instead (its width unit differs between Excel
+    desktop and Excel on the web).  ``freeze``: the first row and column that
+    scroll, e.g. ``(2, 4)`` keeps row 1 and columns A-C in view (D2).
+    """
+
+    title: bool = False  # A1 in big bold type
+    header_row: int = 0  # 0: no header row
+    header_cols: int = 0
+    header_fill: str = "#1F4E78"
+    header_font: str = "#FFFFFF"  # bold
+    widths: tuple[float, ...] = ()
+    number_formats: tuple[tuple[Area, str], ...] = ()
+    fills: tuple[tuple[Area, str], ...] = ()
+    freeze: tuple[int, int] | None = None
+
+
+def column_letter(col: int) -> str:
+    """``column_letter(28) == "AB"`` (no openpyxl: this also runs in xlwings Lite)."""
+    letters = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def cells_of(area: Area) -> list[tuple[int, int]]:
+    row, col, nrows, ncols = area
+    return [(row + r, col + c) for r in range(nrows) for c in range(ncols)]
 
 
 class BookAdapter(Protocol):
@@ -46,6 +87,11 @@ class BookAdapter(Protocol):
 
     def add_sheet(self, name: str) -> None:
         """Add an empty sheet at the end."""
+        ...
+
+    def lay_out(self, sheet: str, layout: Layout) -> None:
+        """Give a sheet the recalculation added its look (header, number formats,
+        input fills, frozen panes, widths)."""
         ...
 
     def alert(self, message: str) -> None:
@@ -246,6 +292,30 @@ class OpenpyxlBook(_ReadOnce):
         self._grids.pop(name, None)
         self.wb.create_sheet(name)
 
+    def lay_out(self, sheet: str, layout: Layout) -> None:
+        from openpyxl.styles import Alignment, Font
+        from openpyxl.utils import get_column_letter
+
+        ws = self._ws(sheet)
+        if layout.title:
+            ws["A1"].font = Font(bold=True, size=14)
+        font = Font(bold=True, color="FF" + layout.header_font.lstrip("#").upper())
+        for col in range(1, layout.header_cols + 1):
+            cell = ws.cell(row=layout.header_row, column=col)
+            cell.font = font
+            cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+            self.fill(sheet, layout.header_row, col, layout.header_fill)
+        for col, width in enumerate(layout.widths, start=1):
+            ws.column_dimensions[get_column_letter(col)].width = width
+        for area, number_format in layout.number_formats:
+            for row, col in cells_of(area):
+                ws.cell(row=row, column=col).number_format = number_format
+        for area, colour in layout.fills:
+            for row, col in cells_of(area):
+                self.fill(sheet, row, col, colour)
+        if layout.freeze is not None:
+            ws.freeze_panes = ws.cell(row=layout.freeze[0], column=layout.freeze[1]).coordinate
+
     def alert(self, message: str) -> None:
         self.messages.append(message)
 
@@ -285,6 +355,36 @@ class XlwingsBook(_ReadOnce):
     def add_sheet(self, name: str) -> None:
         self._grids.pop(name, None)
         self.book.sheets.add(name, after=self.book.sheets[len(self.book.sheets) - 1])
+
+    def lay_out(self, sheet: str, layout: Layout) -> None:
+        ws = self.book.sheets[sheet]
+
+        def rng(area: Area) -> Any:
+            row, col, nrows, ncols = area
+            return ws.range((row, col), (row + nrows - 1, col + ncols - 1))
+
+        if layout.title:
+            ws.range((1, 1)).font.bold = True
+            ws.range((1, 1)).font.size = 14
+        if layout.header_row and layout.header_cols:
+            header = rng((layout.header_row, 1, 1, layout.header_cols))
+            header.color = layout.header_fill
+            header.font.bold = True
+            header.font.color = layout.header_font
+        for area, number_format in layout.number_formats:
+            rng(area).number_format = number_format
+        for area, colour in layout.fills:
+            rng(area).color = colour
+        if layout.freeze is not None:
+            row, col = layout.freeze  # Excel wants the frozen cells themselves: A1:C1 for D2
+            if row > 1 and col > 1:
+                ws.freeze_panes.freeze_at(f"A1:{column_letter(col - 1)}{row - 1}")
+            elif row > 1:
+                ws.freeze_panes.freeze_at(f"1:{row - 1}")
+            elif col > 1:
+                ws.freeze_panes.freeze_at(f"A:{column_letter(col - 1)}")
+        if layout.widths:
+            ws.autofit("columns")
 
     def alert(self, message: str) -> None:
         try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from copy import copy
 from typing import Any
 
 SHEET_DEFAULTS = {
@@ -106,6 +107,11 @@ def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
             alerts.append(action["args"][0])
             continue
         ws = workbook.worksheets[action["sheet_position"]]
+        if func == "freezePaneAtRange":  # the frozen cells: "A1:C1" -> the panes scroll from D2
+            ws.freeze_panes = _first_scrolling_cell(action["args"][0])
+            continue
+        if func == "setSheetAutofit":  # Excel measures the text; openpyxl cannot: widths stay
+            continue
         row0, col0 = action["start_row"] + 1, action["start_column"] + 1
         if func == "setValues":
             for r, line in enumerate(action["values"]):
@@ -125,9 +131,58 @@ def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
                     else:
                         rgb = "FF" + colour.lstrip("#").upper()
                         cell.fill = PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
+        elif func == "setNumberFormat":
+            for r in range(action["row_count"]):
+                for c in range(action["column_count"]):
+                    ws.cell(row=row0 + r, column=col0 + c).number_format = action["args"][0]
+        elif func == "setFontProperty" and action["args"][0] in ("bold", "color", "size"):
+            name, value = action["args"]
+            for r in range(action["row_count"]):
+                for c in range(action["column_count"]):
+                    cell = ws.cell(row=row0 + r, column=col0 + c)
+                    font = copy(cell.font)
+                    if name == "bold":
+                        font.bold = bool(value)
+                    elif name == "size":
+                        font.size = float(value)
+                    else:
+                        font.color = "FF" + str(value).lstrip("#").upper()
+                    cell.font = font
         else:
             raise NotImplementedError(f"emulate: action {func!r} is not emulated")
     return alerts
+
+
+def _first_scrolling_cell(frozen: str) -> str:
+    """Excel's frozen cells as openpyxl's ``freeze_panes``: "A1:C1" -> "D2",
+    "1:3" -> "A4", "A:C" -> "D1"."""
+    import re
+
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    last = frozen.replace("$", "").split(":")[-1]
+    letters, digits = re.fullmatch(r"([A-Z]*)(\d*)", last).groups()
+    col = column_index_from_string(letters) + 1 if letters else 1
+    row = int(digits) + 1 if digits else 1
+    return f"{get_column_letter(col)}{row}"
+
+
+def formats(workbook: Any) -> dict[str, Any]:
+    """Each sheet's look as far as both backends set it: frozen panes, and per
+    cell the number format, bold and font colour where not the default (for
+    comparisons, next to :func:`snapshot`)."""
+    out: dict[str, Any] = {}
+    for ws in workbook.worksheets:
+        cells = {}
+        for row in ws.iter_rows():
+            for cell in row:
+                colour = cell.font.color.rgb if cell.font is not None and cell.font.color is not None else None
+                look = (cell.number_format, bool(cell.font.bold), colour if isinstance(colour, str) else None,
+                        float(cell.font.sz or 11))
+                if look != ("General", False, None, 11.0):
+                    cells[cell.coordinate] = look
+        out[ws.title] = {"freeze": ws.freeze_panes, "cells": cells}
+    return out
 
 
 def excel_and_headless(path: Any) -> tuple[Any, Any, list[str]]:

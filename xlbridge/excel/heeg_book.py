@@ -51,7 +51,8 @@ from xlbridge.clubs.heeg import (
     year_standings,
 )
 from xlbridge.clubs.frames import records as frame_records
-from xlbridge.excel.book import BookAdapter, Grid, cell
+from xlbridge.excel.book import BookAdapter, Grid, Layout, cell
+from xlbridge.excel.messages import INPUT
 from xlbridge.excel.book import as_number as number
 from xlbridge.excel.recalc import Block, BookInputError, Plan, Problem, cell_name
 
@@ -201,6 +202,45 @@ class Columns:
 
     def star(self, labels: Sequence[str]) -> int:
         return self.egs + 5 + max(len(labels) - 1, 0)
+
+
+def evening_layout(rounds: int, labels: Sequence[str], rows: int) -> Layout:
+    """The look of an evening sheet with room for ``rows`` pairs (and 4 more):
+    the header, the typed rounds and combi in yellow, % columns with 2 decimals,
+    pair, names and line kept in view.  The template's evening sheets and the
+    ones a recalculation adds share it."""
+    cols = Columns(rounds)
+    headers = evening_headers(rounds, labels)
+    room = rows + 4
+    return Layout(
+        header_row=1,
+        header_cols=len(headers),
+        widths=(6, 30, 5, *([5] * rounds), 5, 6, 6, 6, 5, 7, 7, 9, 8, 8, *([7] * (len(labels) - 1)), 4),
+        number_formats=(((2, cols.c_corrected, room, 1), "0.00"), ((2, cols.egs, room, cols.star(labels) - cols.egs), "0.00")),
+        fills=(((2, FIRST_ROUND_COL, room, cols.combi - FIRST_ROUND_COL + 1), INPUT),),
+        freeze=(2, LINE_COL + 1),
+    )
+
+
+def standings_layout(sheet: str, labels: Sequence[str], rows: int) -> Layout:
+    """The look of a period or year standings sheet (``sheet`` is its name) with
+    room for ``rows`` pairs: the title, the header on row 3, percentages with 2
+    decimals, the title rows kept in view."""
+    if sheet == YEAR:
+        headers, pct = year_headers(labels), {"jaar", *(f"eind {label}" for label in labels)}
+        widths: tuple[float, ...] = (6, 6, 6, 30, 9, 8, *([8] * len(labels)), 7, 4, 9)
+    else:
+        headers, pct, widths = PERIOD_HEADERS, {"periode"}, (6, 6, 6, 30, 9, 8, 7, 15, 9)
+    room = max(60, rows + 10)
+    return Layout(
+        title=True,
+        header_row=STANDINGS_HEADER_ROW,
+        header_cols=len(headers),
+        widths=widths,
+        number_formats=tuple(((STANDINGS_HEADER_ROW + 1, col, room, 1), "0.00")
+                             for col, title in enumerate(headers, start=1) if title in pct),
+        freeze=(STANDINGS_HEADER_ROW + 1, 1),
+    )
 
 
 # --------------------------------------------------------------------------- the Season sheet
@@ -637,6 +677,7 @@ class HeegSeason:
             plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name))
             if members:
                 plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]] for p in members], what=name))
+            plan.layouts.append((name, evening_layout(settings.rounds, labels, len(members))))
 
     def _plan_standings(self, plan: Plan, book: BookAdapter, frame: pd.DataFrame, out: pd.DataFrame,
                         settings: HeegSettings, names: list[str]) -> None:
@@ -664,7 +705,7 @@ class HeegSeason:
                              float(rec["period_pct"]), int(rec["marks"]), move, rec["next_line"]])
                 fills.append((RED if rec["blocked"] else None, {"promote": PROMOTE_FILL, "relegate": RELEGATE_FILL}.get(rec["move"])))
             self._table(plan, book, names, name, title, note, PERIOD_HEADERS, rows,
-                        {7: [f[0] for f in fills], 8: [f[1] for f in fills]})
+                        {7: [f[0] for f in fills], 8: [f[1] for f in fills]}, labels)
         # the year
         year = frame_records(year_standings(frame, settings, recalculated=out)) if any_played else []
         headers = year_headers(labels)
@@ -679,15 +720,16 @@ class HeegSeason:
         top = settings.lines[0]
         note = (f"champion: the best pair that played every evening in line {top} (no *) and had at most 5 "
                 "substitute/absence marks (no red *)")
-        self._table(plan, book, names, YEAR, title, note, headers, rows, {headers.index("*") + 1: reds})
+        self._table(plan, book, names, YEAR, title, note, headers, rows, {headers.index("*") + 1: reds}, labels)
 
     def _table(self, plan: Plan, book: BookAdapter, names: list[str], sheet: str, title: str, note: str,
-               headers: list[str], rows: list[list[Any]], fills: dict[int, list[str | None]]) -> None:
+               headers: list[str], rows: list[list[Any]], fills: dict[int, list[str | None]], labels: list[str]) -> None:
         """A whole standings sheet: title, note, header row 3, rows from 4; the old
         contents beyond are blanked.  Not audited (it follows from the evenings)."""
         old: Grid = book.read(sheet) if sheet in names else []
         if sheet not in names:
             plan.new_sheets.append(sheet)
+            plan.layouts.append((sheet, standings_layout(sheet, labels, len(rows))))
         width = max(len(headers), max((len(r) for r in old), default=0))
         height = max(STANDINGS_HEADER_ROW + len(rows), len(old))
         grid: Grid = [[title], [note], headers, *rows]
@@ -797,20 +839,12 @@ def heeg_workbook(blank: bool = False):
         ws.column_dimensions[col].width = width
 
     # standings (computed; formats for the rows they will fill)
-    room = max(60, len(settings.roster) + 10)
-    standings = [(YEAR, year_headers(labels), [6, 6, 6, 30, 9, 8, *([8] * len(labels)), 7, 4, 9],
-                  {"jaar", *(f"eind {label}" for label in labels)})]
-    standings = [*((period_sheet(p.label), PERIOD_HEADERS, [6, 6, 6, 30, 9, 8, 7, 15, 9], {"periode"}) for p in settings.periods),
-                 *standings]
-    for name, titles, widths, pct in standings:
-        sheet = wb.create_sheet(name)
-        header(sheet, STANDINGS_HEADER_ROW, titles, widths)
-        sheet["A1"].font = TITLE_FONT
-        sheet.freeze_panes = "A4"
+    book = OpenpyxlBook(wb)
+    for name, titles in [*((period_sheet(p.label), PERIOD_HEADERS) for p in settings.periods), (YEAR, year_headers(labels))]:
+        wb.create_sheet(name)
         for col, title in enumerate(titles, start=1):
-            if title in pct:
-                for row in range(STANDINGS_HEADER_ROW + 1, STANDINGS_HEADER_ROW + 1 + room):
-                    sheet.cell(row=row, column=col).number_format = "0.00"
+            wb[name].cell(row=STANDINGS_HEADER_ROW, column=col, value=title)
+        book.lay_out(name, standings_layout(name, labels, len(settings.roster)))
     # keep Season first, then Year, then the periods
     wb.move_sheet(YEAR, offset=-len(settings.periods))
 
@@ -823,13 +857,13 @@ def heeg_workbook(blank: bool = False):
     # one sheet per evening with what the scorer typed
     headers = evening_headers(settings.rounds, labels)
     cols = Columns(settings.rounds)
-    pct_cols = range(cols.egs, cols.star(labels))
+    book = OpenpyxlBook(wb)
     for day in settings.evenings:
         sheet = wb.create_sheet(evening_sheet(day))
-        header(sheet, 1, headers, [6, 30, 5, *([5] * settings.rounds), 5, 6, 6, 6, 5, 7, 7, 9, 8, 8,
-                                   *([7] * (len(labels) - 1)), 4])
-        sheet.freeze_panes = "D2"
         part = results[results["date"] == day] if len(results) else results
+        for col, title in enumerate(headers, start=1):
+            sheet.cell(row=1, column=col, value=title)
+        book.lay_out(sheet.title, evening_layout(settings.rounds, labels, len(part)))
         for row, rec in enumerate(part.to_dict("records"), start=2):
             sheet.cell(row=row, column=PAIR_COL, value=int(rec["pair"]))
             sheet.cell(row=row, column=NAMES_COL, value=rec.get("names"))
@@ -842,12 +876,6 @@ def heeg_workbook(blank: bool = False):
                 sheet.cell(row=row, column=cols.mp, value=None if is_blank(rec.get("mp")) else rec["mp"])
             code = normalise_code(rec.get("code"))
             sheet.cell(row=row, column=cols.inv, value=int(code) if code.isdigit() else (code or None))
-        for row in range(2, len(part) + 6):
-            sheet.cell(row=row, column=cols.c_corrected).number_format = "0.00"
-            for col in pct_cols:
-                sheet.cell(row=row, column=col).number_format = "0.00"
-            for col in range(FIRST_ROUND_COL, cols.combi + 1):
-                sheet.cell(row=row, column=col).fill = INPUT_FILL
 
     book = OpenpyxlBook(wb)
     kind = HeegSeason()

@@ -17,16 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from xlbridge.awards.base import RuleError
-from xlbridge.excel.book import BookAdapter, Grid
-
-
-def column_letter(col: int) -> str:
-    """``column_letter(28) == "AB"`` (no openpyxl: this also runs in xlwings Lite)."""
-    letters = ""
-    while col > 0:
-        col, rest = divmod(col - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
+from xlbridge.excel.book import BookAdapter, Grid, Layout, column_letter
 
 
 def cell_name(row: int, col: int) -> str:
@@ -87,6 +78,7 @@ class Plan:
     blocks: list[Block] = field(default_factory=list)
     fills: list[tuple[str, int, int, str | None]] = field(default_factory=list)
     clear: list[tuple[str, int, int, int, int]] = field(default_factory=list)  # sheet, row, col, nrows, ncols
+    layouts: list[tuple[str, Layout]] = field(default_factory=list)  # the look of sheets in new_sheets
 
 
 class Kind(Protocol):
@@ -188,6 +180,8 @@ def apply(book: BookAdapter, plan: Plan) -> int:
         written += sum(len(line) for line in block.values)
     for sheet, row, col, colour in plan.fills:
         book.fill(sheet, row, col, colour)
+    for sheet, layout in plan.layouts:
+        book.lay_out(sheet, layout)
     return written
 
 
