@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -363,19 +363,17 @@ class XlwingsBook(_ReadOnce):
             row, col, nrows, ncols = area
             return ws.range((row, col), (row + nrows - 1, col + ncols - 1))
 
-        if layout.title:
+        def title() -> None:
             ws.range((1, 1)).font.bold = True
             ws.range((1, 1)).font.size = 14
-        if layout.header_row and layout.header_cols:
-            header = rng((layout.header_row, 1, 1, layout.header_cols))
-            header.color = layout.header_fill
-            header.font.bold = True
-            header.font.color = layout.header_font
-        for area, number_format in layout.number_formats:
-            rng(area).number_format = number_format
-        for area, colour in layout.fills:
-            rng(area).color = colour
-        if layout.freeze is not None:
+
+        def header() -> None:
+            cells = rng((layout.header_row, 1, 1, layout.header_cols))
+            cells.color = layout.header_fill
+            cells.font.bold = True
+            cells.font.color = layout.header_font
+
+        def freeze() -> None:
             row, col = layout.freeze  # Excel wants the frozen cells themselves: A1:C1 for D2
             if row > 1 and col > 1:
                 ws.freeze_panes.freeze_at(f"A1:{column_letter(col - 1)}{row - 1}")
@@ -383,8 +381,25 @@ class XlwingsBook(_ReadOnce):
                 ws.freeze_panes.freeze_at(f"1:{row - 1}")
             elif col > 1:
                 ws.freeze_panes.freeze_at(f"A:{column_letter(col - 1)}")
+
+        steps: list[Callable[[], None]] = []
+        if layout.title:
+            steps.append(title)
+        if layout.header_row and layout.header_cols:
+            steps.append(header)
+        for area, number_format in layout.number_formats:
+            steps.append(lambda area=area, number_format=number_format: setattr(rng(area), "number_format", number_format))
+        for area, colour in layout.fills:
+            steps.append(lambda area=area, colour=colour: setattr(rng(area), "color", colour))
+        if layout.freeze is not None:
+            steps.append(freeze)
         if layout.widths:
-            ws.autofit("columns")
+            steps.append(lambda: ws.autofit("columns"))
+        for step in steps:
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - the look is cosmetic: an Excel without one of these
+                pass  # operations (e.g. frozen panes on some hosts) must not stop a finished recalculation
 
     def alert(self, message: str) -> None:
         try:
