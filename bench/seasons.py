@@ -4,9 +4,9 @@ Size 1 is the demo season itself; size ``k`` has about ``k`` times its scored
 results (``k`` = 4: twice the evenings and twice the pairs; 16: four times each
 where the generator allows it).
 
-- Heeg: :func:`xlbridge.clubs.heeg_demo.demo_season` with more periods and
-  evenings (its roster is fixed at 29 pairs, so a bigger Heeg season has more
-  evenings only).
+- Heeg: :func:`xlbridge.clubs.heeg_demo.demo_season` with more periods of six
+  evenings and more lines of 14-15 pairs (size 4: 6 periods, 4 lines; 16: 12
+  periods, 8 lines).
 - BridgeMania: the demo season at size 1; bigger seasons are generated the way
   :func:`xlbridge.clubs.bridgemania_demo.demo_season` does (participation lists
   of section B, :func:`~xlbridge.clubs.bridgemania_demo.simulate_tournament`
@@ -17,18 +17,21 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import math
 import random
 
-#: size -> (periods, evenings per period) of the Heeg demo generator (3 x 6 = 18 evenings at size 1)
-HEEG_SIZES = {1: (3, 6), 4: (6, 12), 16: (12, 24)}
+#: size -> (periods, evenings per period, lines) of the Heeg demo generator
+#: (size 1: 3 x 6 = 18 evenings, lines A and B, 29 pairs; 4: 36 evenings, 59 pairs; 16: 72 evenings, 119 pairs)
+HEEG_SIZES = {1: (3, 6, 2), 4: (6, 6, 4), 16: (12, 6, 8)}
 
 
+@functools.cache
 def heeg_season(size: int):
     from xlbridge.clubs.heeg_demo import demo_season
 
-    periods, evenings = HEEG_SIZES[size]
-    return demo_season(2025, periods, evenings)
+    periods, evenings, lines = HEEG_SIZES[size]
+    return demo_season(2025, periods, evenings, lines=lines)
 
 
 def bm_season(size: int):

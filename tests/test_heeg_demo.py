@@ -84,3 +84,22 @@ def test_every_signal_shows_up(demo):
 def test_recalculating_the_demo_twice_changes_nothing(demo):
     settings, _, out = demo
     pd.testing.assert_frame_equal(recalculate(out, settings), out)
+
+
+def test_a_bigger_club_with_four_lines():
+    """``lines=4`` (the benchmarks' bigger club): lines A-D of 14-15 pairs, the
+    engine accepts every evening, pairs move between each two adjacent lines and
+    both pairs of lines (A/B, C/D) meet at combi tables."""
+    settings, results = demo_season(2025, 3, 6, lines=4)
+    assert settings.lines == ("A", "B", "C", "D")
+    assert results["pair"].nunique() == 14 + 3 * 15
+    out = recalculate(results, settings)
+    assert out["played"].sum() > 0.9 * len(out)
+    combi = results.dropna(subset=["combi_mp"])
+    assert {"A", "B", "C", "D"} <= set(combi["line"])
+    moves = period_standings(results, settings, period="1")
+    moved = moves[moves["move"] != ""]
+    assert {(line, move) for line, move in zip(moved["line"], moved["move"])} == {
+        ("A", "relegate"), ("B", "promote"), ("B", "relegate"), ("C", "promote"), ("C", "relegate"), ("D", "promote")}
+    second = {p.pair: p.lines for p in settings.roster}
+    assert any(lines["1"] == "C" and lines["2"] == "B" for lines in second.values())

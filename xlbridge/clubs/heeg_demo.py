@@ -8,7 +8,8 @@ played at the combi table).
 
 What is in it (checked by ``tests/test_heeg_demo.py``):
 
-- 3 periods x 6 evenings, lines A (14 pairs) and B (15 pairs);
+- 3 periods x 6 evenings, lines A (14 pairs) and B (15 pairs) (by default;
+  ``lines=`` adds lines C, D, ... of 15 pairs: a bigger club for the benchmarks);
 - a real movement: each round the present pairs of a line are paired at
   tables, both pairs of a table share ``top`` MP per board, so a line averages
   50 %; an odd line has a sitter each round;
@@ -72,14 +73,30 @@ def _binomial(rng: random.Random, n: int, p: float) -> int:
     return sum(rng.random() < p for _ in range(n))
 
 
-def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6) -> tuple[HeegSettings, pd.DataFrame]:
-    """A full synthetic season (see the module docstring); same seed, same season."""
+def _lines(count: int) -> tuple[str, ...]:
+    return tuple(chr(ord("A") + i) for i in range(count))
+
+
+def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6, lines: int = 2) -> tuple[HeegSettings, pd.DataFrame]:
+    """A full synthetic season (see the module docstring); same seed, same season.
+
+    ``lines``: how many lines (A, B, C, ...) of 14 or 15 pairs (A 14, the others 15);
+    two lines next to each other (A with B, C with D, ...) share the combi table.
+    A bigger club for benchmarks; the default is the demo's club.
+    """
     rng = random.Random(seed)
-    n_a, n_b = 14, 15
-    pairs = list(range(1, n_a + n_b + 1))
-    names = rng.sample(SURNAMES, 2 * len(pairs))
+    labels = _lines(lines)
+    sizes = [14 if i == 0 else 15 for i in range(lines)]
+    first = [1 + sum(sizes[:i]) for i in range(lines)]  # first pair number of each line
+    n_a = sizes[0]
+    pairs = list(range(1, sum(sizes) + 1))
+    if 2 * len(pairs) <= len(SURNAMES):
+        names = rng.sample(SURNAMES, 2 * len(pairs))
+    else:  # a bigger club than the list of names: numbered namesakes
+        names = [f"{rng.choice(SURNAMES)} {i + 1}" for i in range(2 * len(pairs))]
     pair_names = {p: f"{names[2 * i]} - {names[2 * i + 1]}" for i, p in enumerate(pairs)}
-    skill = {p: rng.gauss(0.0, 1.0) - (0.8 if p > n_a else 0.0) for p in pairs}
+    home = {p: max(i for i in range(lines) if first[i] <= p) for p in pairs}  # index of the first line
+    skill = {p: rng.gauss(0.0, 1.0) - 0.8 * home[p] for p in pairs}
     skill[3] = 1.8  # a strong A pair that stays in A but has too many substitutes for the title
     days = _dates(dt.date(2025, 9, 4), periods * evenings_per_period, {dt.date(2025, 12, 25), dt.date(2026, 1, 1)})
     period_list = tuple(
@@ -87,9 +104,11 @@ def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6
         for k in range(periods)
     )
     base = HeegSettings(
-        club="Bridge club Heeg", season="2025/2026", periods=period_list, lines=("A", "B"),
+        club="Bridge club Heeg", season="2025/2026", periods=period_list, lines=labels,
         rounds=ROUNDS, boards_per_round=BOARDS, combi_top=10.0,
     )  # fmt: skip
+    # the lines that share a combi table: (A, B), (C, D), ...; a last line alone has none
+    groups = [labels[i : i + 2] for i in range(0, lines, 2)]
     # forced codes: (pair, period index, evening index) -> code
     forced: dict[tuple[int, int, int], str] = {
         (9, 0, 0): "1", (9, 0, 1): "2", (9, 0, 2): "1", (9, 0, 3): "a",  # 4 in period 1: red inv
@@ -97,7 +116,7 @@ def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6
         (12, 0, 2): "=", (20, 1, 3): "=",
     }  # fmt: skip
     forced_pairs = {p for p, _, _ in forced}
-    line_of = {p: ("A" if p <= n_a else "B") for p in pairs}
+    line_of = {p: labels[home[p]] for p in pairs}
     lines_by_period: dict[str, dict[int, str]] = {}
     rows: list[dict[str, Any]] = []
     for k, period in enumerate(period_list):
@@ -113,24 +132,25 @@ def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6
                     x = rng.random()
                     codes[p] = "0" if x < 0.015 else "a" if x < 0.06 else "1" if x < 0.12 else "2" if x < 0.135 else ""
             # steer the parity of the present pairs of each line
-            for line, odd in zip(("A", "B"), PARITY[e % len(PARITY)]):
-                members = [p for p in pairs if line_of[p] == line]
-                present = [p for p in members if codes[p] not in ("0", "a")]
-                if (len(present) % 2 == 1) != odd:
-                    absent_free = [p for p in members if codes[p] in ("0", "a") and p not in forced_pairs]
-                    if absent_free and rng.random() < 0.5:
-                        codes[rng.choice(absent_free)] = ""
-                    else:
-                        candidates = [p for p in present if codes[p] == "" and p not in forced_pairs]
-                        codes[rng.choice(candidates)] = "a"
-            present = {line: [p for p in pairs if line_of[p] == line and codes[p] not in ("0", "a")] for line in ("A", "B")}
-            combi = all(len(present[line]) % 2 == 1 for line in ("A", "B"))
-            sitters = {line: rng.sample(present[line], ROUNDS) if len(present[line]) % 2 else [] for line in ("A", "B")}
+            for group in groups:
+                for line, odd in zip(group, PARITY[e % len(PARITY)]):
+                    members = [p for p in pairs if line_of[p] == line]
+                    present = [p for p in members if codes[p] not in ("0", "a")]
+                    if (len(present) % 2 == 1) != odd:
+                        absent_free = [p for p in members if codes[p] in ("0", "a") and p not in forced_pairs]
+                        if absent_free and rng.random() < 0.5:
+                            codes[rng.choice(absent_free)] = ""
+                        else:
+                            candidates = [p for p in present if codes[p] == "" and p not in forced_pairs]
+                            codes[rng.choice(candidates)] = "a"
+            present = {line: [p for p in pairs if line_of[p] == line and codes[p] not in ("0", "a")] for line in labels}
+            combi = {group: len(group) == 2 and all(len(present[line]) % 2 == 1 for line in group) for group in groups}
+            sitters = {line: rng.sample(present[line], ROUNDS) if len(present[line]) % 2 else [] for line in labels}
             score: dict[int, list[float | None]] = {p: [None] * ROUNDS for p in pairs}
             combi_mp: dict[int, float] = {}
-            tops = {line: line_top(len(present[line])) for line in ("A", "B")}
+            tops = {line: line_top(len(present[line])) for line in labels}
             for r in range(ROUNDS):
-                for line in ("A", "B"):
+                for line in labels:
                     playing = [p for p in present[line] if not (sitters[line] and sitters[line][r] == p)]
                     rng.shuffle(playing)
                     top = tops[line]
@@ -139,18 +159,20 @@ def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6
                         got = sum(_binomial(rng, top, chance) for _ in range(BOARDS))
                         score[ns][r] = float(got)
                         score[ew][r] = float(BOARDS * top - got)
-                if combi:
-                    a_pair, b_pair = sitters["A"][r], sitters["B"][r]
-                    # scored against the 12-pair comparison of the combi table (top 10)
-                    combi_mp[a_pair] = float(sum(_binomial(rng, 10, 0.5 + 0.05 * skill[a_pair]) for _ in range(BOARDS)))
-                    combi_mp[b_pair] = float(sum(_binomial(rng, 10, 0.5 + 0.05 * skill[b_pair]) for _ in range(BOARDS)))
-            for line in ("A", "B"):
-                if sitters[line] and not combi:
-                    for p in sitters[line]:
-                        if codes[p] == "":
-                            codes[p] = "s"
-                        elif codes[p] == "1":
-                            codes[p] = "s1"
+                for group in groups:
+                    if combi[group]:
+                        upper_pair, lower_pair = sitters[group[0]][r], sitters[group[1]][r]
+                        # scored against the 12-pair comparison of the combi table (top 10)
+                        combi_mp[upper_pair] = float(sum(_binomial(rng, 10, 0.5 + 0.05 * skill[upper_pair]) for _ in range(BOARDS)))
+                        combi_mp[lower_pair] = float(sum(_binomial(rng, 10, 0.5 + 0.05 * skill[lower_pair]) for _ in range(BOARDS)))
+            for group in groups:
+                for line in group:
+                    if sitters[line] and not combi[group]:
+                        for p in sitters[line]:
+                            if codes[p] == "":
+                                codes[p] = "s"
+                            elif codes[p] == "1":
+                                codes[p] = "s1"
             for p in pairs:
                 line = line_of[p]
                 absent = codes[p] in ("0", "a")
