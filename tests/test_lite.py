@@ -125,3 +125,14 @@ def test_a_failed_save_with_parts_raises_and_adds_nothing(tmp_path, monkeypatch)
         lite.save_with_parts(workbook, tmp_path / "broken.xlsx", lite.lite_parts(SHIPPED_PATHS[0]))
     with zipfile.ZipFile(tmp_path / "broken.xlsx") as archive:
         assert archive.namelist() == []
+
+
+def test_without_openpyxls_writer_the_parts_are_put_back_in_a_second_pass(tmp_path, monkeypatch):
+    import sys
+
+    from openpyxl import load_workbook
+
+    monkeypatch.setitem(sys.modules, "openpyxl.writer.excel", None)  # an openpyxl without ExcelWriter
+    target = tmp_path / "two-pass.xlsx"
+    lite.save_with_parts(load_workbook(SHIPPED_PATHS[0]), target, lite.lite_parts(SHIPPED_PATHS[0]))
+    assert lite.extract(target) == lite.extract(SHIPPED_PATHS[0])

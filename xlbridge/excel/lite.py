@@ -170,14 +170,18 @@ def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -
     parts = lite_parts(source)
     if not parts:
         return False
-    dst = Path(target)
+    _put_back(Path(target), parts)
+    return True
+
+
+def _put_back(dst: Path, parts: dict[str, bytes]) -> None:
+    """Rewrite the saved workbook ``dst`` with the Lite ``parts`` added."""
     with zipfile.ZipFile(dst) as archive:
         rels = archive.read(ROOT_RELS).decode("utf-8")
         types = archive.read(CONTENT_TYPES).decode("utf-8")
-    parts[ROOT_RELS] = _patch_root_rels(rels).encode("utf-8")
-    parts[CONTENT_TYPES] = _patch_content_types(types).encode("utf-8")
+    parts = {**parts, ROOT_RELS: _patch_root_rels(rels).encode("utf-8"),
+             CONTENT_TYPES: _patch_content_types(types).encode("utf-8")}
     _rewrite(dst, parts)
-    return True
 
 
 class _CarryingZip(zipfile.ZipFile):
@@ -213,8 +217,12 @@ def save_with_parts(workbook, target: str | os.PathLike[str], parts: dict[str, b
         return
     import datetime as dt
 
-    from openpyxl.writer.excel import ExcelWriter
-
+    try:
+        from openpyxl.writer.excel import ExcelWriter
+    except ImportError:  # an openpyxl without it: save, then put the parts back (two passes)
+        workbook.save(target)
+        _put_back(Path(target), parts)
+        return
     # what openpyxl's own save_workbook does, with the carrying zip
     workbook.properties.modified = dt.datetime.now(tz=dt.timezone.utc).replace(tzinfo=None)
     archive = _CarryingZip(Path(target), parts)
