@@ -33,9 +33,14 @@ def run_times(func: Callable[[], Any], repeats: int, *, setup: Callable[[], Any]
 
 
 def side_by_side(funcs: dict[str, Callable[[], Any]], repeats: int,
-                 setups: dict[str, Callable[[], Any]] | None = None) -> dict[str, float]:
-    """Medians of several functions measured interleaved: a, b, c, a, b, c, ..."""
+                 setups: dict[str, Callable[[], Any]] | None = None, warmup: int = 1) -> dict[str, float]:
+    """Medians of several functions measured interleaved: a, b, c, a, b, c, ...
+    after ``warmup`` untimed rounds (first-time imports and caches are not what
+    a scorer's every run pays)."""
     setups = setups or {}
+    for _ in range(warmup):
+        for name, func in funcs.items():
+            run_times(func, 1, setup=setups.get(name))
     times: dict[str, list[float]] = {name: [] for name in funcs}
     for _ in range(repeats):
         for name, func in funcs.items():
