@@ -71,7 +71,7 @@ def run(table: Table, *, quick: bool = False) -> None:
             base = None
             for size in sizes:
                 path = files[(kind, size)]
-                repeats = 3 if quick else {1: 9, 4: 5, 16: 3}[size]
+                repeats = 3 if quick else {1: 11, 4: 5, 16: 5}[size]
                 m = measure(path, repeats)
                 results = seasons.results_count(kind, size)
                 mb = path.stat().st_size / 1e6
