@@ -39,9 +39,14 @@ def clear_marks(book: BookAdapter) -> None:
     the recalculation may set its own fill on a cell that was marked (a red signal
     on a corrected inv code), and clearing the old marks afterwards would remove it."""
     names = book.sheet_names()
-    if MESSAGES not in names:
-        return
-    for line in book.read(MESSAGES)[1:]:
+    if MESSAGES in names:
+        _unmark(book, book.read(MESSAGES), names)
+
+
+def _unmark(book: BookAdapter, messages: Sequence[Sequence[object]], names: Sequence[str]) -> None:
+    """Give the cells named on the Messages sheet (``messages``: its rows) the
+    typed-cell yellow back."""
+    for line in messages[1:]:
         ref = line[1] if len(line) > 1 else None
         if isinstance(ref, str) and "!" in ref:
             sheet, _, address = ref.rpartition("!")
@@ -64,14 +69,8 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
         old = []
     else:
         old = book.read(MESSAGES)
-    # remove the marks of the previous run
-    for line in (old[1:] if clear_old else []):
-        ref = line[1] if len(line) > 1 else None
-        if isinstance(ref, str) and "!" in ref:
-            sheet, _, address = ref.rpartition("!")
-            if sheet in names:
-                row, col = cell_position(address)
-                book.fill(sheet, row, col, INPUT)
+    if clear_old:  # remove the marks of the previous run
+        _unmark(book, old, names)
     rows: list[list[object]] = [[HEADER_PROBLEMS if problems else (done or "No problems."), None]]
     for p in problems:
         located = p.cell and p.sheet in names
