@@ -294,7 +294,6 @@ class OpenpyxlBook(_ReadOnce):
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
         from openpyxl.styles import Alignment, Font
-        from openpyxl.utils import get_column_letter
 
         ws = self._ws(sheet)
         if layout.title:
@@ -306,7 +305,7 @@ class OpenpyxlBook(_ReadOnce):
             cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
             self.fill(sheet, layout.header_row, col, layout.header_fill)
         for col, width in enumerate(layout.widths, start=1):
-            ws.column_dimensions[get_column_letter(col)].width = width
+            ws.column_dimensions[column_letter(col)].width = width
         for area, number_format in layout.number_formats:
             for row, col in cells_of(area):
                 ws.cell(row=row, column=col).number_format = number_format

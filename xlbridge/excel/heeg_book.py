@@ -839,11 +839,10 @@ def heeg_workbook(blank: bool = False):
         ws.column_dimensions[col].width = width
 
     # standings (computed; formats for the rows they will fill)
-    book = OpenpyxlBook(wb)
+    book = OpenpyxlBook(wb)  # the adapter for the layouts and, at the end, the recalculation
     for name, titles in [*((period_sheet(p.label), PERIOD_HEADERS) for p in settings.periods), (YEAR, year_headers(labels))]:
         wb.create_sheet(name)
-        for col, title in enumerate(titles, start=1):
-            wb[name].cell(row=STANDINGS_HEADER_ROW, column=col, value=title)
+        book.write(name, STANDINGS_HEADER_ROW, 1, [titles])
         book.lay_out(name, standings_layout(name, labels, len(settings.roster)))
     # keep Season first, then Year, then the periods
     wb.move_sheet(YEAR, offset=-len(settings.periods))
@@ -857,12 +856,10 @@ def heeg_workbook(blank: bool = False):
     # one sheet per evening with what the scorer typed
     headers = evening_headers(settings.rounds, labels)
     cols = Columns(settings.rounds)
-    book = OpenpyxlBook(wb)
     for day in settings.evenings:
         sheet = wb.create_sheet(evening_sheet(day))
         part = results[results["date"] == day] if len(results) else results
-        for col, title in enumerate(headers, start=1):
-            sheet.cell(row=1, column=col, value=title)
+        book.write(sheet.title, 1, 1, [headers])
         book.lay_out(sheet.title, evening_layout(settings.rounds, labels, len(part)))
         for row, rec in enumerate(part.to_dict("records"), start=2):
             sheet.cell(row=row, column=PAIR_COL, value=int(rec["pair"]))
@@ -877,7 +874,6 @@ def heeg_workbook(blank: bool = False):
             code = normalise_code(rec.get("code"))
             sheet.cell(row=row, column=cols.inv, value=int(code) if code.isdigit() else (code or None))
 
-    book = OpenpyxlBook(wb)
     kind = HeegSeason()
     recalc.apply(book, kind.plan(book))
     return wb
