@@ -17,7 +17,7 @@ How a message is taken:
   no backup written;
 - a workbook problem also goes through the Excel script's code path
   (:func:`xlbridge.excel.messages.report_problems` on the same workbook, as
-  ``recalc_season`` does): the Messages sheet must list the same messages, the
+  "Recalculate season" script does): the Messages sheet must list the same messages, the
   alert must show them and a located cell must get the light red mark;
 - worksheet functions: the plain Python function returns the cell text
   ``#xlbridge: ...``;
@@ -222,7 +222,7 @@ def recalc_file(name: str = BOOK) -> list[str]:
 
 
 def excel_messages(workbook: Workbook) -> list[str]:
-    """The Excel script's way (``recalc_season``) on the same workbook: the Messages
+    """The Excel script's way ("Recalculate season") on the same workbook: the Messages
     sheet, the alert and the light red marks."""
     book = OpenpyxlBook(workbook)
     clear_marks(book)
@@ -515,6 +515,7 @@ scenario("E-FN-SCHEME-UNKNOWN")(lambda ctx: cell_text(fn.award("tr.clb", 1, 20))
 scenario("E-FN-PLACE-OUTSIDE")(lambda ctx: cell_text(fn.award("tr.club", 21, 20)))
 scenario("E-FN-RANKS")(lambda ctx: cell_text(fn.awards("tr.club", [[1], [2], [2], [3]])))
 scenario("E-FN-OPTION")(lambda ctx: cell_text(fn.award("tr.club", 1, 20, "boards=many")))
+scenario("E-FN-OPTION-RANGE")(lambda ctx: cell_text(fn.award("tr.club", 1, 20, "boards=1e308")))
 scenario("E-FN-TBF-MASTERY")(lambda ctx: cell_text(fn.tbf_mastery("abc")))
 scenario("E-FN-TBF-TITLE")(lambda ctx: cell_text(fn.tbf_title("x")))
 scenario("E-FN-HEEG-CODE")(lambda ctx: cell_text(fn.heeg_pct(150, 96, "x")))

@@ -13,7 +13,7 @@ import pytest
 
 from xlbridge.excel import lite
 from xlbridge.excel.lite_bundle import REQUIREMENTS, main_py, source_files, unpack
-from xlbridge.workbooks import SHIPPED
+from xlbridge.workbooks import KINDS, SHIPPED
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_PATHS = [ROOT / rel for _, _, rel in SHIPPED]
@@ -57,7 +57,8 @@ def test_main_py_registers_the_functions_from_its_own_bundle(tmp_path):
     """Run the embedded main.py as Lite would import it: it must unpack its bundle,
     import xlbridge from there (not from this checkout) and expose the functions."""
     script = tmp_path / "main.py"
-    script.write_text(main_py(), encoding="utf-8")
+    kind = KINDS["heeg"]
+    script.write_text(main_py(kind.button, title=kind.title, rules=kind.rules), encoding="utf-8")
     probe = tmp_path / "probe.py"
     probe.write_text(
         "import json, sys\n"
@@ -77,11 +78,12 @@ def test_main_py_registers_the_functions_from_its_own_bundle(tmp_path):
     info = json.loads(result.stdout.strip().splitlines()[-1])
     assert info["file"].startswith(str(tmp_path)), info["file"]
     assert {"AWARD", "AWARD_UNIT", "AWARDS", "TBF_MASTERY", "TBF_TITLE"} <= set(info["functions"])
-    assert "recalc_season" in info["scripts"]
+    assert "recalculate_season" in info["scripts"]
 
 
 def test_embedding_is_reproducible(tmp_path):
-    assert main_py() == main_py()
+    kind = KINDS["tbf-club"]
+    assert main_py(kind.button, title="t", rules="r") == main_py(kind.button, title="t", rules="r")
     first = lite.extract(SHIPPED_PATHS[0])
     assert json.dumps(first, sort_keys=True)
 

@@ -8,7 +8,8 @@
   left in place: deleting it while another run waits would let two runs in).
 - Writes atomically (a temporary file in the same folder, then replace) and keeps
   the previous version as ``<name>.backup.xlsx`` in the same folder.
-- Keeps the xlwings Lite code and task pane that openpyxl would drop.
+- Keeps the xlwings Lite code and task pane that openpyxl would drop, and every
+  sheet's drawing (the button shape, charts, images) byte for byte.
 """
 
 from __future__ import annotations
@@ -98,10 +99,14 @@ def load(path: Path):
 def save_atomically(workbook, path: Path, carry_from: Path | None = None) -> None:
     """Save to a temporary file beside ``path`` and move it into place.
 
-    ``carry_from``: an earlier version whose xlwings Lite parts are put back into
-    the new file before it replaces the old one.
+    ``carry_from``: an earlier version whose xlwings Lite parts and sheet drawings
+    (the button, charts: :func:`xlbridge.excel.lite.carried`) are put back into the
+    new file, in the same pass, before it replaces the old one.  The workbook's
+    own copies of those drawings' charts and images are dropped first
+    (:func:`xlbridge.excel.lite.detach_drawings`): openpyxl would write them as a
+    second, lossy drawing of the sheet.
     """
-    parts = lite.lite_parts(carry_from) if carry_from is not None else {}
+    parts = lite.carried(carry_from) if carry_from is not None else lite.Carried()
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)
     temp = Path(temp_name)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from openpyxl import Workbook
@@ -18,6 +19,7 @@ from openpyxl.utils import get_column_letter
 from xlbridge.excel.event_book import se_masterpoints, tbf_club
 from xlbridge.excel.bm_book import bridgemania_workbook
 from xlbridge.excel.heeg_book import heeg_workbook
+from xlbridge.excel.lite_bundle import Button, lite_files
 
 HEADER_FILL = PatternFill("solid", start_color="FF1F4E78", end_color="FF1F4E78")
 HEADER_FONT = Font(bold=True, color="FFFFFFFF")
@@ -39,12 +41,30 @@ def style_header(ws, row: int, headers: list[str], widths: list[int]) -> None:
 
 # ------------------------------------------------------------------ registry of kinds
 
-BUILDERS: dict[str, Callable[[bool], Workbook]] = {
-    "tbf-club": tbf_club,
-    "se-masterpoints": se_masterpoints,
-    "bridgemania": bridgemania_workbook,
-    "heeg": heeg_workbook,
+
+@dataclass(frozen=True)
+class WorkbookKind:
+    """What ``xlbridge new KIND`` builds: the builder, the "Recalculate season"
+    button on the main sheet, and the workbook's title and rule document for the
+    text xlwings Lite shows the scorer (``main.py``'s docstring)."""
+
+    build: Callable[[bool], Workbook]
+    button: Button
+    title: str
+    rules: str
+
+
+KINDS: dict[str, WorkbookKind] = {
+    "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), "TBF club tournament",
+                             "the TBF Masterpoint booklet v2.0"),
+    "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3), "Swedish masterpoint events",
+                                    "Svenska Mästarpoäng 2009"),
+    "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"), "BridgeMania championship season",
+                                "the BridgeMania championship rules 2019-2020"),
+    "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), "Heeg club season",
+                         "Bridge club Heeg's score calculation"),
 }
+BUILDERS: dict[str, Callable[[bool], Workbook]] = {name: kind.build for name, kind in KINDS.items()}
 
 #: What the repository ships: (kind, blank, path relative to the repository root).
 SHIPPED = [
@@ -69,12 +89,11 @@ def print_setup(ws) -> None:
     ws.print_options.gridLines = False
 
 
-def save_atomically(wb: Workbook, path: Path) -> None:
+def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     """Write to a temporary file in the same folder, embed the xlwings Lite code
     (the last step: openpyxl would drop it), then replace: a reader never sees
     half a file and an error leaves the old file as it was."""
     from xlbridge.excel import lite
-    from xlbridge.excel.lite_bundle import lite_files
 
     for ws in wb.worksheets:
         print_setup(ws)
@@ -83,7 +102,7 @@ def save_atomically(wb: Workbook, path: Path) -> None:
     os.close(handle)
     try:
         wb.save(temp)
-        lite.embed(temp, lite_files(), guid=_stable_guid(path.name))
+        lite.embed(temp, lite_files(kind.button, title=kind.title, rules=kind.rules), guid=_stable_guid(path.name))
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
@@ -98,14 +117,15 @@ def _stable_guid(name: str) -> str:
 
 def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force: bool = False) -> Path:
     """Write the workbook of ``kind`` to ``path``; refuses to overwrite unless ``force``."""
-    if kind not in BUILDERS:
-        raise WorkbookError(f"unknown workbook kind {kind!r}; choose one of {', '.join(BUILDERS)}")
+    if kind not in KINDS:
+        raise WorkbookError(f"unknown workbook kind {kind!r}; choose one of {', '.join(KINDS)}")
     target = Path(path)
     if target.suffix.lower() != ".xlsx":
         raise WorkbookError(f"{target} must end in .xlsx")
     if target.exists() and not force:
         raise WorkbookError(f"{target} exists; add --force to overwrite it")
-    save_atomically(BUILDERS[kind](blank), target)
+    spec = KINDS[kind]
+    save_atomically(spec.build(blank), target, spec)
     return target
 
 

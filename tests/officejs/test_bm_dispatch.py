@@ -1,4 +1,4 @@
-"""The BridgeMania workbook through xlwings' own dispatch: the recalc_season script
+"""The BridgeMania workbook through xlwings' own dispatch: the "Recalculate season" script
 (xlwings.server.custom_scripts_call) compared cell by cell with the headless run,
 a bad-input run, and the worksheet functions BM_PCT and BM_FINAL."""
 
@@ -82,7 +82,7 @@ def test_bad_input_reaches_the_scorer_and_nothing_is_computed(demo_file, tmp_pat
     wb.save(path)
     before = snapshot(load_workbook(path))
     excel = load_workbook(path)
-    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
+    alerts = apply_actions(excel, run_script(scripts, "recalculate_season", load_workbook(path)))
     assert len(alerts) == 1 and alerts[0].startswith("Nothing was recalculated")
     assert "T03, F9: score '1O' is not a number (type R for a sit-out)" in alerts[0]
     messages = [excel["Messages"].cell(r, 1).value for r in range(2, 8)]

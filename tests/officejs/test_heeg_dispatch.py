@@ -1,5 +1,5 @@
 """The Heeg season through xlwings' own Office.js dispatch: HEEG_PCT / HEEG_C as
-worksheet functions, and the recalc_season script compared cell for cell (values
+worksheet functions, and the "Recalculate season" script compared cell for cell (values
 and fills) with the headless recalculation."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_heeg_c_and_messages(call):
 
 
 
-def test_recalc_season_cell_for_cell_with_fills(book):
+def test_recalculate_season_cell_for_cell_with_fills(book):
     wb = load_workbook(book)
     ws = wb[E3]
     ws["E8"] = (ws["E8"].value or 0) + 3  # a late correction: audited
@@ -135,7 +135,7 @@ def test_problems_reach_the_scorer_and_nothing_is_recalculated(book):
     wb[E3]["P2"] = 99.99  # a stale computed value must stay as it is
     wb.save(book)
     excel = load_workbook(book)
-    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(book)))
+    alerts = apply_actions(excel, run_script(scripts, "recalculate_season", load_workbook(book)))
     messages = [f"{E3}, D5: MP '1O3' in round 1 is not a number",
                 f"{E3}, N7: inv code 'b' is not one of 1, 2, 0, a, s, s1, = or blank"]
     assert alerts == ["Nothing was recalculated: 2 problem(s).\n" + "\n".join(messages)]
@@ -158,7 +158,7 @@ def test_a_fixed_problem_on_a_signal_cell_keeps_its_signal(book):
     row = next(r for r in range(2, 40) if ws.cell(row=r, column=1).value == 9)
     assert ws.cell(row=row, column=14).fill.start_color.rgb == "FFFF0000"
     ws.cell(row=row, column=14).value = "b"
-    alerts = apply_actions(wb, run_script(scripts, "recalc_season", wb))
+    alerts = apply_actions(wb, run_script(scripts, "recalculate_season", wb))
     assert alerts[0].startswith("Nothing was recalculated")
     assert ws.cell(row=row, column=14).fill.start_color.rgb == "FFFFC7CE"
     ws.cell(row=row, column=14).value = "a"

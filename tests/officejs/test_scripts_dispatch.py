@@ -39,14 +39,14 @@ def test_problems_reach_the_scorer_and_nothing_is_recalculated(tmp_path):
     wb["Tournament"]["E9"] = 9.99  # a stale computed value must stay as it is
     wb.save(path)
     excel = load_workbook(path)
-    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
+    alerts = apply_actions(excel, run_script(scripts, "recalculate_season", load_workbook(path)))
     assert alerts == ["Nothing was recalculated: 1 problem(s).\nTournament, C12: score '5x' is not a number"]
     assert excel["Tournament"]["E9"].value == 9.99
     assert excel["Messages"]["A2"].value == "Tournament, C12: score '5x' is not a number"
     assert excel["Tournament"]["C12"].fill.start_color.rgb == "FFFFC7CE"
     # fixed: the next run clears the mark and the message
     excel["Tournament"]["C12"] = 57.0
-    again = apply_actions(excel, run_script(scripts, "recalc_season", excel))
+    again = apply_actions(excel, run_script(scripts, "recalculate_season", excel))
     assert excel["Tournament"]["C12"].fill.start_color.rgb == "FFFFF2CC"  # back to the typed-cell fill
     assert excel["Messages"]["A2"].value is None
     assert again[0].startswith("Recalculated")
@@ -57,7 +57,7 @@ def test_meta_lists_the_recalc_script():
 
     meta = server.custom_scripts_meta(scripts)
     names = [m.get("function_name") or m.get("name") for m in meta]
-    assert "recalc_season" in names
+    assert "recalculate_season" in names
 
 
 def test_se_masterpoints_cell_for_cell(tmp_path):

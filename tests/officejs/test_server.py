@@ -82,22 +82,22 @@ def test_bad_argument_is_a_readable_cell_value(client):
     assert value.startswith("#xlbridge: ")
 
 
-def test_scripts_meta_lists_recalc_season(client):
+def test_scripts_meta_lists_recalculate_season(client):
     names = [m["function_name"] for m in client.get("/xlwings/custom-scripts-meta").json()]
-    assert "recalc_season" in names
+    assert "recalculate_season" in names
 
 
-def test_recalc_season_returns_the_actions(client, tmp_path):
+def test_recalculate_season_returns_the_actions(client, tmp_path):
     path = build("tbf-club", tmp_path / "club.xlsx")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 60.0  # a late correction
     for row in range(9, 29):
         wb["Tournament"].cell(row=row, column=5).value = None
     wb.save(path)
-    response = client.post("/xlwings/custom-scripts-call/recalc_season", json=payload(load_workbook(path)))
+    response = client.post("/xlwings/custom-scripts-call/recalculate_season", json=payload(load_workbook(path)))
     assert response.status_code == 200, response.text
     actions = response.json()["actions"]
-    assert actions == run_script(scripts, "recalc_season", load_workbook(path))
+    assert actions == run_script(scripts, "recalculate_season", load_workbook(path))
     excel = load_workbook(path)
     alerts = apply_actions(excel, actions)
     assert alerts and alerts[0].startswith("Recalculated")
@@ -113,7 +113,7 @@ def test_manifest_is_served(client):
 
 def test_classic_main_runs_the_same_recalculation(tmp_path):
     """The classic-xlwings button entry (xlbridge.excel.classic.main) on a book
-    gives the same actions as the recalc_season script."""
+    gives the same actions as the "Recalculate season" script."""
     import xlwings as xw
 
     from xlbridge.excel import classic
@@ -124,5 +124,5 @@ def test_classic_main_runs_the_same_recalculation(tmp_path):
     wb.save(path)
     book = xw.Book(json=payload(load_workbook(path)))
     classic.main(book)
-    assert book.json()["actions"] == run_script(scripts, "recalc_season", load_workbook(path))
+    assert book.json()["actions"] == run_script(scripts, "recalculate_season", load_workbook(path))
     assert classic.UDF_MODULE == functions.__name__

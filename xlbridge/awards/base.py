@@ -76,8 +76,10 @@ class Option:
     """One option a scheme understands (``boards=26``, ``movement=mitchell``).
 
     ``kind`` is one of ``int``, ``float``, ``str``, ``bool``; ``choices``
-    restricts a ``str`` option.  Values arriving as text (a worksheet cell, the
-    CLI) are converted by :meth:`convert`.
+    restricts a ``str`` option; a number must lie within ``limit`` either side
+    of zero (no rule document counts boards, points or tables beyond it; the
+    arithmetic of a rule stays exact inside it).  Values arriving as text (a
+    worksheet cell, the CLI) are converted by :meth:`convert`.
     """
 
     name: str
@@ -85,6 +87,7 @@ class Option:
     default: Any
     help: str
     choices: tuple[str, ...] = ()
+    limit: float = 1e9
 
     def convert(self, scheme: str, value: Any) -> Any:
         if value is None or (isinstance(value, str) and value.strip() == ""):
@@ -104,6 +107,9 @@ class Option:
             number = _number(value)
             if number is None or not math.isfinite(number):
                 raise RuleError(f"{scheme} option {self.name} must be a number; got {value!r}")
+            if abs(number) > self.limit:
+                raise RuleError(f"{scheme} option {self.name} must lie between -{self.limit:,.0f} and "
+                                f"{self.limit:,.0f}; got {value!r}")
             if self.kind == "int":
                 if number != int(number):
                     raise RuleError(f"{scheme} option {self.name} must be a whole number; got {value!r}")

@@ -1,4 +1,5 @@
-"""Small helpers between pandas frames and the plain Python the season logic runs on."""
+"""Between pandas frames and the plain Python records the season logic runs on
+(the analyst's interface; the season logic itself never imports pandas)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,18 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
             values = [v.item() if isinstance(v, np.generic) else v for v in values]
         lists.append(values)
     return [dict(zip(columns, row)) for row in zip(*lists)]
+
+
+def plain(value: Any) -> Any:
+    """pandas' missing values (``NA``, ``NaT``) as ``None``; anything else as it is.
+
+    >>> plain(pd.NA), plain(pd.NaT), plain(3)
+    (None, None, 3)
+    """
+    return None if value is pd.NA or value is pd.NaT else value
+
+
+def plain_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """:func:`records` with pandas' missing values as ``None`` (what the season
+    logic takes as a blank cell)."""
+    return [{k: plain(v) for k, v in row.items()} for row in records(frame)]

@@ -1,8 +1,11 @@
 """Season logic of Bridge club Heeg (source: ``docs/sources/003_58bc20b693ef4dc0.txt``).
 
-Everything here is pure Python + pandas; the Excel layer reads the workbook into
-the DataFrame described below, calls :func:`recalculate`, and writes back only
-the computed columns.  Every rule and every decision is explained, with the
+The season logic is plain Python (standard library only: it runs in Excel, in
+xlwings Lite, too): the workbook kind reads the sheets into records, calls
+:func:`compute` and the standings tables, and writes back only the computed
+columns.  pandas is the analyst's interface on top (:func:`recalculate`,
+:func:`period_standings`, :func:`year_standings` take and give DataFrames) and
+is imported only when one of those is called.  Every rule and every decision is explained, with the
 Dutch sentence it comes from, in ``docs/clubs/heeg.md``.
 
 Stateless pieces (wrapped as worksheet functions by the Excel layer):
@@ -36,11 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
 from xlbridge.awards.base import RuleError
-from xlbridge.clubs.frames import records
 
 __all__ = [
     "CODES",
@@ -61,8 +60,13 @@ __all__ = [
     "absence_cap",
     "heeg_pct",
     "heeg_c",
+    "compute",
     "recalculate",
     "output_columns",
+    "PERIOD_COLUMNS",
+    "year_columns",
+    "period_table",
+    "year_table",
     "period_standings",
     "year_standings",
 ]
@@ -269,7 +273,7 @@ class HeegInputError(RuleError):
 
 
 def _blank(value: Any) -> bool:
-    if value is None or value is pd.NA or value is pd.NaT:
+    if value is None:
         return True
     if isinstance(value, float) and math.isnan(value):
         return True
@@ -324,8 +328,6 @@ def _to_date(value: Any) -> _dt.date:
     if isinstance(value, str):
         text = value.strip().rstrip("Z")
         return _dt.datetime.fromisoformat(text).date() if "T" in text else _dt.date.fromisoformat(text)
-    if isinstance(value, pd.Timestamp):
-        return value.date()
     raise ValueError(f"not a date: {value!r}")
 
 
@@ -502,7 +504,8 @@ class _Row:
     line_top: float | None
 
 
-def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], list[Problem], set[_dt.date], bool, list[tuple[_dt.date, str]]]:
+def _parse(results: Sequence[Mapping[str, Any]], index_labels: Sequence[Any], columns: set[str], settings: HeegSettings
+           ) -> tuple[list[_Row], list[Problem], set[_dt.date], bool, list[tuple[_dt.date, str]]]:
     """Rows that passed the row checks, every problem found, the evenings with a
     rejected row, whether the problems are fatal (settings or columns), and the
     (evening, line) of every rejected or in-doubt row whose pair sat at a table:
@@ -511,16 +514,16 @@ def _parse(results: pd.DataFrame, settings: HeegSettings) -> tuple[list[_Row], l
     problems: list[Problem] = list(settings.check())
     if problems:
         return [], problems, set(), True, []
-    missing = [c for c in ("date", "pair", "mp", "code") if c not in results.columns]
+    missing = [c for c in ("date", "pair", "mp", "code") if c not in columns]
     if missing:
         return [], [Problem(None, None, c, None, f"the results have no column {c!r}", where="Results") for c in missing], set(), True, []
     roster = {p.pair: p for p in settings.roster}
-    has = {c: c in results.columns for c in (*INPUT_COLUMNS, *OPTIONAL_COLUMNS)}
+    has = {c: c in columns for c in (*INPUT_COLUMNS, *OPTIONAL_COLUMNS)}
     rows: list[_Row] = []
     seen: dict[tuple[_dt.date, Any], Any] = {}
     rejected_days: set[_dt.date] = set()
     present: list[tuple[_dt.date, str]] = []
-    for pos, (index, record) in enumerate(zip(results.index, records(results))):
+    for pos, (index, record) in enumerate(zip(index_labels, results)):
         in_doubt = has["in_doubt"] and not _blank(record.get("in_doubt")) and bool(record.get("in_doubt"))
         raw_pair = record.get("pair")
         pair_shown = raw_pair if not _blank(raw_pair) else None
@@ -683,21 +686,33 @@ class _Running:
         return self.total / self.count if self.count else math.nan
 
 
-def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
-    """Recalculate the season: the input rows with every computed column.
+def compute(results: Sequence[Mapping[str, Any]], settings: HeegSettings, *,
+            columns: Iterable[str] | None = None, index: Sequence[Any] | None = None) -> list[dict[str, Any]]:
+    """Recalculate the season on plain records: the computed values of every row.
 
-    ``results`` has one row per pair per evening (columns: see
-    :data:`INPUT_COLUMNS`, :data:`OPTIONAL_COLUMNS` and docs/clubs/heeg.md).
-    Columns computed by an earlier run are ignored and recomputed, so running it
-    on its own output gives the same output.  All bad input of the run is
-    reported together in one :class:`HeegInputError`.  The result keeps the
-    input's index, row order and columns, and adds :func:`output_columns`.
+    ``results`` has one mapping per pair per evening (keys: see
+    :data:`INPUT_COLUMNS`, :data:`OPTIONAL_COLUMNS` and docs/clubs/heeg.md; a
+    blank is ``None``, ``NaN`` or blank text).  ``columns`` names the input
+    columns when not every row carries every key (default: the keys of the
+    rows); ``index`` labels the rows in messages (default 0, 1, ...).  Returns
+    one dict per input row, in order, holding :func:`output_columns` (a row that
+    is not played has ``played`` False and NaN values).  Keys computed by an
+    earlier run are ignored.  All bad input of the run is reported together in
+    one :class:`HeegInputError`.  Standard library only: this is what the
+    workbook recalculation calls, in Excel too.
+
+    >>> settings = HeegSettings(periods=(Period("1", ("2025-09-04",)),))
+    >>> rows = [{"date": "2025-09-04", "pair": p, "line": "A", "mp": mp, "code": ""}
+    ...         for p, mp in zip(range(1, 5), (30, 22, 24, 20))]
+    >>> out = compute(rows, settings)     # 4 pairs: top 2, maximum 6 rounds x 4 boards x 2
+    >>> [round(r["pct"], 2) for r in out], out[0]["evening_max"]
+    ([62.5, 45.83, 50.0, 41.67], 48.0)
     """
-    if not isinstance(results, pd.DataFrame):
-        raise RuleError(f"results must be a pandas DataFrame; got {type(results).__name__}")
-    computed = set(output_columns(settings))
-    base = results[[c for c in results.columns if c not in computed]].copy()
-    rows, problems, rejected_days, fatal, present = _parse(base, settings)
+    present_columns = set(columns) if columns is not None else set().union(*(row.keys() for row in results))
+    labels = list(index) if index is not None else list(range(len(results)))
+    if len(labels) != len(results):
+        raise RuleError(f"index has {len(labels)} labels for {len(results)} rows")
+    rows, problems, rejected_days, fatal, present = _parse(results, labels, present_columns, settings)
     if fatal:
         raise HeegInputError(problems)
 
@@ -827,49 +842,31 @@ def recalculate(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
 
     blank = {c: math.nan for c in output_columns(settings)}
     blank.update({"played": False, "star": False, "red_star": False, "red_inv": False, "signal": "", "period_marks": 0, "year_marks": 0})
-    records = [out.get(pos, blank) for pos in range(len(base))]
-    extra = pd.DataFrame.from_records(records, index=base.index, columns=output_columns(settings))
-    for column in ("played", "star", "red_star", "red_inv"):
-        extra[column] = extra[column].astype(bool)
-    for column in ("period_marks", "year_marks"):
-        extra[column] = extra[column].astype(int)
-    extra["signal"] = extra["signal"].astype(object)
-    return pd.concat([base, extra], axis=1)
+    return [dict(out.get(pos, blank)) for pos in range(len(results))]
 
 
 # --------------------------------------------------------------------------- standings
 
 
-def _recalculated(results: pd.DataFrame, settings: HeegSettings) -> pd.DataFrame:
-    return recalculate(results, settings)
-
-
 class _Played:
-    """The played rows of a recalculated season, as plain lists read once (pandas
-    per-group indexing and sorting on these small tables cost far more than the
-    standings themselves).  ``lines[i]`` is the row's own line, or the roster's
-    line for the row's period when the row left it blank."""
+    """The played rows of a recalculated season (input and computed values of each
+    row in one mapping), as plain lists read once.  ``lines[i]`` is the row's own
+    line, or the roster's line for the row's period when the row left it blank."""
 
-    def __init__(self, frame: pd.DataFrame, settings: HeegSettings) -> None:
-        played = np.flatnonzero(frame["played"].to_numpy(dtype=bool))
-        # to_numpy: an element is what ``Series.iloc`` gives
-        self.pairs = frame["pair"].to_numpy()[played]
-        raw_pairs = frame["pair"].tolist()
-        self.keys = [_pair_key(raw_pairs[i]) for i in played]
-        raw_days = frame["date"].tolist()
-        self.days = [_to_date(raw_days[i]) for i in played]
+    def __init__(self, rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> None:
+        played = [row for row in rows if row["played"]]
+        self.pairs = [row["pair"] for row in played]
+        self.keys = [_pair_key(row["pair"]) for row in played]
+        self.days = [_to_date(row["date"]) for row in played]
         label_of = {day: p.label for p in settings.periods for day in p.evenings}
         self.labels = [label_of[day] for day in self.days]
-        names = frame["names"].tolist() if "names" in frame.columns else None
-        self.names = [names[i] for i in played] if names is not None else None
-        codes = frame["code"].tolist()
-        self.codes = [codes[i] for i in played]
-        self.pcts = frame["pct"].to_numpy()[played]
+        self.names = [row.get("names") for row in played]
+        self.codes = [row["code"] for row in played]
+        self.pcts = [row["pct"] for row in played]
         roster = {p.pair: p for p in settings.roster}
-        own = frame["line"].to_numpy()[played]
         self.lines = [
-            line if not _blank(line) else (roster[key].lines.get(label, "") if key in roster else "")
-            for line, key, label in zip(own, self.keys, self.labels)
+            row.get("line") if not _blank(row.get("line")) else (roster[key].lines.get(label, "") if key in roster else "")
+            for row, key, label in zip(played, self.keys, self.labels)
         ]
 
     def __len__(self) -> int:
@@ -877,8 +874,6 @@ class _Played:
 
     def names_of(self, group: list[int]) -> str:
         """The last names typed for the pair in the group ("" when none)."""
-        if self.names is None:
-            return ""
         typed = [self.names[i] for i in group if not _blank(self.names[i])]
         return str(typed[-1]) if typed else ""
 
@@ -886,18 +881,15 @@ class _Played:
         return sum(1 for i in group if normalise_code(self.codes[i]) in MARK_CODES)
 
     def mean_pct(self, group: list[int]) -> float:
-        """The mean of the group's pct exactly as ``Series.mean`` computes it
-        (NaN skipped; numpy's pairwise sum over the values in group order)."""
-        values = self.pcts[group]
-        if values.dtype != np.float64:
-            return float(pd.Series(values).mean())
-        mask = np.isnan(values)
-        count = values.size - int(mask.sum())
-        if count == 0:
-            return math.nan
-        if count != values.size:
-            values = np.where(mask, 0.0, values)
-        return float(values.sum(dtype=np.float64) / np.float64(count))
+        """The mean of the group's % (NaN skipped), summed in group (date) order: the
+        same float as the running value of the evening sheets (see :class:`_Running`)."""
+        total, count = 0.0, 0
+        for i in group:
+            value = self.pcts[i]
+            if value == value:
+                total += value
+                count += 1
+        return total / count if count else math.nan
 
 
 def _groups(keys: Iterable[Any], days: list[Any]) -> list[tuple[Any, list[int]]]:
@@ -936,9 +928,22 @@ def _rank_by_line(rows: list[dict[str, Any]], lines: Sequence[str], value: str) 
     return ranked
 
 
-def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any = None, *,
-                     recalculated: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Period standings per line, with promotion/relegation marked.
+#: Columns of :func:`period_table` / :func:`period_standings`.
+PERIOD_COLUMNS: tuple[str, ...] = ("period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks",
+                                   "blocked", "move", "next_line", "final")
+
+
+def year_columns(settings: HeegSettings) -> list[str]:
+    """Columns of :func:`year_table` / :func:`year_standings`."""
+    return ["line", "rank", "pair", "names", "evenings", "year_pct", *(f"end_{p.label}" for p in settings.periods),
+            "marks", "star", "red_star", "eligible", "champion_rank"]
+
+
+def period_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings, period: Any = None) -> list[dict[str, Any]]:
+    """Period standings per line, with promotion/relegation marked, on plain records.
+
+    ``rows``: the recalculated season, one mapping per input row holding its input
+    and its computed values (``{**row, **computed}`` of :func:`compute`).
 
     One row per pair per line per period (only played evenings count).
     Columns: ``period, line, rank, pair, names, evenings, period_pct, marks,
@@ -947,9 +952,7 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
     more substitute/absence codes in the period: cannot promote, relegates);
     ``move`` is ``"promote"``, ``"relegate"`` or ``""``; ``final`` says whether
     every evening of the period has been played (otherwise the marking is
-    provisional).  ``period`` restricts to one period label.  ``recalculated``:
-    :func:`recalculate` of these results when the caller already has it (it is
-    then not computed again; it is not modified).
+    provisional).  ``period`` restricts to one period label.
 
     Marking, for each two adjacent lines (upper, lower) with ``n`` = the period's
     ``promote``: every blocked pair of the upper line relegates; if fewer than
@@ -957,16 +960,14 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
     from the lower line as relegate from the upper one: its best ranked pairs that
     are not blocked.  Equal percentages are ordered by pair number.
     """
-    columns = ["period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks", "blocked", "move", "next_line", "final"]
-    frame = recalculated if recalculated is not None else _recalculated(results, settings)
     labels = [p.label for p in settings.periods]
     wanted = labels if period is None else [_label(period)]
     for label in wanted:
         if label not in labels:
             raise RuleError(f"period {period!r} is not one of {', '.join(labels)}")
-    cols = _Played(frame, settings)
+    cols = _Played(rows, settings)
     roster = {p.pair: p for p in settings.roster}
-    rows: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
     for label in wanted:
         settings_period = next(p for p in settings.periods if p.label == label)
         positions = [i for i in range(len(cols)) if cols.labels[i] == label]
@@ -1009,15 +1010,13 @@ def period_standings(results: pd.DataFrame, settings: HeegSettings, period: Any 
                 row["move"], row["next_line"] = "relegate", lower
             for row in promote:
                 row["move"], row["next_line"] = "promote", upper
-        rows.extend(table)
-    if not rows:
-        return pd.DataFrame(columns=columns)
-    return pd.DataFrame(rows, columns=columns)
+        out.extend({c: row[c] for c in PERIOD_COLUMNS} for row in table)
+    return out
 
 
-def year_standings(results: pd.DataFrame, settings: HeegSettings, *,
-                   recalculated: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The year standings (club championship).
+def year_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> list[dict[str, Any]]:
+    """The year standings (club championship) on plain records (``rows`` as for
+    :func:`period_table`).
 
     One row per pair.  Columns: ``line`` (line of the pair's last evening),
     ``rank`` (competition rank on ``year_pct`` within that line), ``pair, names,
@@ -1025,19 +1024,16 @@ def year_standings(results: pd.DataFrame, settings: HeegSettings, *,
     result), ``marks`` (substitute/absence codes in the year), ``star`` (not the
     whole year in the top line), ``red_star`` (marks > 5), ``eligible`` (in the
     top line, no star, no red star) and ``champion_rank`` (rank among the
-    eligible pairs; blank for the others).  Sorted by line, then rank.
-    ``recalculated``: :func:`recalculate` of these results when the caller
-    already has it (it is then not computed again; it is not modified).
+    eligible pairs; NaN for the others).  Sorted by line, then rank.
     """
-    frame = recalculated if recalculated is not None else _recalculated(results, settings)
-    columns = ["line", "rank", "pair", "names", "evenings", "year_pct", *(f"end_{p.label}" for p in settings.periods), "marks", "star", "red_star", "eligible", "champion_rank"]
-    cols = _Played(frame, settings)
+    columns = year_columns(settings)
+    cols = _Played(rows, settings)
     if not len(cols):
-        return pd.DataFrame(columns=columns)
+        return []
     roster = {p.pair: p for p in settings.roster}
     all_days = sorted(set(cols.days))
     top = settings.lines[0]
-    rows = []
+    table = []
     for key, group in _groups(cols.keys, cols.days):
         names = cols.names_of(group)
         if not names and key in roster:
@@ -1061,11 +1057,68 @@ def year_standings(results: pd.DataFrame, settings: HeegSettings, *,
             part = [i for i in group if cols.labels[i] == p.label]
             row[f"end_{p.label}"] = cols.mean_pct(part) if part else math.nan
         row["eligible"] = whole_top and not row["red_star"]
-        rows.append(row)
-    rows = _rank_by_line(rows, settings.lines, "year_pct")
-    eligible = [row["year_pct"] for row in rows if row["eligible"]]
-    for row in rows:
+        table.append(row)
+    table = _rank_by_line(table, settings.lines, "year_pct")
+    eligible = [row["year_pct"] for row in table if row["eligible"]]
+    for row in table:
         # competition rank among the eligible pairs (NaN for the others)
         v = row["year_pct"]
         row["champion_rank"] = float(1 + sum(1 for e in eligible if e > v)) if row["eligible"] and v == v else math.nan
-    return pd.DataFrame(rows, columns=columns)
+    return [{c: row[c] for c in columns} for row in table]
+
+
+# --------------------------------------------------------------------------- DataFrames (the analyst's interface)
+
+
+def recalculate(results: Any, settings: HeegSettings) -> Any:
+    """Recalculate the season: the input rows of a pandas DataFrame with every
+    computed column (:func:`compute` on the frame's rows).
+
+    ``results`` has one row per pair per evening (columns: see
+    :data:`INPUT_COLUMNS`, :data:`OPTIONAL_COLUMNS` and docs/clubs/heeg.md).
+    Columns computed by an earlier run are ignored and recomputed, so running it
+    on its own output gives the same output.  All bad input of the run is
+    reported together in one :class:`HeegInputError`.  The result keeps the
+    input's index, row order and columns, and adds :func:`output_columns`.
+    """
+    import pandas as pd
+
+    from xlbridge.clubs.frames import plain_records
+
+    if not isinstance(results, pd.DataFrame):
+        raise RuleError(f"results must be a pandas DataFrame; got {type(results).__name__}")
+    computed = set(output_columns(settings))
+    base = results[[c for c in results.columns if c not in computed]].copy()
+    out = compute(plain_records(base), settings, columns=base.columns, index=list(base.index))
+    extra = pd.DataFrame(out, index=base.index, columns=output_columns(settings))
+    for column in ("played", "star", "red_star", "red_inv"):
+        extra[column] = extra[column].astype(bool)
+    for column in ("period_marks", "year_marks"):
+        extra[column] = extra[column].astype(int)
+    extra["signal"] = extra["signal"].astype(object)
+    return pd.concat([base, extra], axis=1)
+
+
+def _recalculated_rows(results: Any, settings: HeegSettings, recalculated: Any) -> list[dict[str, Any]]:
+    from xlbridge.clubs.frames import plain_records
+
+    return plain_records(recalculated if recalculated is not None else recalculate(results, settings))
+
+
+def period_standings(results: Any, settings: HeegSettings, period: Any = None, *, recalculated: Any = None) -> Any:
+    """:func:`period_table` as a pandas DataFrame (columns :data:`PERIOD_COLUMNS`).
+    ``recalculated``: :func:`recalculate` of these results when the caller already
+    has it (it is then not computed again; it is not modified)."""
+    import pandas as pd
+
+    table = period_table(_recalculated_rows(results, settings, recalculated), settings, period)
+    return pd.DataFrame(table, columns=list(PERIOD_COLUMNS))
+
+
+def year_standings(results: Any, settings: HeegSettings, *, recalculated: Any = None) -> Any:
+    """:func:`year_table` as a pandas DataFrame (columns :func:`year_columns`).
+    ``recalculated`` as for :func:`period_standings`."""
+    import pandas as pd
+
+    table = year_table(_recalculated_rows(results, settings, recalculated), settings)
+    return pd.DataFrame(table, columns=year_columns(settings))

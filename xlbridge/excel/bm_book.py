@@ -1072,8 +1072,8 @@ def _build_participation(ws, season: bm.Season | None) -> None:
 HOW_TO_LINES = [
     "How to use the BridgeMania season workbook",
     "",
-    "Yellow cells are typed by the scorer; blue cells are computed by xlbridge (recalculate: the recalc_season "
-    "script in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten.",
+    "Yellow cells are typed by the scorer; blue cells are computed by xlbridge (recalculate: the Recalculate season "
+    "button on the Season sheet in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten.",
     "",
     "Season: the base pairs (id, players, name, lot = place in the reference list drawn by lot), the guest "
     "register, and the tournaments in playing order (sheet name, date, host).",
@@ -1102,9 +1102,10 @@ HOW_TO_LINES = [
 
 
 def _build_how_to(ws) -> None:
+    from xlbridge.excel.style import write_lines
+
     st = _styles()
-    for row, text in enumerate(HOW_TO_LINES, start=1):
-        ws.cell(row=row, column=1, value=text)
+    write_lines(ws, HOW_TO_LINES)
     ws["A1"].font = st["title"]
     _width(ws, 1, 120)
 

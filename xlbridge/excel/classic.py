@@ -7,8 +7,8 @@ In the workbook's VBA (or the xlwings add-in's ``RunPython``)::
         RunPython "import xlbridge.excel.classic; xlbridge.excel.classic.main()"
     End Sub
 
-:func:`main` runs the very same recalculation as the ``recalc_season`` script of
-xlwings Lite and xlwings Server (:mod:`xlbridge.excel.scripts`) on the workbook
+:func:`main` runs the very same recalculation as the "Recalculate season" script
+of xlwings Lite and xlwings Server (:mod:`xlbridge.excel.scripts`) on the workbook
 that called it.  The worksheet functions come from the UDF module
 ``xlbridge.excel.functions`` (xlwings add-in settings, "UDF Modules").
 """
@@ -25,14 +25,11 @@ RUN_PYTHON = "import xlbridge.excel.classic; xlbridge.excel.classic.main()"
 
 def main(book: Any = None) -> None:
     """Recalculate the calling workbook (``xw.Book.caller()``), or ``book``."""
-    import inspect
-
     import xlwings as xw
 
-    from xlbridge.excel.scripts import recalc_season
+    from xlbridge.excel.scripts import recalculate
 
-    # the function under @xw.script (which, outside classic xlwings, wraps it for async dispatch)
-    inspect.unwrap(recalc_season)(book if book is not None else xw.Book.caller())
+    recalculate(book if book is not None else xw.Book.caller())
 
 
 if __name__ == "__main__":  # pragma: no cover - RunPython/"python -m" from Excel

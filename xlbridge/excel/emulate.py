@@ -200,7 +200,7 @@ def excel_and_headless(path: Any) -> tuple[Any, Any, list[str]]:
     except recalc.BookInputError:
         pass
     excel = load_workbook(path)
-    alerts = apply_actions(excel, run_script(scripts, "recalc_season", load_workbook(path)))
+    alerts = apply_actions(excel, run_script(scripts, "recalculate_season", load_workbook(path)))
     return headless, excel, alerts
 
 

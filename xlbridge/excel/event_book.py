@@ -18,15 +18,15 @@ recalculated.  Places come from the scores (highest first, equal scores tie).
 
 from __future__ import annotations
 
-from typing import Any
-
-from openpyxl import Workbook
-from openpyxl.styles import Font
+from typing import TYPE_CHECKING, Any
 
 from xlbridge.awards import awards, parse_options
 from xlbridge.awards.base import RuleError
 from xlbridge.excel.book import BookAdapter, Grid, as_number, cell
 from xlbridge.excel.recalc import Block, BookInputError, Plan, Problem, cell_name
+
+if TYPE_CHECKING:  # openpyxl is the builders' (never imported on the Excel path)
+    from openpyxl import Workbook
 
 FIRST_ROW = 9
 HEADER_ROW = 8
@@ -158,6 +158,8 @@ def _settings_cell(message: str) -> str:
 def event_sheet(ws, *, title: str, scheme: str, boards: int | None, options: str, event: str,
                 headers: list[str], rows: list[tuple[Any, str, float]], points_format: str) -> None:
     """Lay out one event sheet (typed part only) and compute its awards once."""
+    from openpyxl.styles import Font
+
     from xlbridge.workbooks import INPUT_FILL, TITLE_FONT, style_header
 
     ws["A1"] = title
@@ -186,17 +188,19 @@ def event_sheet(ws, *, title: str, scheme: str, boards: int | None, options: str
 
 
 def how_to_sheet(wb: Workbook, lines: list[str]) -> None:
+    from xlbridge.excel.style import write_lines
     from xlbridge.workbooks import TITLE_FONT
 
     ws = wb.create_sheet("How to")
-    for row, text in enumerate(lines, start=1):
-        ws.cell(row=row, column=1, value=text)
+    write_lines(ws, lines)
     ws["A1"].font = TITLE_FONT
     ws.column_dimensions["A"].width = 100
 
 
 def tbf_club(blank: bool = False) -> Workbook:
     """A TBF club pairs tournament (``xlbridge new tbf-club``)."""
+    from openpyxl import Workbook
+
     from xlbridge.examples import TBF_CLUB, tbf_club_results
 
     wb = Workbook()
@@ -245,6 +249,8 @@ def _scores(count: int, top: float, step: float, ties: tuple[int, ...] = ()) -> 
 def se_masterpoints(blank: bool = False) -> Workbook:
     """Swedish events (``xlbridge new se-masterpoints``): an evening's bronze pairs,
     a silver pairs event where each pair met 30 of 60, a team barometer."""
+    from openpyxl import Workbook
+
     wb = Workbook()
     events = [
         ("Bronze pairs", "Club evening — bronze pairs (Svenska Mästarpoäng 2009, table A1)", "se.bronze.pairs", 24, "",

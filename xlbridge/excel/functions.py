@@ -234,3 +234,9 @@ def _result_rows(points: Any, units: Any, events: Any, dates: Any) -> list[tuple
             continue
         rows.append((p, u, e, _as_date(d)))
     return rows
+
+
+#: The worksheet functions (what ``from xlbridge.excel.functions import *`` gives a
+#: workbook's ``main.py``).
+__all__ = ["award", "award_unit", "awards", "tbf_mastery", "tbf_title", "bm_pct", "bm_final", "heeg_pct", "heeg_c",
+           "se_class", "se_ranking"]

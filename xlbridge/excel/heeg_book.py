@@ -38,19 +38,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import pandas as pd
-
 from xlbridge.clubs.heeg import (
     HeegInputError,
     HeegSettings,
     Pair,
     Period,
+    compute,
     normalise_code,
-    period_standings,
-    recalculate,
-    year_standings,
+    period_table,
+    year_table,
 )
-from xlbridge.clubs.frames import records as frame_records
 from xlbridge.excel.book import BookAdapter, Grid, Layout, cell
 from xlbridge.excel.messages import INPUT
 from xlbridge.excel.book import as_number as number
@@ -77,6 +74,9 @@ SETTINGS_ROWS = (
 )
 SETTING_CELL = {name: f"B{row}" for row, _, name in SETTINGS_ROWS}
 FIRST_PERIOD_ROW = 12  # header at 11 in a new workbook (found by its text when rows are inserted)
+
+#: What an evening row hands the season logic (:func:`xlbridge.clubs.heeg.compute`).
+ENGINE_COLUMNS = ("date", "pair", "names", "line", "mp", "code", "combi_mp", "in_doubt")
 
 #: Typed headers of an evening sheet, in order (R1..Rn sit between Line and C).
 PAIR_COL, NAMES_COL, LINE_COL, FIRST_ROUND_COL = 1, 2, 3, 4
@@ -133,22 +133,12 @@ def found(value: Any) -> str:
 
 
 def value_out(value: Any) -> Any:
-    """An engine value as a cell value: NaN and "" -> blank, numpy -> Python."""
-    if value is None or value is pd.NA:
-        return None
+    """An engine value as a cell value: NaN and "" -> blank."""
     if isinstance(value, str):
         return value or None
-    if isinstance(value, bool):
-        return value
-    try:
-        as_float = float(value)
-    except (TypeError, ValueError):
-        return value
-    if math.isnan(as_float):
+    if isinstance(value, float) and math.isnan(value):
         return None
-    if isinstance(value, int) or (hasattr(value, "dtype") and "int" in str(value.dtype)):
-        return int(value)
-    return as_float
+    return value
 
 
 def evening_sheet(day: dt.date) -> str:
@@ -561,27 +551,24 @@ class HeegSeason:
         if settings is None or season is None:
             raise BookInputError(problems)
         evenings.sort(key=lambda s: s.day)
-        # object columns: a message shows a value as typed (-5, not -5.0)
-        frame = pd.DataFrame({column: pd.Series([r[column] for r in records], dtype=object)
-                              for column in ("date", "pair", "names", "line", "mp", "code", "combi_mp", "in_doubt")})
+        inputs = [{column: r[column] for column in ENGINE_COLUMNS} for r in records]
         where = {i: (r["_sheet"], r["_row"]) for i, r in enumerate(records)}
         try:  # also with problems found above: every problem of the run is reported together
-            out = recalculate(frame, settings)
+            computed = compute(inputs, settings, columns=ENGINE_COLUMNS)
         except HeegInputError as error:
             raise BookInputError(problems + self._located(error, where, evenings, season)) from None
         if problems:
             raise BookInputError(problems)
+        rows = [{**typed, **values} for typed, values in zip(inputs, computed)]
         labels = [p.label for p in settings.periods]
         plan = Plan()
-        # one conversion to plain records for all evenings (per-evening frame
-        # indexing and to_dict were most of the planning time)
         by_day: dict[Any, list[dict[str, Any]]] = {}
-        for rec in frame_records(out):
+        for rec in rows:
             by_day.setdefault(rec["date"], []).append(rec)
         for sheet in evenings:
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
         self._plan_new_evenings(plan, settings, names, found_days, labels)
-        self._plan_standings(plan, book, frame, out, settings, names)
+        self._plan_standings(plan, book, rows, settings, names)
         return plan
 
     def _located(self, error: HeegInputError, where: dict[int, tuple[str, int]], evenings: list[EveningSheet],
@@ -679,12 +666,12 @@ class HeegSeason:
                 plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]] for p in members], what=name))
             plan.layouts.append((name, evening_layout(settings.rounds, labels, len(members))))
 
-    def _plan_standings(self, plan: Plan, book: BookAdapter, frame: pd.DataFrame, out: pd.DataFrame,
+    def _plan_standings(self, plan: Plan, book: BookAdapter, season: list[dict[str, Any]],
                         settings: HeegSettings, names: list[str]) -> None:
         labels = [p.label for p in settings.periods]
-        played_days = set(out.loc[out["played"], "date"]) if len(out) else set()
+        played_days = {rec["date"] for rec in season if rec["played"]}
         any_played = bool(played_days)
-        periods = frame_records(period_standings(frame, settings, recalculated=out)) if any_played else []
+        periods = period_table(season, settings) if any_played else []
         for period in settings.periods:
             name = period_sheet(period.label)
             part = [rec for rec in periods if rec["period"] == period.label]
@@ -707,7 +694,7 @@ class HeegSeason:
             self._table(plan, book, names, name, title, note, PERIOD_HEADERS, rows,
                         {7: [f[0] for f in fills], 8: [f[1] for f in fills]}, labels)
         # the year
-        year = frame_records(year_standings(frame, settings, recalculated=out)) if any_played else []
+        year = year_table(season, settings) if any_played else []
         headers = year_headers(labels)
         rows, reds = [], []
         for rec in year:
@@ -778,15 +765,18 @@ def heeg_workbook(blank: bool = False):
 
     from xlbridge.excel import recalc
     from xlbridge.excel.book import OpenpyxlBook
+    from xlbridge.excel.style import write_lines
     from xlbridge.workbooks import HEADER_FILL, HEADER_FONT, INPUT_FILL, TITLE_FONT
 
     if blank:
         settings = HeegSettings(periods=tuple(Period(str(k), ()) for k in (1, 2, 3)))
-        results = pd.DataFrame(columns=["date", "pair", "names", "line", "mp", "code", "combi_mp"])
+        results: list[dict[str, Any]] = []
     else:
+        from xlbridge.clubs.frames import plain_records
         from xlbridge.clubs.heeg_demo import demo_season
 
-        settings, results = demo_season()
+        settings, frame = demo_season()
+        results = plain_records(frame)
     labels = [p.label for p in settings.periods]
 
     def header(ws, row: int, titles: list[str], widths: list[float] | None = None) -> None:
@@ -848,8 +838,7 @@ def heeg_workbook(blank: bool = False):
     wb.move_sheet(YEAR, offset=-len(settings.periods))
 
     howto = wb.create_sheet(HOWTO)
-    for row, line in enumerate(HOWTO_LINES, start=1):
-        howto.cell(row=row, column=1, value=line)
+    write_lines(howto, HOWTO_LINES)
     howto["A1"].font = TITLE_FONT
     howto.column_dimensions["A"].width = 110
 
@@ -858,10 +847,10 @@ def heeg_workbook(blank: bool = False):
     cols = Columns(settings.rounds)
     for day in settings.evenings:
         sheet = wb.create_sheet(evening_sheet(day))
-        part = results[results["date"] == day] if len(results) else results
+        part = [rec for rec in results if as_date(rec["date"]) == day]
         book.write(sheet.title, 1, 1, [headers])
         book.lay_out(sheet.title, evening_layout(settings.rounds, labels, len(part)))
-        for row, rec in enumerate(part.to_dict("records"), start=2):
+        for row, rec in enumerate(part, start=2):
             sheet.cell(row=row, column=PAIR_COL, value=int(rec["pair"]))
             sheet.cell(row=row, column=NAMES_COL, value=rec.get("names"))
             sheet.cell(row=row, column=LINE_COL, value=rec.get("line"))
@@ -883,7 +872,7 @@ HOWTO_LINES = [
     "How to keep the Heeg season in this workbook",
     "",
     "Yellow cells are typed by the scorer; every other number is computed by xlbridge.",
-    "Recalculate: in Excel click 'recalc_season' in the xlwings task pane; without Excel: xlbridge recalc THIS-FILE.xlsx",
+    "Recalculate: in Excel click the Recalculate season button (Season sheet); without Excel: xlbridge recalc THIS-FILE.xlsx",
     "",
     "1. Season sheet: club, season, lines, rounds per evening, boards per round; one row per period with its evenings",
     "   (dates) and how many pairs promote/relegate; one row per pair with names and its line in each period.",

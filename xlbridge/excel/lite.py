@@ -12,6 +12,13 @@ saves, so:
   earlier version (:func:`lite_parts`) back in the same pass (``xlbridge
   recalc``); :func:`carry_over` does it to a file already saved;
 - :func:`extract` reads the files back (tests compare them with the sources).
+
+openpyxl drops the sheets' drawings it did not create too (the "Recalculate
+season" button, :mod:`xlbridge.excel.drawings`) and re-writes, lossy, the charts
+and images it half understands.  :func:`carried` reads the Lite parts and every
+worksheet's drawing (with its charts, images, ...) of the earlier version, and
+:func:`save_with_parts` puts all of them back in the same pass, each drawing
+re-linked to the worksheet of the same name.
 """
 
 from __future__ import annotations
@@ -19,11 +26,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import uuid
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
+
+from xlbridge.excel import drawings
 
 WEBEXTENSION = "xl/webextensions/webextension1.xml"
 TASKPANES = "xl/webextensions/taskpanes.xml"
@@ -105,21 +114,7 @@ def _patch_content_types(xml: str) -> str:
 
 def _rewrite(path: Path, replace: dict[str, bytes]) -> None:
     """Rewrite the zip at ``path`` with some parts replaced or added (atomically)."""
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
-    temp = Path(temp_name)
-    try:
-        with zipfile.ZipFile(path) as src, zipfile.ZipFile(temp, "w", zipfile.ZIP_DEFLATED) as dst:
-            for item in src.infolist():
-                if item.filename in replace:
-                    continue
-                dst.writestr(item, src.read(item.filename))
-            for name, data in replace.items():
-                dst.writestr(name, data)
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+    drawings.rewrite(path, replace)
 
 
 def embed(path: str | os.PathLike[str], files: dict[str, str], *, pyodide_version: str = PYODIDE_VERSION,
@@ -164,9 +159,33 @@ def lite_parts(source: str | os.PathLike[str]) -> dict[str, bytes]:
         return {name: archive.read(name) for name in PARTS if name in names}
 
 
+@dataclass(frozen=True)
+class Carried:
+    """What openpyxl drops when it saves and :func:`save_with_parts` puts back:
+    the xlwings Lite parts (:func:`lite_parts`) and every worksheet's drawing with
+    everything it refers to (:func:`xlbridge.excel.drawings.sheet_drawings`: the
+    button shape, charts, images), by sheet name."""
+
+    lite: dict[str, bytes] = field(default_factory=dict)
+    drawings: dict[str, drawings.SheetDrawing] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.lite or self.drawings)
+
+
+def carried(source: str | os.PathLike[str]) -> Carried:
+    """Everything of the workbook at ``source`` that a save must put back."""
+    return Carried(lite_parts(source), drawings.sheet_drawings(source))
+
+
+def _as_carried(parts: Carried | dict[str, bytes]) -> Carried:
+    return parts if isinstance(parts, Carried) else Carried(lite=dict(parts))
+
+
 def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> bool:
     """Copy the xlwings Lite parts of ``source`` into ``target`` (saved by
-    openpyxl, which dropped them).  Returns False when ``source`` has none."""
+    openpyxl, which dropped them).  Returns False when ``source`` has none.
+    (Drawings need the workbook before it is saved: :func:`save_with_parts`.)"""
     parts = lite_parts(source)
     if not parts:
         return False
@@ -174,64 +193,140 @@ def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -
     return True
 
 
-def _put_back(dst: Path, parts: dict[str, bytes]) -> None:
-    """Rewrite the saved workbook ``dst`` with the Lite ``parts`` added."""
+def _patch(lite: bool, name: str, data: bytes | str) -> bytes:
+    """A part as openpyxl wrote it, with the Lite task pane's root relationship
+    and content types added (when Lite parts are carried)."""
+    data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    if lite and name == ROOT_RELS:
+        return _patch_root_rels(data.decode("utf-8")).encode("utf-8")
+    if lite and name == CONTENT_TYPES:
+        return _patch_content_types(data.decode("utf-8")).encode("utf-8")
+    return data
+
+
+def _holding(carried: Carried):
+    """Which parts must wait until openpyxl has written everything else: with
+    drawings to put back, the parts :func:`drawings.place` completes or reads
+    (the root relationships, the workbook and its relationships, every worksheet
+    and its relationships, the content types)."""
+    if not carried.drawings:
+        return lambda name: False
+    try:
+        from openpyxl.xml.constants import ARC_WORKBOOK, ARC_WORKBOOK_RELS
+    except ImportError:  # pragma: no cover - every openpyxl has them
+        ARC_WORKBOOK, ARC_WORKBOOK_RELS = "xl/workbook.xml", "xl/_rels/workbook.xml.rels"
+    fixed = {ROOT_RELS, CONTENT_TYPES, ARC_WORKBOOK, ARC_WORKBOOK_RELS}
+    return lambda name: name in fixed or name.startswith("xl/worksheets/")
+
+
+def _put_back(dst: Path, parts: Carried | dict[str, bytes]) -> None:
+    """Rewrite the saved workbook ``dst`` with ``parts`` added (the second pass)."""
+    carried = _as_carried(parts)
+    holds = _holding(carried)
     with zipfile.ZipFile(dst) as archive:
-        rels = archive.read(ROOT_RELS).decode("utf-8")
-        types = archive.read(CONTENT_TYPES).decode("utf-8")
-    parts = {**parts, ROOT_RELS: _patch_root_rels(rels).encode("utf-8"),
-             CONTENT_TYPES: _patch_content_types(types).encode("utf-8")}
-    _rewrite(dst, parts)
+        names = archive.namelist()
+        held = {name: _patch(bool(carried.lite), name, archive.read(name)) for name in names
+                if holds(name) or name in (ROOT_RELS, CONTENT_TYPES)}
+    replace = {**carried.lite, **held}
+    if carried.drawings:
+        replace.update(drawings.place(carried.drawings, [n for n in names if n not in held], held))
+    _rewrite(dst, replace)
+
+
+def detach_drawings(workbook, carried: Carried) -> None:
+    """Make openpyxl write no drawing of its own for the worksheets whose drawing
+    is carried: the charts and images it read from that drawing (``ws._charts``,
+    ``ws._images``) are forgotten.  openpyxl would write them again as a second,
+    lossy drawing of the sheet (a worksheet has one drawing), while the carried
+    drawing holds them byte for byte.  Worksheets are matched by name."""
+    for ws in workbook.worksheets:
+        if ws.title in carried.drawings:
+            ws._charts = []
+            ws._images = []
 
 
 class _CarryingZip(zipfile.ZipFile):
-    """The zip openpyxl writes a workbook into, getting the Lite parts on the way:
-    the root relationships and content types are patched as openpyxl writes them,
-    and the parts are added before the file is closed (one pass, instead of saving
-    and then rewriting the whole file)."""
+    """The zip openpyxl writes a workbook into, getting the carried parts on the
+    way (one pass, instead of saving and then rewriting the whole file): the root
+    relationships and content types are patched for the Lite parts as openpyxl
+    writes them; with drawings to put back, the parts that need them (worksheets,
+    their relationships, the content types: :func:`_holding`) are held back, and
+    when the file is closed the Lite parts are added and :func:`drawings.place`
+    completes the held parts and adds the drawings under names openpyxl did not
+    use."""
 
-    def __init__(self, file: Path, parts: dict[str, bytes]):
+    def __init__(self, file: Path, parts: Carried | dict[str, bytes]):
         super().__init__(file, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
-        self._parts = dict(parts)
+        carried = _as_carried(parts)
+        self._lite = bool(carried.lite)
+        self._parts = dict(carried.lite)
+        self._drawings = carried.drawings
+        self._holds = _holding(carried)
+        self._held: dict[str, bytes] = {}
+        self._abandoned = False
 
     def writestr(self, zinfo_or_arcname, data, *args, **kwargs):  # type: ignore[override]
         name = getattr(zinfo_or_arcname, "filename", zinfo_or_arcname)
-        if name in (ROOT_RELS, CONTENT_TYPES):
-            text = data.decode("utf-8") if isinstance(data, bytes) else data
-            data = (_patch_root_rels(text) if name == ROOT_RELS else _patch_content_types(text)).encode("utf-8")
+        if name in (ROOT_RELS, CONTENT_TYPES) or self._holds(name):
+            data = _patch(self._lite, name, data)
+            if self._holds(name):
+                self._held[name] = data
+                return None
         return super().writestr(zinfo_or_arcname, data, *args, **kwargs)
 
+    def write(self, filename, arcname=None, *args, **kwargs):  # type: ignore[override]
+        name = arcname if arcname is not None else os.fspath(filename)
+        if name in (ROOT_RELS, CONTENT_TYPES) or self._holds(name):  # openpyxl writes worksheets from a file
+            return self.writestr(name, Path(filename).read_bytes())
+        return super().write(filename, arcname, *args, **kwargs)
+
+    def abandon(self) -> None:
+        """A failed save: close the file as it is, adding nothing (the caller discards it)."""
+        self._abandoned = True
+        self._parts, self._held = {}, {}
+
     def close(self) -> None:
-        if self.fp is not None and self.mode == "w":
+        if self.fp is not None and self.mode == "w" and not self._abandoned:
             parts, self._parts = self._parts, {}
+            held, self._held = self._held, {}
+            if self._drawings:
+                parts.update(drawings.place(self._drawings, self.namelist(), held))
+            else:
+                parts.update(held)
             for name, data in parts.items():
                 super().writestr(name, data)
         super().close()
 
 
-def save_with_parts(workbook, target: str | os.PathLike[str], parts: dict[str, bytes]) -> None:
-    """Save an openpyxl ``workbook`` to ``target`` carrying the Lite ``parts``
-    (from :func:`lite_parts`); a plain ``workbook.save`` when there are none."""
-    if not parts:
+def save_with_parts(workbook, target: str | os.PathLike[str], parts: Carried | dict[str, bytes]) -> None:
+    """Save an openpyxl ``workbook`` to ``target`` carrying ``parts``: the Lite
+    parts (a dict from :func:`lite_parts`) or everything :func:`carried` read from
+    the earlier version (Lite parts and drawings; the workbook's own copies of
+    those drawings' charts and images are dropped first, see
+    :func:`detach_drawings`).  A plain ``workbook.save`` when there is nothing."""
+    carried = _as_carried(parts)
+    if not carried:
         workbook.save(target)
         return
     import datetime as dt
 
+    detach_drawings(workbook, carried)
     try:
         from openpyxl.writer.excel import ExcelWriter
     except ImportError:  # an openpyxl without it: save, then put the parts back (two passes)
         workbook.save(target)
-        _put_back(Path(target), parts)
+        _put_back(Path(target), carried)
         return
     # what openpyxl's own save_workbook does, with the carrying zip
     workbook.properties.modified = dt.datetime.now(tz=dt.timezone.utc).replace(tzinfo=None)
-    archive = _CarryingZip(Path(target), parts)
+    archive = _CarryingZip(Path(target), carried)
     try:
         ExcelWriter(workbook, archive).save()
     except BaseException:
-        archive._parts = {}  # a failed save: close the file as it is (the caller discards it)
+        archive.abandon()
         archive.close()
         raise
 
 
-__all__ = ["embed", "extract", "carry_over", "lite_parts", "save_with_parts", "PARTS"]
+__all__ = ["embed", "extract", "carry_over", "carried", "Carried", "detach_drawings", "lite_parts",
+           "save_with_parts", "PARTS"]

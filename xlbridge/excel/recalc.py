@@ -6,7 +6,7 @@ the blocks of computed values and the fills to write.  Planning reads only;
 nothing is written until the whole workbook has been checked, so bad input
 never causes a partial write.  :func:`recalculate` then applies the plan through
 the :class:`~xlbridge.excel.book.BookAdapter` -- the same code for Excel
-(``recalc_season`` script) and headless (``xlbridge recalc``).
+("Recalculate season" script) and headless (``xlbridge recalc``).
 """
 
 from __future__ import annotations

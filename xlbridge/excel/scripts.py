@@ -1,29 +1,45 @@
-"""Recalculation scripts: the button a scorer clicks in Excel.
+"""The "Recalculate season" script: the button a scorer clicks in Excel.
 
-Each script takes the live ``book: xw.Book`` and runs the one recalculation of
-:mod:`xlbridge.excel.recalc` through :class:`~xlbridge.excel.book.XlwingsBook`.
-Problems are shown in a message box and listed on a "Messages" sheet; the
-cells concerned are marked; no computed cell is written.
+:func:`recalculate` runs the one recalculation of :mod:`xlbridge.excel.recalc` on
+a live ``xlwings.Book`` through :class:`~xlbridge.excel.book.XlwingsBook`.
+Problems are shown in a message box and listed on a "Messages" sheet; the cells
+concerned are marked; no computed cell is written.
+
+Each front door decorates it its own way: a workbook's ``main.py`` defines the
+script for xlwings Lite (with the button of that workbook, see
+:mod:`xlbridge.excel.lite_bundle`); :func:`recalculate_season` here is the script
+of xlwings Server (``xlbridge serve``); :mod:`xlbridge.excel.classic` calls
+:func:`recalculate` for classic xlwings.
 """
-
-from __future__ import annotations
 
 import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
 from xlbridge.excel.messages import clear_marks, report_problems
-from xlbridge.excel.recalc import BookInputError, recalculate
+from xlbridge.excel.recalc import BookInputError
+from xlbridge.excel.recalc import recalculate as recalculate_adapter
+
+#: The action's one name (the script's display name and the button's label).
+ACTION = "Recalculate season"
 
 
-@xw.script
-def recalc_season(book: xw.Book):
-    """Recalculate every computed column of this xlbridge workbook."""
+def recalculate(book) -> None:
+    """Recalculate every computed column of this xlbridge workbook (``book``: a
+    live ``xlwings.Book``)."""
     adapter = XlwingsBook(book)
     clear_marks(adapter)  # first: the recalculation may fill a cell marked last time
     try:
-        report = recalculate(adapter)
+        report = recalculate_adapter(adapter)
     except BookInputError as error:
         report_problems(adapter, error.problems, clear_old=False)
         return
     changed = f"; {len(report.changes)} earlier values changed (see Corrections)" if report.changes else ""
     report_problems(adapter, [], done=f"Recalculated {report.cells_written} cells{changed}.", clear_old=False)
+
+
+@xw.script(name=ACTION)
+def recalculate_season(book: xw.Book):
+    """Fill every computed cell from what you typed: percentages, corrections,
+    standings and points. Nothing is written when something you typed is wrong:
+    the message and the Messages sheet say what and where."""
+    recalculate(book)
