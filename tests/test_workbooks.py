@@ -57,3 +57,33 @@ def test_cli_new_refuses_to_overwrite(tmp_path, capsys):
     assert target.read_bytes() == before
     assert main(["new", "tbf-club", str(tmp_path / "x.xls")]) == 2
     assert main(["new", "nonsense", str(tmp_path / "y.xlsx")]) == 2
+
+
+def _formula_cells(path):
+    """(sheet!cell, text) of every cell the file stores as a formula."""
+    wb = load_workbook(path)
+    return [(f"{ws.title}!{c.coordinate}", c.value) for ws in wb.worksheets for row in ws.iter_rows() for c in row
+            if c.data_type == "f"]
+
+
+@pytest.mark.parametrize("kind, blank, rel", SHIPPED)
+def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank, rel):
+    """Every formula cell of a shipped file, and of what ``xlbridge new`` writes,
+    parses (the ``formulas`` package's Excel grammar); the How-to sheet's example
+    lines (``=AWARD(...)  ->  0.62``) are text, stored as Excel stores text typed
+    with a leading apostrophe.  As formulas they did not parse (Excel offered to
+    repair the file, LibreOffice showed Err:510)."""
+    import formulas
+
+    fresh = build(kind, tmp_path / Path(rel).name, blank=blank)
+    for path in (ROOT / rel, fresh):
+        for where, text in _formula_cells(path):
+            try:
+                formulas.Parser().ast(text)
+            except Exception as error:  # noqa: BLE001 - any parser error is the failure
+                raise AssertionError(f"{path.name} {where}: formula {text!r} does not parse: {error}") from None
+        how_to = load_workbook(path)["How to"]
+        examples = [c for row in how_to.iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith("=")]
+        assert examples, "the How-to sheet shows worksheet function examples"
+        for cell in examples:
+            assert cell.data_type == "s" and cell.quotePrefix, f"{path.name} How to!{cell.coordinate} is not text"
