@@ -87,3 +87,18 @@ def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank
         assert examples, "the How-to sheet shows worksheet function examples"
         for cell in examples:
             assert cell.data_type == "s" and cell.quotePrefix, f"{path.name} How to!{cell.coordinate} is not text"
+
+
+@pytest.mark.parametrize("kind, blank, rel", SHIPPED)
+def test_every_shipped_file_carries_its_recalculate_season_button(kind, blank, rel):
+    """The shape xlwings Lite's button recipe needs: named as main.py's script says,
+    on the kind's main sheet, linked to the cell hidden behind it."""
+    from xlbridge.excel import drawings, lite
+    from xlbridge.workbooks import KINDS
+
+    button = KINDS[kind].button
+    found = drawings.buttons(ROOT / rel)
+    assert found == [{"sheet": button.sheet, "name": "xlbridge_button", "label": "Recalculate season",
+                      "target": f"#'{button.sheet}'!{button.cell}", "external": False, "cell": button.cell}]
+    main_py = lite.extract(ROOT / rel)["main.py"]
+    assert f"button='[xlbridge_button]{button.sheet}!{button.cell}'" in main_py

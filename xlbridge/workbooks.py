@@ -93,7 +93,7 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     """Write to a temporary file in the same folder, embed the xlwings Lite code
     (the last step: openpyxl would drop it), then replace: a reader never sees
     half a file and an error leaves the old file as it was."""
-    from xlbridge.excel import lite
+    from xlbridge.excel import drawings, lite
 
     for ws in wb.worksheets:
         print_setup(ws)
@@ -103,6 +103,9 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     try:
         wb.save(temp)
         lite.embed(temp, lite_files(kind.button, title=kind.title, rules=kind.rules), guid=_stable_guid(path.name))
+        button = kind.button
+        drawings.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
+                            cols=button.cols, rows=button.rows)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

@@ -8,27 +8,29 @@ decorated ``@script(button="[name]Sheet!B2")`` and runs when that cell gets
 selected.  openpyxl cannot write shapes, so :func:`add_button` writes the
 DrawingML itself.  What the parts look like, and where that was found:
 
-- The shape carries the link in its non-visual properties:
-  ``<xdr:cNvPr id=".." name=".."><a:hlinkClick r:id="rIdN"/></xdr:cNvPr>`` (the
-  form Excel writes, e.g. the Excel-for-Mac rounded rectangle fixtures of
-  xlsx-kit-style tests and EPPlus' ``ExcelPicture`` writer; an ``hlinkClick``
-  with the relationships namespace declared on it).
+- The shape carries the link in its non-visual properties,
+  ``<xdr:cNvPr id=".." name=".."><a:hlinkClick r:id="rIdN"/></xdr:cNvPr>``
+  (ECMA-376 CT_NonVisualDrawingProps: hlinkClick, hlinkHover, extLst), the
+  relationships namespace declared on it, as EPPlus' ``ExcelPicture`` writes it.
 - The drawing's relationship for an in-document link has Type
   ``.../officeDocument/2006/relationships/hyperlink``, Target ``#`` + the
-  reference, and **no** ``TargetMode`` (an internal target): PhpSpreadsheet
-  writes ``Target="#sheet2!C3"`` for a drawing link to another sheet
-  (tests/PhpSpreadsheetTests/Writer/Xlsx/Issue993Test.php; issue #993: the
-  ``sheet://`` form of cell links makes Excel report a damaged file there);
-  LibreOffice's exporter treats a URL starting with ``#`` as not external
-  (oox/source/export/drawingml.cxx ``URLTransformer::isExternalURL``) and its
-  test ``testTdf115192XLSX`` (sc/qa/unit/subsequent_export_test2.cxx) checks
-  that the internal link of an Excel file's drawing keeps no TargetMode.
+  reference, and **no** ``TargetMode`` (internal, the OPC default):
+  PhpSpreadsheet writes ``Target="#sheet2!C3"`` for a drawing linked to another
+  sheet (tests/PhpSpreadsheetTests/Writer/Xlsx/Issue993Test.php, PR #4764: the
+  ``sheet://`` form of its cell links gave Excel a damaged file there, issue
+  #993); LibreOffice's exporter treats a URL starting with ``#`` as not
+  external (oox/source/export/drawingml.cxx ``URLTransformer::isExternalURL``),
+  and its ``testTdf115192XLSX`` (sc/qa/unit/subsequent_export_test2.cxx)
+  re-saves an .xlsx whose drawing has links and expects one relationship
+  without TargetMode beside two External ones.  (No drawing written by Excel
+  itself with such a link was found to compare byte for byte.)
 - The sheet name is quoted as in a formula reference, ``'`` doubled inside:
   ``#'Season'!B2``, ``#'Club''s season'!B2``.  Quotes are optional for a plain
-  name (PhpSpreadsheet's unquoted ``#sheet2!C3`` works too) and required for a
-  name with spaces (PhpSpreadsheet issue #993: ``#'sheet name'!A1``; the VBA
-  ``Hyperlinks.Add ... SubAddress:="'" & name & "'!A1"`` idiom), so they are
-  always written.
+  name (PhpSpreadsheet's unquoted ``#sheet2!C3``; exceljs PR #1137 documents
+  the quoted ``#'Sheet2'!A1`` for a plain name) and needed for a name with
+  spaces (fast-excel-writer issue #108: ``#'Sheet 1'!C7``; the VBA idiom
+  ``Hyperlinks.Add ... SubAddress:="'" & name & "'!A1"``), so they are always
+  written.
 - ``<drawing r:id>`` comes in CT_Worksheet after pageSetup, headerFooter,
   rowBreaks, colBreaks, customProperties, cellWatches, ignoredErrors,
   smartTags and before legacyDrawing, legacyDrawingHF, drawingHF, picture,
@@ -182,17 +184,15 @@ class Package:
 
     def drawing_of(self, sheet_part: str) -> str | None:
         """The drawing part of a worksheet (its ``<drawing r:id>``), or None."""
-        data = self.read(sheet_part)
+        rels = {r.id: r for r in self.rels(sheet_part) if r.type == REL_DRAWING and is_internal_part(r)}
+        data = self.read(sheet_part) if rels else None  # no drawing relationship: no need to read the sheet
         if data is None:
             return None
         element = ET.fromstring(data).find(f"{{{NS_MAIN}}}drawing")
-        if element is None:
+        rel = rels.get(element.get(f"{{{NS_R}}}id", "")) if element is not None else None
+        if rel is None:
             return None
-        rid = element.get(f"{{{NS_R}}}id")
-        for rel in self.rels(sheet_part):
-            if rel.id == rid and is_internal_part(rel):
-                return self.find(resolve(sheet_part, rel.target)) or resolve(sheet_part, rel.target)
-        return None
+        return self.find(resolve(sheet_part, rel.target)) or resolve(sheet_part, rel.target)
 
     def content_types(self) -> tuple[dict[str, str], dict[str, str]]:
         """(Override: lower-case part name -> type, Default: lower-case extension -> type)."""
@@ -441,7 +441,8 @@ def _button_anchor(*, shape_id: int, name: str, label: str, rid: str, col: int, 
                    fill: str, font: str, xdr: str, a: str, declare: str) -> str:
     paragraphs = "".join(
         f'<{a}p><{a}pPr algn="ctr"/><{a}r><{a}rPr lang="en-US" sz="1100" b="1">'
-        f'<{a}solidFill><{a}srgbClr val="{font}"/></{a}solidFill></{a}rPr>'
+        f'<{a}solidFill><{a}srgbClr val="{font}"/></{a}solidFill>'
+        f'<{a}latin typeface="+mn-lt"/><{a}cs typeface="+mn-cs"/></{a}rPr>'
         f'<{a}t>{escape(line)}</{a}t></{a}r></{a}p>'
         for line in label.split("\n"))
     return (

@@ -46,8 +46,12 @@ REL_TASKPANES = "http://schemas.microsoft.com/office/2011/relationships/webexten
 REL_WEBEXTENSION = "http://schemas.microsoft.com/office/2011/relationships/webextension"
 CT_TASKPANES = "application/vnd.ms-office.webextensiontaskpanes+xml"
 CT_WEBEXTENSION = "application/vnd.ms-office.webextension+xml"
-PYODIDE_VERSION = "0.27.5"
-ADDIN_VERSION = "1.0.0.0-18"
+#: The workbook's Pyodide: the newest 314.x release (stable xlwings Lite runs Pyodide
+#: 314.x; pinned requirements need 314.0.0+).  The add-in: the current one (2026-08-18),
+#: whose documentation the workbooks follow.  Why, in docs/install.md ("Versions");
+#: tests/pyodide runs every workbook in this Pyodide and in 0.27.5 (the 2025 add-ins').
+PYODIDE_VERSION = "314.0.7"
+ADDIN_VERSION = "1.0.0.103"
 
 
 def _attr(text: str) -> str:
