@@ -56,8 +56,8 @@ def worker(quick: bool) -> dict:
     from xlwings import server
 
     from bench.bench_engine import competition_ranks
-    from xlbridge.awards import award as engine_award
-    from xlbridge.awards import clear_cache
+    from xlbridge.rules import award as engine_award
+    from xlbridge.rules import clear_cache
     from xlbridge.excel import functions
     from xlbridge.excel.server import PYODIDE_MODULES, quiet_pyodide_probe
 

@@ -6,7 +6,7 @@ interleaved, repeatedly:
 
 - the floor: ``openpyxl.load_workbook(file)`` and ``save`` to another file --
   what any tool that reads and writes the file with openpyxl pays;
-- ``xlbridge.headless.recalc_path(copy)`` -- the whole ``xlbridge recalc``: lock,
+- ``xlbridge.files.headless.recalc_path(copy)`` -- the whole ``xlbridge recalc``: lock,
   checks, load, recalculation, backup, atomic save, xlwings Lite parts kept.
 """
 
@@ -39,7 +39,7 @@ def build_files(folder: Path, kinds=("heeg", "bridgemania"), sizes=SIZES) -> dic
 def measure(path: Path, repeats: int) -> dict[str, float]:
     from openpyxl import load_workbook
 
-    from xlbridge.headless import recalc_path
+    from xlbridge.files.headless import recalc_path
 
     work = path.with_name("work-" + path.name)
     floor_out = path.with_name("floor-" + path.name)
@@ -59,7 +59,7 @@ def run(table: Table, *, quick: bool = False) -> None:
 
     sizes = (1,) if quick else SIZES
     available = []
-    for kind, module in (("heeg", "xlbridge.excel.heeg_book"), ("bridgemania", "xlbridge.excel.bm_book")):
+    for kind, module in (("heeg", "xlbridge.workbooks.heeg"), ("bridgemania", "xlbridge.workbooks.bridgemania")):
         try:
             __import__(module)
             available.append(kind)

@@ -4,12 +4,12 @@ Size 1 is the demo season itself; size ``k`` has about ``k`` times its scored
 results (``k`` = 4: twice the evenings and twice the pairs; 16: four times each
 where the generator allows it).
 
-- Heeg: :func:`xlbridge.clubs.heeg_demo.demo_season` with more periods of six
+- Heeg: :func:`xlbridge.clubs.heeg.demo.demo_season` with more periods of six
   evenings and more lines of 14-15 pairs (size 4: 6 periods, 4 lines; 16: 12
   periods, 8 lines).
 - BridgeMania: the demo season at size 1; bigger seasons are generated the way
-  :func:`xlbridge.clubs.bridgemania_demo.demo_season` does (participation lists
-  of section B, :func:`~xlbridge.clubs.bridgemania_demo.simulate_tournament`
+  :func:`xlbridge.clubs.bridgemania.demo.demo_season` does (participation lists
+  of section B, :func:`~xlbridge.clubs.bridgemania.demo.simulate_tournament`
   boards, guests), with more base pairs and more tournaments.
 """
 
@@ -28,7 +28,7 @@ HEEG_SIZES = {1: (3, 6, 2), 4: (6, 6, 4), 16: (12, 6, 8)}
 
 @functools.cache
 def heeg_season(size: int):
-    from xlbridge.clubs.heeg_demo import demo_season
+    from xlbridge.clubs.heeg.demo import demo_season
 
     periods, evenings, lines = HEEG_SIZES[size]
     return demo_season(2025, periods, evenings, lines=lines)
@@ -37,7 +37,7 @@ def heeg_season(size: int):
 def bm_season(size: int):
     """Size 1: the demo season; size k: sqrt(k) x the base pairs and sqrt(k) x the tournaments."""
     from xlbridge.clubs import bridgemania as bm
-    from xlbridge.clubs.bridgemania_demo import BASE_PAIRS, GUESTS, demo_season, simulate_tournament
+    from xlbridge.clubs.bridgemania.demo import BASE_PAIRS, GUESTS, demo_season, simulate_tournament
 
     if size == 1:
         return demo_season()
@@ -95,7 +95,7 @@ def _demo_replaced(module, name: str, value):
 def bm_workbook(size: int):
     """The BridgeMania workbook of the shipped builder, filled with a season of ``size``."""
     from xlbridge.clubs import bridgemania_demo
-    from xlbridge.excel.bm_book import bridgemania_workbook
+    from xlbridge.workbooks.bridgemania import bridgemania_workbook
 
     season = bm_season(size)
     with _demo_replaced(bridgemania_demo, "demo_season", lambda: season):
@@ -105,7 +105,7 @@ def bm_workbook(size: int):
 def heeg_workbook(size: int):
     """The Heeg workbook of the shipped builder, filled with a season of ``size``."""
     from xlbridge.clubs import heeg_demo
-    from xlbridge.excel.heeg_book import heeg_workbook as build
+    from xlbridge.workbooks.heeg import heeg_workbook as build
 
     season = heeg_season(size)
     with _demo_replaced(heeg_demo, "demo_season", lambda *a, **k: season):

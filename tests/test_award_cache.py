@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xlbridge import RuleError, award, schemes
-from xlbridge.awards import CACHE_MAX_UNITS, _default_awards, _options, _options_key, clear_cache, get_scheme
+from xlbridge.rules import CACHE_MAX_UNITS, _default_awards, _options, _options_key, clear_cache, get_scheme
 
 ALL_IDS = [s.id for s in schemes()]
 NUMBERS = {"int": [0, 1, 2, 3, 4, 24], "float": [None, 0.5, 12, 24.0, 26]}

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlbridge.awards.base import RuleError
+from xlbridge.rules.base import RuleError
 from xlbridge.clubs.bridgemania import (
     BasePair,
     Guest,
@@ -29,7 +29,7 @@ from xlbridge.clubs.bridgemania import (
     ricalibratura_points,
     upcoming_participation_list,
 )
-from xlbridge.clubs.bridgemania_demo import demo_season
+from xlbridge.clubs.bridgemania.demo import demo_season
 
 # Six entries in three rows per board: (A,B) (C,D) (E,F), NS = A, C, E; TOP = 4.
 P1 = [4, 0, 2, 2, 0, 4]

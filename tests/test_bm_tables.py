@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlbridge.awards import award, awards, get_scheme
-from xlbridge.awards.base import RuleError, load_table, round_half_up
-from xlbridge.awards.it_bridgemania import HYBRID_COLUMNS
+from xlbridge.rules import award, awards, get_scheme
+from xlbridge.rules.base import RuleError, load_table, round_half_up
+from xlbridge.rules.bm_bridgemania import HYBRID_COLUMNS
 
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10, "XI": 11, "XII": 12}
 

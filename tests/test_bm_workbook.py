@@ -11,8 +11,8 @@ from openpyxl import Workbook, load_workbook
 
 from xlbridge.cli import main
 from xlbridge.clubs.bridgemania import BasePair, Guest, Season, Tournament, recalculate
-from xlbridge.clubs.bridgemania_demo import demo_season
-from xlbridge.excel.bm_book import (
+from xlbridge.clubs.bridgemania.demo import demo_season
+from xlbridge.workbooks.bridgemania import (
     AFTER_COL,
     AFTER_HEADERS,
     C_FIRST,
@@ -27,11 +27,11 @@ from xlbridge.excel.bm_book import (
     T_HEADER,
     season_workbook,
 )
-from xlbridge.excel.book import OpenpyxlBook
+from xlbridge.files.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
-from xlbridge.excel.recalc import BookInputError, recalculate as recalc_book
-from xlbridge.headless import backup_path, recalc_path
-from xlbridge.workbooks import build
+from xlbridge.workbooks.recalc import BookInputError, recalculate as recalc_book
+from xlbridge.files.headless import backup_path, recalc_path
+from xlbridge.excel.shipped import build
 
 
 @pytest.fixture(scope="module")

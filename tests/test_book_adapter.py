@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from xlbridge.excel.book import Layout, XlwingsBook
+from xlbridge.workbooks.book import Layout
+from xlbridge.excel.book import XlwingsBook
 
 
 class FakeRange:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from xlbridge.excel import drawings
-from xlbridge.headless import recalc_path
-from xlbridge.workbooks import build
+from xlbridge.files import drawings
+from xlbridge.files.headless import recalc_path
+from xlbridge.excel.shipped import build
 
 sys.path.insert(0, str(Path(__file__).parent))  # how this project runs LibreOffice (tests/test_libreoffice.py)
 from test_libreoffice import PROFILE_XCU, pdf_text, run_soffice, soffice  # noqa: E402

@@ -19,9 +19,9 @@ from openpyxl.styles import Font, PatternFill
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from xlbridge.excel import lite
-from xlbridge.headless import recalc_path
-from xlbridge.workbooks import build
+from xlbridge.files import parts as lite
+from xlbridge.files.headless import recalc_path
+from xlbridge.excel.shipped import build
 
 COMPUTED_TBF = {("Tournament", col) for col in "DEF"}  # Place, MP, Colour
 
@@ -112,7 +112,7 @@ SLOW_SAVE = textwrap.dedent("""
         print("saving", flush=True)
         time.sleep(60)
     Workbook.save = slow_save
-    from xlbridge.headless import recalc_path
+    from xlbridge.files.headless import recalc_path
     recalc_path(sys.argv[1])
 """)
 
@@ -139,7 +139,7 @@ def test_killed_during_the_write_leaves_the_original_untouched(club, tmp_path):
     assert load_workbook(club)["Tournament"]["D20"].value == 1
 
 
-RUN = "import sys; from xlbridge.headless import recalc_path; recalc_path(sys.argv[1]); print('ok')"
+RUN = "import sys; from xlbridge.files.headless import recalc_path; recalc_path(sys.argv[1]); print('ok')"
 
 
 def test_two_runs_at_once_never_corrupt(club):
@@ -160,8 +160,8 @@ def test_two_runs_at_once_never_corrupt(club):
 
 def plan_cells(path: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[str]]:
     """(computed cells, cells whose fill the recalculation sets, sheets it may add) of a workbook."""
-    from xlbridge.excel.book import OpenpyxlBook
-    from xlbridge.excel.recalc import cell_name, detect
+    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.recalc import cell_name, detect
 
     book = OpenpyxlBook(load_workbook(path))
     plan = detect(book).plan(book)

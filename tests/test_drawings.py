@@ -1,5 +1,5 @@
-"""Sheet drawings: the button shape (xlbridge/excel/drawings.py) and keeping every
-sheet's drawing byte for byte through a headless recalculation (xlbridge/excel/lite.py)."""
+"""Sheet drawings: the button shape (xlbridge/files/drawings.py) and keeping every
+sheet's drawing byte for byte through a headless recalculation (xlbridge/files/parts.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from openpyxl.chart import BarChart, Reference
 from openpyxl.comments import Comment
 from openpyxl.worksheet.table import Table
 
-from xlbridge.excel import drawings, lite
-from xlbridge.excel.drawings import NS_MAIN, NS_R, Package
-from xlbridge.headless import recalc_path
-from xlbridge.workbooks import build
+from xlbridge.files import drawings
+from xlbridge.files import parts as lite
+from xlbridge.files.drawings import NS_MAIN, NS_R, Package
+from xlbridge.files.headless import recalc_path
+from xlbridge.excel.shipped import build
 
 WHEN = "2026-11-30 12:00"
 #: CT_Worksheet's children in schema order (ECMA-376 part 1, sml.xsd)

@@ -16,7 +16,7 @@ How a message is taken:
   ``xlbridge: error: <message>``, exit code 2, and the file must be unchanged with
   no backup written;
 - a workbook problem also goes through the Excel script's code path
-  (:func:`xlbridge.excel.messages.report_problems` on the same workbook, as
+  (:func:`xlbridge.workbooks.messages.report_problems` on the same workbook, as
   "Recalculate season" script does): the Messages sheet must list the same messages, the
   alert must show them and a located cell must get the light red mark;
 - worksheet functions: the plain Python function returns the cell text
@@ -45,15 +45,15 @@ import pytest
 from filelock import FileLock
 from openpyxl import Workbook, load_workbook
 
-from xlbridge import headless
+from xlbridge.files import headless
 from xlbridge.cli import main
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.excel import functions as fn
-from xlbridge.excel.bm_book import season_workbook
-from xlbridge.excel.book import OpenpyxlBook
-from xlbridge.excel.messages import MARK, MESSAGES, clear_marks, report_problems
-from xlbridge.excel.recalc import BookInputError, recalculate
-from xlbridge.workbooks import build
+from xlbridge.workbooks.bridgemania import season_workbook
+from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.messages import MARK, MESSAGES, clear_marks, report_problems
+from xlbridge.workbooks.recalc import BookInputError, recalculate
+from xlbridge.excel.shipped import build
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "docs" / "errors.md"

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from xlbridge.excel import lite
+from xlbridge.files import parts as lite
 from xlbridge.excel.emulate import function_body, payload
-from xlbridge.workbooks import SHIPPED
+from xlbridge.excel.shipped import SHIPPED
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,9 +22,9 @@ formulas = pytest.importorskip("formulas", reason="the formulas package is in th
 
 from openpyxl import Workbook  # noqa: E402
 
-from xlbridge.awards import award as engine_award  # noqa: E402
-from xlbridge.awards import awards as engine_awards  # noqa: E402
-from xlbridge.awards.tr_tbf import mastery_points  # noqa: E402
+from xlbridge.rules import award as engine_award  # noqa: E402
+from xlbridge.rules import awards as engine_awards  # noqa: E402
+from xlbridge.rules.tr_tbf import mastery_points  # noqa: E402
 from xlbridge.excel import functions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from xlbridge.clubs.heeg import CODES, line_top, period_standings, recalculate, year_standings
-from xlbridge.clubs.heeg_demo import demo_season
+from xlbridge.clubs.heeg.demo import demo_season
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the shared hand-made season (tests/heeg_season_fixture.py)
 from heeg_season_fixture import P1, P2, season_frame, settings  # noqa: E402
-from xlbridge.awards.base import RuleError  # noqa: E402
+from xlbridge.rules.base import RuleError  # noqa: E402
 from xlbridge.clubs.heeg import HeegInputError, HeegSettings, Pair, Period, recalculate  # noqa: E402
 
 

@@ -6,7 +6,7 @@ docs/sources/003_58bc20b693ef4dc0.txt, not copied from the engine.
 
 import pytest
 
-from xlbridge.awards.base import RuleError
+from xlbridge.rules.base import RuleError
 from xlbridge.clubs.heeg import absence_cap, evening_max, heeg_c, heeg_pct, line_top, normalise_code
 
 # A 14-pair line: top 12, 6 rounds of 4 boards -> max 6 * 4 * 12 = 288 MP.

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 
 sys.path.insert(0, str(Path(__file__).parent))  # the shared hand-made season (tests/heeg_season_fixture.py)
 from heeg_season_fixture import P1, season_frame, settings  # noqa: E402
-from xlbridge.awards.base import RuleError  # noqa: E402
+from xlbridge.rules.base import RuleError  # noqa: E402
 from xlbridge.clubs.heeg import CODES, HeegInputError, output_columns, recalculate  # noqa: E402
 
 DAYS = P1[:3] + [dt.date(2025, 9, 30), dt.date(2025, 10, 7)]  # 3 evenings of period 1, 2 of period 2

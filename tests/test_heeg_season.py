@@ -217,7 +217,7 @@ def test_standings_order_and_ranks_are_pandas_stable_sort_and_min_rank(seed, per
     """The standings are built in plain Python; their order and ranks must be what
     pandas gives: a stable sort on (line, pct high to low, pair) and
     ``rank(method="min")`` per line (ties share the best rank)."""
-    from xlbridge.clubs.heeg_demo import demo_season
+    from xlbridge.clubs.heeg.demo import demo_season
 
     demo_settings, results = demo_season(seed, periods, evenings)
     for table, value in ((period_standings(results, demo_settings), "period_pct"),

@@ -15,14 +15,14 @@ from openpyxl import Workbook, load_workbook
 
 from xlbridge.cli import main
 from xlbridge.clubs.heeg import period_standings, recalculate, year_standings
-from xlbridge.clubs.heeg_demo import demo_season
-from xlbridge.excel.book import OpenpyxlBook
+from xlbridge.clubs.heeg.demo import demo_season
+from xlbridge.files.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
-from xlbridge.excel.heeg_book import Columns, HeegSeason, evening_sheet
-from xlbridge.excel.recalc import BookInputError
-from xlbridge.excel.recalc import recalculate as recalc_book
-from xlbridge.headless import backup_path, recalc_path
-from xlbridge.workbooks import build
+from xlbridge.workbooks.heeg import Columns, HeegSeason, evening_sheet
+from xlbridge.workbooks.recalc import BookInputError
+from xlbridge.workbooks.recalc import recalculate as recalc_book
+from xlbridge.files.headless import backup_path, recalc_path
+from xlbridge.excel.shipped import build
 
 RED = "FFFF0000"
 COLS = Columns(6)
@@ -154,7 +154,7 @@ def test_recalculating_twice_changes_nothing(book):
 
 def _engine_cells(settings, frame) -> dict[tuple[str, str], object]:
     """(sheet, cell) -> computed value of every evening sheet, from the engine."""
-    from xlbridge.excel.recalc import cell_name
+    from xlbridge.workbooks.recalc import cell_name
 
     out = recalculate(frame, settings)
     cells = {}
@@ -190,7 +190,7 @@ def test_a_late_correction_on_evening_3_changes_exactly_the_dependent_cells(book
                 a, b = (old[r] if r < len(old) else []), (new[r] if r < len(new) else [])
                 for c in range(max(len(a), len(b))):
                     if (a[c] if c < len(a) else (None, None)) != (b[c] if c < len(b) else (None, None)):
-                        from xlbridge.excel.recalc import cell_name
+                        from xlbridge.workbooks.recalc import cell_name
 
                         changed.add((name, cell_name(r + 1, c + 1)))
     # what the engine says depends on that MP
@@ -401,7 +401,7 @@ def test_an_empty_workbook(tmp_path):
 
 
 def test_the_kind_is_registered_and_recognised(built):
-    from xlbridge.excel import kinds
+    from xlbridge.workbooks import kinds
 
     assert any(isinstance(k, HeegSeason) for k in kinds.KINDS)
     assert HeegSeason().recognises(OpenpyxlBook(load_workbook(built)))

@@ -126,7 +126,7 @@ def converted(tmp_path_factory) -> Converted:
     if soffice() is None:
         pytest.skip("LibreOffice (soffice) is not installed here: apt-get install libreoffice-calc-nogui "
                     "(.ci/run installs it); the LibreOffice checks did not run")
-    from xlbridge.headless import recalc_path
+    from xlbridge.files.headless import recalc_path
 
     assert SHIPPED and DEMOS, "no shipped workbooks found"
     base = tmp_path_factory.mktemp("libreoffice")
@@ -201,8 +201,8 @@ def test_every_cell_as_libreoffice_shows_it(converted, label):
 
 
 def engine_plan(path: Path):
-    from xlbridge.excel.book import OpenpyxlBook
-    from xlbridge.excel.recalc import detect
+    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.recalc import detect
 
     book = OpenpyxlBook(load_workbook(path))
     return detect(book).plan(book)

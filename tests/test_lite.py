@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from xlbridge.excel import lite
-from xlbridge.excel.lite_bundle import REQUIREMENTS, main_py, source_files, unpack
-from xlbridge.workbooks import KINDS, SHIPPED
+from xlbridge.files import parts as lite
+from xlbridge.excel.bundle import REQUIREMENTS, main_py, source_files, unpack
+from xlbridge.excel.shipped import KINDS, SHIPPED
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_PATHS = [ROOT / rel for _, _, rel in SHIPPED]
@@ -26,9 +26,9 @@ def test_shipped_workbook_carries_exactly_the_current_sources(path):
     assert files["requirements.txt"] == REQUIREMENTS
     bundled = unpack(files["main.py"])
     current = source_files()
-    assert sorted(bundled) == sorted(current), "rebuild: python -m xlbridge.workbooks"
+    assert sorted(bundled) == sorted(current), "rebuild: python -m xlbridge.excel.shipped"
     stale = [name for name in current if bundled[name] != current[name]]
-    assert not stale, f"out of date in {path.name}: {stale[:5]} -- rebuild: python -m xlbridge.workbooks"
+    assert not stale, f"out of date in {path.name}: {stale[:5]} -- rebuild: python -m xlbridge.excel.shipped"
 
 
 @pytest.mark.parametrize("path", SHIPPED_PATHS, ids=lambda p: p.name)
@@ -49,8 +49,8 @@ def test_shipped_workbook_has_the_lite_parts(path):
 
 def test_bundle_leaves_out_what_needs_files_or_openpyxl():
     names = set(source_files())
-    assert "xlbridge/excel/functions.py" in names and "xlbridge/awards/data/tr_tablo3.csv" in names
-    assert not {"xlbridge/cli.py", "xlbridge/headless.py", "xlbridge/workbooks.py"} & names
+    assert "xlbridge/excel/functions.py" in names and "xlbridge/rules/data/tr_tablo3.csv" in names
+    assert not {"xlbridge/cli.py", "xlbridge/files/headless.py", "xlbridge/excel/shipped.py"} & names
 
 
 def test_main_py_registers_the_functions_from_its_own_bundle(tmp_path):

@@ -10,12 +10,12 @@ from openpyxl import load_workbook
 
 from xlbridge import awards
 from xlbridge.cli import main
-from xlbridge.excel import lite
-from xlbridge.excel.book import OpenpyxlBook
+from xlbridge.files import parts as lite
+from xlbridge.files.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
-from xlbridge.excel.recalc import BookInputError, recalculate
-from xlbridge.headless import FileProblem, backup_path, recalc_path
-from xlbridge.workbooks import build
+from xlbridge.workbooks.recalc import BookInputError, recalculate
+from xlbridge.files.headless import FileProblem, backup_path, recalc_path
+from xlbridge.excel.shipped import build
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import xlbridge
 from xlbridge import Award, RuleError, award, awards, schemes
-from xlbridge.awards import RULE_SET_MODULES, get_scheme, parse_options
-from xlbridge.awards.base import RuleSet, convert_ranks
+from xlbridge.rules import RULE_SET_MODULES, get_scheme, parse_options
+from xlbridge.rules.base import RuleSet, convert_ranks
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 ALL_IDS = [s.id for s in schemes()]

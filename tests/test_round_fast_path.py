@@ -9,7 +9,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xlbridge.awards.base import _round_half_up_exact, round_half_up
+from xlbridge.rules.base import _round_half_up_exact, round_half_up
 
 
 def same(a: float, b: float) -> bool:

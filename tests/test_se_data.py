@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from xlbridge.awards.base import load_table
+from xlbridge.rules.base import load_table
 
 
 @pytest.fixture(scope="module")

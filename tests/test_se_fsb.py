@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xlbridge import RuleError, award, awards
-from xlbridge.awards import se_fsb as se
-from xlbridge.awards.base import Award
+from xlbridge.rules import se_fsb as se
+from xlbridge.rules.base import Award
 
 
 def pts(scheme, n, **options):
@@ -425,7 +425,7 @@ JUNK = st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_only_rule_errors_escape_from_swedish_schemes(data):
-    from xlbridge.awards import get_scheme
+    from xlbridge.rules import get_scheme
 
     scheme = get_scheme(data.draw(st.sampled_from(SE_IDS)))
     options = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from xlbridge import RuleError, award, awards
-from xlbridge.awards import se_fsb as se
+from xlbridge.rules import se_fsb as se
 
 
 def pts(scheme, ranks, **options):

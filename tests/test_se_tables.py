@@ -7,13 +7,13 @@ from importlib import resources
 
 import pytest
 
-from xlbridge.awards import se_parse
-from xlbridge.awards import se_tables as t
-from xlbridge.awards.base import load_table
+from tools import se_parse
+from xlbridge.rules import se_tables as t
+from xlbridge.rules.base import load_table
 
 
 def _data(name: str) -> str:
-    return resources.files("xlbridge.awards").joinpath("data", f"{name}.csv").read_text(encoding="utf-8")
+    return resources.files("xlbridge.rules").joinpath("data", f"{name}.csv").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

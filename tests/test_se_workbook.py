@@ -9,8 +9,8 @@ from openpyxl import load_workbook
 from xlbridge import awards
 from xlbridge.excel.emulate import snapshot
 from xlbridge.excel.functions import se_class, se_ranking
-from xlbridge.headless import recalc_path
-from xlbridge.workbooks import build
+from xlbridge.files.headless import recalc_path
+from xlbridge.excel.shipped import build
 
 
 def column(ws, col, first=9):

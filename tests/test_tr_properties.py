@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xlbridge import awards
-from xlbridge.awards.tr_tbf import place_share
+from xlbridge.rules.tr_tbf import place_share
 
 HALF_UNIT = 0.00005  # rounding to 4 decimals moves each award by at most this
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from xlbridge.awards.base import load_table
+from xlbridge.rules.base import load_table
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +143,6 @@ def test_every_tbf_table_has_a_provenance_header():
     from importlib import resources
 
     for name in ("tr_tablo1", "tr_tablo2", "tr_tablo3", "tr_tablo4", "tr_tablo5", "tr_festival", "tr_mastery"):
-        text = resources.files("xlbridge.awards").joinpath("data", f"{name}.csv").read_text(encoding="utf-8")
+        text = resources.files("xlbridge.rules").joinpath("data", f"{name}.csv").read_text(encoding="utf-8")
         assert text.startswith("# Source: Türkiye Briç Federasyonu"), name
         assert "Masterpoint Kitapçığı v2.0" in text.splitlines()[0]

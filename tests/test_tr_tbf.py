@@ -11,8 +11,8 @@ from datetime import date
 import pytest
 
 from xlbridge import RuleError, award, awards
-from xlbridge.awards import get_scheme
-from xlbridge.awards.tr_tbf import (
+from xlbridge.rules import get_scheme
+from xlbridge.rules.tr_tbf import (
     LedgerEntry,
     apply_visa_rules,
     current_total,
@@ -86,7 +86,7 @@ def test_example_2_needs_scale_b():
 
 def test_example_3_lehman_period():
     scheme = get_scheme("tr.club")
-    from xlbridge.awards import _options
+    from xlbridge.rules import _options
 
     options = _options(scheme, {"tables": 7.72, "boards": 10, "lehman_sessions": 16})
     # one equivalent single session distributes 1.31 MP in total (counted per player)

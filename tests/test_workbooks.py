@@ -9,7 +9,7 @@ from openpyxl import load_workbook
 
 from xlbridge import awards
 from xlbridge.cli import main
-from xlbridge.workbooks import SHIPPED, build
+from xlbridge.excel.shipped import SHIPPED, build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,8 +26,8 @@ def cells(path):
 def test_shipped_workbooks_are_what_the_code_builds(tmp_path, kind, blank, rel):
     fresh = build(kind, tmp_path / Path(rel).name, blank=blank)
     shipped = ROOT / rel
-    assert shipped.exists(), f"{rel} is missing: run python -m xlbridge.workbooks"
-    assert cells(shipped) == cells(fresh), f"{rel} is out of date: run python -m xlbridge.workbooks"
+    assert shipped.exists(), f"{rel} is missing: run python -m xlbridge.excel.shipped"
+    assert cells(shipped) == cells(fresh), f"{rel} is out of date: run python -m xlbridge.excel.shipped"
 
 
 def test_tbf_club_workbook_holds_the_engine_awards(tmp_path):
@@ -93,8 +93,9 @@ def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank
 def test_every_shipped_file_carries_its_recalculate_season_button(kind, blank, rel):
     """The shape xlwings Lite's button recipe needs: named as main.py's script says,
     on the kind's main sheet, linked to the cell hidden behind it."""
-    from xlbridge.excel import drawings, lite
-    from xlbridge.workbooks import KINDS
+    from xlbridge.files import drawings
+    from xlbridge.files import parts as lite
+    from xlbridge.excel.shipped import KINDS
 
     button = KINDS[kind].button
     found = drawings.buttons(ROOT / rel)

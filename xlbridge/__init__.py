@@ -10,7 +10,7 @@ Rule violations raise :class:`RuleError` (a ``ValueError``) with a message that
 names the rule and the offending value.
 """
 
-from xlbridge.awards import Award, RuleError, SchemeInfo, award, awards, schemes
+from xlbridge.rules import Award, RuleError, SchemeInfo, award, awards, schemes
 
 __all__ = ["Award", "RuleError", "SchemeInfo", "award", "awards", "schemes"]
 __version__ = "0.1.0"

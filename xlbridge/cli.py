@@ -21,8 +21,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from xlbridge.awards import award, awards, schemes
-from xlbridge.excel.recalc import BookInputError as _BookInputError
+from xlbridge.rules import award, awards, schemes
+from xlbridge.workbooks.recalc import BookInputError as _BookInputError
 
 EXIT_USAGE = 2
 
@@ -129,9 +129,9 @@ def _demo_heeg(folder: str | None) -> None:
 
     from openpyxl import load_workbook
 
-    from xlbridge.excel.heeg_book import YEAR
-    from xlbridge.headless import recalc_path
-    from xlbridge.workbooks import build
+    from xlbridge.workbooks.heeg import YEAR
+    from xlbridge.files.headless import recalc_path
+    from xlbridge.excel.shipped import build
 
     target_dir = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="xlbridge-demo-"))
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -164,14 +164,14 @@ def _demo_heeg(folder: str | None) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> None:
-    from xlbridge.workbooks import build
+    from xlbridge.excel.shipped import build
 
     path = build(args.kind, args.path, blank=args.blank, force=args.force)
     print(f"wrote {path}")
 
 
 def cmd_recalc(args: argparse.Namespace) -> None:
-    from xlbridge.headless import recalc_path
+    from xlbridge.files.headless import recalc_path
 
     report = recalc_path(args.path, backup=not args.no_backup)
     changed = f", {len(report.changes)} earlier values changed (listed on the Corrections sheet)" if report.changes else ""

@@ -8,12 +8,13 @@ import pytest
 from openpyxl import load_workbook
 from xlwings import server
 
-from xlbridge.excel import functions, recalc, scripts
-from xlbridge.excel.bm_book import COMPUTED, T_FIRST, T_HEADER
-from xlbridge.excel.book import OpenpyxlBook
+from xlbridge.excel import functions, scripts
+from xlbridge.workbooks import recalc
+from xlbridge.workbooks.bridgemania import COMPUTED, T_FIRST, T_HEADER
+from xlbridge.files.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, run_script, snapshot
 from xlbridge.excel.emulate import excel_and_headless as both_ways
-from xlbridge.workbooks import build
+from xlbridge.excel.shipped import build
 
 
 @pytest.fixture(autouse=True)

@@ -11,10 +11,11 @@ from openpyxl import load_workbook
 from openpyxl.styles import PatternFill
 from xlwings import server
 
-from xlbridge.excel import functions, recalc, scripts
+from xlbridge.excel import functions, scripts
+from xlbridge.workbooks import recalc
 from xlbridge.excel.emulate import apply_actions, formats, run_script, snapshot
 from xlbridge.excel.emulate import excel_and_headless as both_ways
-from xlbridge.workbooks import build
+from xlbridge.excel.shipped import build
 
 E3 = "Evening 2025-09-18"
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.excel import recalc, scripts
+from xlbridge.excel import scripts
+from xlbridge.workbooks import recalc
 from xlbridge.excel.emulate import apply_actions, run_script, snapshot
 from xlbridge.excel.emulate import excel_and_headless as both_ways
-from xlbridge.workbooks import build
+from xlbridge.excel.shipped import build
 
 
 @pytest.fixture(autouse=True)

@@ -17,9 +17,10 @@ os.environ.update(server.server_environment(server.prepare_project(tempfile.mkdt
 from fastapi.testclient import TestClient  # noqa: E402
 from openpyxl import load_workbook  # noqa: E402
 
-from xlbridge.excel import functions, recalc, scripts  # noqa: E402
+from xlbridge.excel import functions, scripts  # noqa: E402
+from xlbridge.workbooks import recalc
 from xlbridge.excel.emulate import apply_actions, payload, run_script  # noqa: E402
-from xlbridge.workbooks import build  # noqa: E402
+from xlbridge.excel.shipped import build  # noqa: E402
 
 from .conftest import body  # noqa: E402
 

@@ -3,5 +3,5 @@
 - :mod:`xlbridge.clubs.heeg` -- Bridge club Heeg: MP to % with the ``inv``
   corrections, EGS, combi-table correction, period and year columns, signals,
   period and year standings.
-- :mod:`xlbridge.clubs.heeg_demo` -- a deterministic synthetic Heeg season.
+- :mod:`xlbridge.clubs.heeg.demo` -- a deterministic synthetic Heeg season.
 """

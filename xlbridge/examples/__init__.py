@@ -6,7 +6,7 @@ import csv
 from dataclasses import dataclass
 from importlib import resources
 
-from xlbridge.awards.base import RuleError
+from xlbridge.rules.base import RuleError
 
 TBF_CLUB = {"scheme": "tr.club", "boards": 26, "movement": "howell"}
 

@@ -191,8 +191,9 @@ def excel_and_headless(path: Any) -> tuple[Any, Any, list[str]]:
     left as it is by the headless path, as ``xlbridge recalc`` leaves it."""
     from openpyxl import load_workbook
 
-    from xlbridge.excel import recalc, scripts
-    from xlbridge.excel.book import OpenpyxlBook
+    from xlbridge.excel import scripts
+    from xlbridge.workbooks import recalc
+    from xlbridge.files.openpyxl_book import OpenpyxlBook
 
     headless = load_workbook(path)
     try:

@@ -16,10 +16,10 @@ from typing import Annotated, Any
 
 import xlwings as xw
 
-from xlbridge.awards import award as engine_award
-from xlbridge.awards import awards as engine_awards
-from xlbridge.awards import parse_options
-from xlbridge.awards.tr_tbf import mastery_points, title
+from xlbridge.rules import award as engine_award
+from xlbridge.rules import awards as engine_awards
+from xlbridge.rules import parse_options
+from xlbridge.rules.tr_tbf import mastery_points, title
 
 CATEGORY = "xlbridge"
 ERROR_PREFIX = "#xlbridge: "
@@ -190,7 +190,7 @@ Column = Annotated[Any, {"doc": "A range: one cell per result."}]
 @cell_errors
 def se_class(gp: Holding = None, sp: Holding = None, bp: Holding = None):
     """Swedish master class (mästarklass) with its stars from gold, silver and bronze points; empty text below 2 mp."""
-    from xlbridge.awards.se_fsb import master_class
+    from xlbridge.rules.se_fsb import master_class
 
     return master_class(*(_number_argument("SE_CLASS", name, value) for name, value in (("gp", gp), ("sp", sp), ("bp", bp))))
 
@@ -200,7 +200,7 @@ def se_class(gp: Holding = None, sp: Holding = None, bp: Holding = None):
 def se_ranking(points: Column, units: Column, events: Column, dates: Column,
                as_of: Annotated[Any, {"doc": "Date the ranking is for (blank = the latest result)."}] = None):
     """Swedish ranking points (section 7): the 18 best results of the last 24 months; one row per result: points, unit (gp/sp/bp), event kind (silver, gold, ...), date."""
-    from xlbridge.awards.se_fsb import ranking_points, ranking_total
+    from xlbridge.rules.se_fsb import ranking_points, ranking_total
 
     rows = _result_rows(points, units, events, dates)
     if not rows:

@@ -1,13 +1,13 @@
 """The "Recalculate season" script: the button a scorer clicks in Excel.
 
-:func:`recalculate` runs the one recalculation of :mod:`xlbridge.excel.recalc` on
+:func:`recalculate` runs the one recalculation of :mod:`xlbridge.workbooks.recalc` on
 a live ``xlwings.Book`` through :class:`~xlbridge.excel.book.XlwingsBook`.
 Problems are shown in a message box and listed on a "Messages" sheet; the cells
 concerned are marked; no computed cell is written.
 
 Each front door decorates it its own way: a workbook's ``main.py`` defines the
 script for xlwings Lite (with the button of that workbook, see
-:mod:`xlbridge.excel.lite_bundle`); :func:`recalculate_season` here is the script
+:mod:`xlbridge.excel.bundle`); :func:`recalculate_season` here is the script
 of xlwings Server (``xlbridge serve``); :mod:`xlbridge.excel.classic` calls
 :func:`recalculate` for classic xlwings.
 """
@@ -15,9 +15,9 @@ of xlwings Server (``xlbridge serve``); :mod:`xlbridge.excel.classic` calls
 import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
-from xlbridge.excel.messages import clear_marks, report_problems
-from xlbridge.excel.recalc import BookInputError
-from xlbridge.excel.recalc import recalculate as recalculate_adapter
+from xlbridge.workbooks.messages import clear_marks, report_problems
+from xlbridge.workbooks.recalc import BookInputError
+from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
 
 #: The action's one name (the script's display name and the button's label).
 ACTION = "Recalculate season"

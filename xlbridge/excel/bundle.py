@@ -1,0 +1,194 @@
+"""The code a shipped workbook carries for xlwings Lite.
+
+xlwings Lite runs the workbook's ``main.py`` in Pyodide and installs what
+``requirements.txt`` lists from PyPI (pure-Python wheels only).  xlbridge is not
+something Lite can install by name, so the workbook carries the package itself:
+``main.py`` defines the "Recalculate season" script itself (Lite lists the scripts
+it finds in ``main.py``; a thin call into the package) and holds a zip of the
+``xlbridge`` package (its modules and data tables, base64), which it unpacks into
+Pyodide's in-memory file system on start; it then imports the worksheet functions
+into its own namespace, where Lite finds and registers them.  The Excel path needs
+only the standard library and xlwings (``requirements.txt``).
+
+Reasons (docs/install.md): no network location to host a wheel, no version drift
+between a workbook and its code, and the test ``tests/test_lite.py`` can prove
+that every shipped workbook carries exactly the current sources.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import zipfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import PurePosixPath
+
+#: What ``requirements.txt`` asks Lite to install: xlwings only, besides the two
+#: packages every Lite workbook observed carried as "required" (the add-in's own
+#: start-up uses them).  A bounded range, as xlwings Lite's documentation advises
+#: (Lite records the exact versions it resolved in ``requirements-pinned.txt``); the
+#: tests run the newest release in the range, which is what Lite resolves to
+#: (docs/install.md, "Versions").  Nothing else: the Excel path needs only the
+#: standard library and xlwings, so Lite starts fast.
+REQUIREMENTS = (
+    "xlwings>=0.37,<0.38  # required\n"
+    "python-dotenv>=1.0,<2  # required\n"
+    "pyodide-http>=0.2,<0.3  # required\n"
+)
+
+#: Parts of the package that are never needed inside Excel: the headless door and
+#: the file layer (openpyxl, a lock library), the shipped-workbook builder and the
+#: house style (openpyxl), the analyst's pandas interface and the demo seasons.
+#: A folder ends in "/".
+EXCLUDED = {"cli.py", "__main__.py", "files/", "excel/emulate.py", "excel/bundle.py", "excel/server.py",
+            "excel/classic.py", "excel/shipped.py", "clubs/frames.py", "clubs/heeg/demo.py",
+            "clubs/bridgemania/demo.py", "workbooks/style.py"}
+SUFFIXES = (".py", ".csv")
+FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # zip entries get a fixed time: the bundle is reproducible
+
+MARK_BEGIN = '_BUNDLE = """'
+MARK_END = '"""'
+
+#: The action's one name, everywhere (the script's display name, the button).
+ACTION = "Recalculate season"  # = xlbridge.excel.scripts.ACTION (not imported: that module imports xlwings)
+
+
+@dataclass(frozen=True)
+class Button:
+    """The "Recalculate season" button on a workbook's main sheet: a shape named
+    ``name`` over ``cols`` x ``rows`` cells from ``cell``, linked to ``cell`` (xlwings
+    Lite runs the script when that cell is selected: it hides behind the shape)."""
+
+    sheet: str
+    cell: str
+    cols: int = 2
+    rows: int = 2
+    name: str = "xlbridge_button"
+    label: str = ACTION
+
+    @property
+    def target(self) -> str:
+        """The ``button=`` argument of ``@script``: ``[name]Sheet!Cell``."""
+        return f"[{self.name}]{self.sheet}!{self.cell}"
+
+
+MAIN_TEMPLATE = '''"""# {title}
+
+After typing results, click **{action}** (the blue button on the sheet *{sheet}*, or
+the button below). xlbridge then fills every computed cell of this workbook by the
+rules of {rules}. Cells you typed are never changed.
+
+- Something wrong in what you typed? Then nothing is recalculated: a message lists
+  every problem with its sheet and cell, those cells turn red, and the sheet
+  *Messages* keeps the list. Correct them and click again.
+- A result that changes a number computed earlier (a late correction) is listed on
+  the sheet *Corrections*, with the old and the new value.
+- The sheet *How to* explains what to type where, and the worksheet functions
+  (such as `=AWARD(...)`) that work in any cell.
+
+This file was written by xlbridge {version}; do not edit it here (a new workbook
+from `xlbridge new` carries the newest code).
+"""
+
+import xlwings as xw
+from xlwings import script
+
+
+@script(name={action!r}, button={button!r}, show_taskpane=True)
+def recalculate_season(book: xw.Book):
+    """Fill every computed cell from what you typed: percentages, corrections,
+    standings and points. Nothing is written when something you typed is wrong:
+    the message and the *Messages* sheet say what and where."""
+    from xlbridge.excel.scripts import recalculate
+
+    recalculate(book)
+
+
+# --------------------------------------------------------------------------
+# The xlbridge package itself (xlbridge {version}, {count} files, sha256 {digest}),
+# unpacked into Pyodide's memory when the workbook starts. Generated by
+# xlbridge/excel/bundle.py.
+
+import base64  # noqa: E402
+import io  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import zipfile  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+{begin}{payload}{end}
+
+
+def _install_xlbridge():
+    target = Path(tempfile.gettempdir()) / "xlbridge-{short}"
+    if not (target / "xlbridge" / "__init__.py").exists():
+        with zipfile.ZipFile(io.BytesIO(base64.b64decode(_BUNDLE))) as archive:
+            archive.extractall(target)
+    if str(target) not in sys.path:
+        sys.path.insert(0, str(target))
+
+
+_install_xlbridge()
+
+from xlbridge.excel.functions import *  # noqa: E402,F401,F403  (the worksheet functions)
+'''
+
+
+def source_files() -> dict[str, bytes]:
+    """The package files that go into the bundle: path inside the zip -> bytes."""
+    root = resources.files("xlbridge")
+    found: dict[str, bytes] = {}
+
+    def walk(node, prefix: PurePosixPath) -> None:
+        for child in sorted(node.iterdir(), key=lambda c: c.name):
+            rel = prefix / child.name
+            if child.is_dir():
+                if child.name != "__pycache__" and f"{rel}/" not in EXCLUDED:
+                    walk(child, rel)
+            elif child.name.endswith(SUFFIXES) and str(rel) not in EXCLUDED:
+                found[f"xlbridge/{rel}"] = child.read_bytes()
+
+    walk(root, PurePosixPath())
+    return found
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, FIXED_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, files[name])
+    return buffer.getvalue()
+
+
+def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] | None = None) -> str:
+    """The ``main.py`` a workbook carries: the scorer's docstring (App Mode shows
+    it), the script wired to ``button``, and the bundled package."""
+    from xlbridge import __version__
+
+    files = source_files() if files is None else files
+    data = _zip(files)
+    digest = hashlib.sha256(data).hexdigest()
+    encoded = base64.b64encode(data).decode("ascii")
+    wrapped = "\n".join(encoded[i : i + 100] for i in range(0, len(encoded), 100))
+    return MAIN_TEMPLATE.format(title=title, rules=rules, action=ACTION, sheet=button.sheet, button=button.target,
+                                version=__version__, count=len(files), digest=digest, short=digest[:12],
+                                begin=MARK_BEGIN, payload=wrapped, end=MARK_END)
+
+
+def lite_files(button: Button, *, title: str, rules: str) -> dict[str, str]:
+    """Every file of the workbook's Lite project."""
+    return {"main.py": main_py(button, title=title, rules=rules), "requirements.txt": REQUIREMENTS}
+
+
+def unpack(main_py_text: str) -> dict[str, bytes]:
+    """The files inside a ``main.py`` made by :func:`main_py`."""
+    start = main_py_text.index(MARK_BEGIN) + len(MARK_BEGIN)
+    end = main_py_text.index(MARK_END, start)
+    data = base64.b64decode("".join(main_py_text[start:end].split()))
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}

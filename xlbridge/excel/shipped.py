@@ -1,0 +1,119 @@
+"""Ready workbooks and blank templates, written by code (``xlbridge new KIND PATH``).
+
+Each kind has one builder; ``workbooks/`` and ``templates/`` in the repository
+are produced by :func:`build_all` and a test checks that they are up to date.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from openpyxl import Workbook
+
+from xlbridge.workbooks.events import se_masterpoints, tbf_club
+from xlbridge.workbooks.bridgemania import bridgemania_workbook
+from xlbridge.workbooks.heeg import heeg_workbook
+from xlbridge.excel.bundle import Button, lite_files
+
+class WorkbookError(ValueError):
+    """A workbook cannot be written or read as asked; the message says why."""
+
+
+# ------------------------------------------------------------------ registry of kinds
+
+
+@dataclass(frozen=True)
+class WorkbookKind:
+    """What ``xlbridge new KIND`` builds: the builder, the "Recalculate season"
+    button on the main sheet, and the workbook's title and rule document for the
+    text xlwings Lite shows the scorer (``main.py``'s docstring)."""
+
+    build: Callable[[bool], Workbook]
+    button: Button
+    title: str
+    rules: str
+
+
+KINDS: dict[str, WorkbookKind] = {
+    "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), "TBF club tournament",
+                             "the TBF Masterpoint booklet v2.0"),
+    "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3), "Swedish masterpoint events",
+                                    "Svenska Mästarpoäng 2009"),
+    "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"), "BridgeMania championship season",
+                                "the BridgeMania championship rules 2019-2020"),
+    "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), "Heeg club season",
+                         "Bridge club Heeg's score calculation"),
+}
+BUILDERS: dict[str, Callable[[bool], Workbook]] = {name: kind.build for name, kind in KINDS.items()}
+
+#: What the repository ships: (kind, blank, path relative to the repository root).
+SHIPPED = [
+    ("tbf-club", False, "workbooks/tbf-club.xlsx"),
+    ("tbf-club", True, "templates/tbf-club.xlsx"),
+    ("se-masterpoints", False, "workbooks/se-masterpoints.xlsx"),
+    ("se-masterpoints", True, "templates/se-masterpoints.xlsx"),
+    ("bridgemania", False, "workbooks/bridgemania-demo.xlsx"),
+    ("bridgemania", True, "templates/bridgemania-season.xlsx"),
+    ("heeg", False, "workbooks/heeg-demo.xlsx"),
+    ("heeg", True, "templates/heeg-season.xlsx"),
+]
+
+
+def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
+    """Write to a temporary file in the same folder, embed the xlwings Lite code
+    (the last step: openpyxl would drop it), then replace: a reader never sees
+    half a file and an error leaves the old file as it was."""
+    from xlbridge.files import drawings
+    from xlbridge.files import parts as lite
+
+    from xlbridge.workbooks.style import print_setup
+
+    for ws in wb.worksheets:
+        print_setup(ws)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    try:
+        wb.save(temp)
+        lite.embed(temp, lite_files(kind.button, title=kind.title, rules=kind.rules), guid=_stable_guid(path.name))
+        button = kind.button
+        drawings.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
+                            cols=button.cols, rows=button.rows)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _stable_guid(name: str) -> str:
+    import uuid
+
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "xlbridge:" + name)).upper()
+
+
+def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force: bool = False) -> Path:
+    """Write the workbook of ``kind`` to ``path``; refuses to overwrite unless ``force``."""
+    if kind not in KINDS:
+        raise WorkbookError(f"unknown workbook kind {kind!r}; choose one of {', '.join(KINDS)}")
+    target = Path(path)
+    if target.suffix.lower() != ".xlsx":
+        raise WorkbookError(f"{target} must end in .xlsx")
+    if target.exists() and not force:
+        raise WorkbookError(f"{target} exists; add --force to overwrite it")
+    spec = KINDS[kind]
+    save_atomically(spec.build(blank), target, spec)
+    return target
+
+
+def build_all(root: str | os.PathLike[str]) -> list[Path]:
+    """(Re)write every shipped workbook and template under ``root``."""
+    return [build(kind, Path(root) / rel, blank=blank, force=True) for kind, blank, rel in SHIPPED]
+
+
+if __name__ == "__main__":  # python -m xlbridge.excel.shipped: refresh workbooks/ and templates/
+    for written in build_all(Path(__file__).resolve().parents[2]):
+        print(f"wrote {written}")

@@ -1,0 +1,135 @@
+"""The headless backend of the workbook adapter: an ``openpyxl.Workbook``
+(``xlbridge recalc``, the builders).  See :mod:`xlbridge.workbooks.book` for the
+conventions both backends keep."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xlbridge.workbooks.book import Grid, Layout, _clean, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
+
+
+def _holds(cell: Any, value: Any) -> bool:
+    """Whether an openpyxl cell already holds ``value``: the same text, flag or
+    empty cell, or the same number (198 read back from a file is the 198.0
+    computed: openpyxl saves both as "198")."""
+    old = cell._value
+    if _is_number(value):
+        return cell.data_type == "n" and _is_number(old) and old == value
+    if type(old) is not type(value) or old != value:
+        return False
+    return cell.data_type == ("s" if isinstance(value, str) else "b" if isinstance(value, bool) else "n")
+
+
+
+class OpenpyxlBook(_ReadOnce):
+    """Headless backend on an ``openpyxl.Workbook`` (loaded with formulas, not values)."""
+
+    def __init__(self, workbook: Any):
+        self.wb = workbook
+        self.messages: list[str] = []
+        self._grids: dict[str, Grid] = {}  # sheets read and not written since (plan, then diff)
+        self._sheets: dict[str, Any] = {}  # wb[name] scans every sheet: a season has hundreds
+        self._fill_ids: dict[str | None, int] = {}  # colour -> index in the workbook's fills
+
+    def sheet_names(self) -> list[str]:
+        return list(self.wb.sheetnames)
+
+    def _ws(self, sheet: str) -> Any:
+        ws = self._sheets.get(sheet)
+        if ws is None or ws.title != sheet or ws.parent is not self.wb:
+            ws = self._sheets[sheet] = self.wb[sheet]
+        return ws
+
+    def _read(self, sheet: str) -> Grid:
+        # Straight from the stored cells, the same values as iter_rows(values_only=True)
+        # gives, without creating a Cell object for every empty position of the used range.
+        ws = self._ws(sheet)
+        cells = ws._cells
+        if not cells:
+            return []
+        rows, cols = ws.max_row, ws.max_column
+        if rows == 1 and cols == 1 and cells[(1, 1)].value is None:
+            return []
+        grid: Grid = [[None] * cols for _ in range(rows)]
+        for (r, c), cell in cells.items():
+            value = cell.value
+            if value is not None:
+                grid[r - 1][c - 1] = _clean(value)
+        return grid
+
+    def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+        self._grids.pop(sheet, None)
+        ws = self._ws(sheet)
+        stored = ws._cells
+        for r, line in enumerate(values):
+            for c, value in enumerate(line):
+                value = _clean_value_for_write(value)
+                old = stored.get((row + r, col + c))
+                if (value is None) if old is None else _holds(old, value):
+                    continue  # a recalculation mostly rewrites what is there: leave it
+                cell = ws.cell(row=row + r, column=col + c)
+                if looks_like_formula(value):
+                    # text that looks like a formula stays text (Excel would otherwise evaluate it)
+                    cell.value = value
+                    cell.data_type = "s"
+                else:
+                    cell.value = value
+
+    def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
+        from openpyxl.styles import PatternFill
+
+        ws = self._ws(sheet)
+        known = self._fill_ids.get(colour)
+        old = ws._cells.get((row, col))
+        if old is None and colour is None:
+            return  # an empty cell has no fill
+        if known is not None and old is not None and old._style is not None and old._style.fillId == known:
+            return  # already so
+        cell = old if old is not None else ws.cell(row=row, column=col)
+        if known is not None:
+            # what ``cell.fill = <the same fill>`` stores (openpyxl's StyleDescriptor),
+            # without hashing the fill again: 5,000 fills cost seconds otherwise
+            if not cell._style:
+                from openpyxl.styles.cell_style import StyleArray
+
+                cell._style = StyleArray()
+            cell._style.fillId = known
+            return
+        if colour is None:
+            cell.fill = PatternFill(fill_type=None)
+        else:
+            rgb = "FF" + colour.lstrip("#").upper()
+            cell.fill = PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
+        self._fill_ids[colour] = cell._style.fillId
+
+    def add_sheet(self, name: str) -> None:
+        self._grids.pop(name, None)
+        self.wb.create_sheet(name)
+
+    def lay_out(self, sheet: str, layout: Layout) -> None:
+        from openpyxl.styles import Alignment, Font
+
+        ws = self._ws(sheet)
+        if layout.title:
+            ws["A1"].font = Font(bold=True, size=14)
+        font = Font(bold=True, color="FF" + layout.header_font.lstrip("#").upper())
+        for col in range(1, layout.header_cols + 1):
+            cell = ws.cell(row=layout.header_row, column=col)
+            cell.font = font
+            cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+            self.fill(sheet, layout.header_row, col, layout.header_fill)
+        for col, width in enumerate(layout.widths, start=1):
+            ws.column_dimensions[column_letter(col)].width = width
+        for area, number_format in layout.number_formats:
+            for row, col in cells_of(area):
+                ws.cell(row=row, column=col).number_format = number_format
+        for area, colour in layout.fills:
+            for row, col in cells_of(area):
+                self.fill(sheet, row, col, colour)
+        if layout.freeze is not None:
+            ws.freeze_panes = ws.cell(row=layout.freeze[0], column=layout.freeze[1]).coordinate
+
+    def alert(self, message: str) -> None:
+        self.messages.append(message)

@@ -1,0 +1,230 @@
+"""The award engine: one explicit registry of schemes, and the public calls.
+
+Every rule document is one module in this package; each module lists its schemes
+in a module-level tuple ``SCHEMES``.  :data:`RULE_SET_MODULES` below is the one
+place that says which modules exist -- a test checks that every scheme id is
+unique, starts with its module's prefix and is documented.
+
+>>> award("tr.club", 1, 26, boards=24)
+Award(points=0.62, unit='green')
+>>> print(award("tr.club", 1, 26, boards=24))
+0.62 green
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from xlbridge.rules.base import Award, Option, Rank, RuleError, RuleSet, convert_ranks
+
+__all__ = [
+    "Award",
+    "RuleError",
+    "SchemeInfo",
+    "award",
+    "awards",
+    "schemes",
+    "get_scheme",
+    "parse_options",
+    "clear_cache",
+    "RULE_SET_MODULES",
+]
+
+#: The registry: module name -> the scheme-id prefix its schemes must carry.
+RULE_SET_MODULES: dict[str, str] = {
+    "xlbridge.rules.se_fsb": "se.",
+    "xlbridge.rules.tr_tbf": "tr.",
+    "xlbridge.rules.bm_bridgemania": "bm.",
+}
+
+
+@dataclass(frozen=True)
+class SchemeInfo:
+    """What ``xlbridge schemes`` lists for one scheme."""
+
+    id: str
+    title: str
+    units: tuple[str, ...]
+    source: str
+    section: str
+    options: tuple[Option, ...]
+
+
+@cache
+def _registry() -> dict[str, RuleSet]:
+    found: dict[str, RuleSet] = {}
+    for module_name, prefix in RULE_SET_MODULES.items():
+        module = importlib.import_module(module_name)
+        for scheme in module.SCHEMES:
+            if not scheme.id.startswith(prefix):
+                raise RuntimeError(f"{module_name}: scheme {scheme.id} lacks the prefix {prefix}")
+            if scheme.id in found:
+                raise RuntimeError(f"scheme id {scheme.id} is registered twice")
+            found[scheme.id] = scheme
+    return found
+
+
+def get_scheme(scheme: str) -> RuleSet:
+    """The scheme object for an id (case-insensitive); a clear error otherwise."""
+    registry = _registry()
+    key = str(scheme).strip().lower() if scheme is not None else ""
+    if key in registry:
+        return registry[key]
+    close = difflib.get_close_matches(key, list(registry), n=1)
+    hint = f"; did you mean {close[0]}?" if close else "; run 'xlbridge schemes' for the list"
+    raise RuleError(f"unknown scheme {scheme!r}{hint}")
+
+
+def schemes() -> list[SchemeInfo]:
+    """Every registered scheme, sorted by id."""
+    return [
+        SchemeInfo(s.id, s.title, tuple(s.units), s.source, s.section, tuple(s.options.values()))
+        for _, s in sorted(_registry().items())
+    ]
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """Option text as typed in a cell: ``"boards=26; movement=mitchell"``.
+
+    Separators ``;`` or newlines (a comma may be a decimal comma); names are
+    case-insensitive.
+
+    >>> parse_options("boards=26; Movement = mitchell")
+    {'boards': '26', 'movement': 'mitchell'}
+    >>> parse_options("")
+    {}
+    """
+    result: dict[str, str] = {}
+    if text is None:
+        return result
+    for part in str(text).replace("\n", ";").split(";"):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise RuleError(f"option {part.strip()!r} must look like name=value")
+        result[name.strip().lower()] = value.strip()
+    return result
+
+
+def _options(rule_set: RuleSet, given: Mapping[str, Any]) -> dict[str, Any]:
+    known = rule_set.options
+    unknown = [name for name in given if name not in known]
+    if unknown:
+        names = ", ".join(known) or "none"
+        raise RuleError(f"{rule_set.id} has no option {unknown[0]!r}; its options: {names}")
+    return {name: opt.convert(rule_set.id, given.get(name)) for name, opt in known.items()}
+
+
+def _field_size(rule_set: RuleSet, field: Any) -> int:
+    """The number of units when ``field`` is given as a number (not a list of places)."""
+    if isinstance(field, bool) or field is None:
+        raise RuleError(f"{rule_set.id}: field must be the number of units or the list of places; got {field!r}")
+    try:
+        size = float(str(field).strip().replace(",", ".")) if isinstance(field, str) else float(field)
+    except ValueError:
+        raise RuleError(f"{rule_set.id}: field must be the number of units or the list of places; got {field!r}") from None
+    if size != int(size) or size < 1:
+        raise RuleError(f"{rule_set.id}: field must be a whole number of units from 1; got {field!r}")
+    return int(size)
+
+
+# -- the cache of whole fields ----------------------------------------------------------
+# A sheet of =AWARD(scheme, place, 26) cells asks for the same field of 26 units once per
+# place.  When the field is a number, its default ranking and its awards depend only on
+# the scheme, the number and the converted options, so they are computed once and kept
+# (as tuples: a caller cannot change what the next caller gets; Award is frozen).  Errors
+# are not kept: a wrong call raises afresh, with the same message, every time.
+
+#: Fields kept at most (least recently used first out), and the largest field kept.
+CACHE_SIZE = 1024
+CACHE_MAX_UNITS = 1000
+
+OptionsKey = tuple[tuple[str, type, Any], ...]
+
+
+def _options_key(opts: Mapping[str, Any]) -> OptionsKey | None:
+    """The converted options as a cache key, or None when a value cannot be one (not
+    hashable).  The key holds each value's type, so 1, 1.0 and True stay apart."""
+    key = tuple([(name, value.__class__, value) for name, value in opts.items()])
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _default_ranks(scheme_id: str, size: int, key: OptionsKey) -> tuple[Rank, ...]:
+    """The checked default ranking of a field of ``size`` units (cached)."""
+    rule_set, opts = _registry()[scheme_id], {name: value for name, _, value in key}
+    ranks = rule_set.default_ranks(size, opts)
+    rule_set.check_ranks(ranks, opts)
+    return tuple(ranks)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _default_awards(scheme_id: str, size: int, key: OptionsKey) -> tuple[Award, ...]:
+    """Every award of that ranking, in its order (cached)."""
+    rule_set, opts = _registry()[scheme_id], {name: value for name, _, value in key}
+    return tuple(rule_set.awards(list(_default_ranks(scheme_id, size, key)), opts))
+
+
+def clear_cache() -> None:
+    """Forget the kept fields (benchmarks use it to time a first, uncached call)."""
+    _default_ranks.cache_clear()
+    _default_awards.cache_clear()
+
+
+def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
+    """The award for one final ``place``.
+
+    ``field`` is the number of competing units (pairs, teams or players) or the
+    full list of final places (equal numbers are tied, blanks are not ranked).
+
+    With a number, the field's awards are computed once and kept, so that a
+    column of ``=AWARD(scheme, place, 26)`` cells costs one calculation of the
+    field, not one per cell (up to :data:`CACHE_MAX_UNITS` units; the latest
+    :data:`CACHE_SIZE` fields are kept).  The result is the same either way.
+    """
+    rule_set = get_scheme(scheme)
+    opts = _options(rule_set, options)
+    key = None  # set when the field's awards come from the cache
+    ranks: Sequence[Rank]
+    if isinstance(field, (list, tuple)):
+        ranks = convert_ranks(rule_set.id, field)
+        rule_set.check_ranks(ranks, opts)
+    else:
+        size = _field_size(rule_set, field)
+        key = _options_key(opts) if size <= CACHE_MAX_UNITS else None
+        if key is None:
+            ranks = rule_set.default_ranks(size, opts)
+            rule_set.check_ranks(ranks, opts)
+        else:
+            ranks = _default_ranks(rule_set.id, size, key)
+    wanted = convert_ranks(rule_set.id, [place])[0]
+    if wanted is None:
+        raise RuleError(f"{rule_set.id}: place is empty")
+    try:
+        index = ranks.index(wanted)
+    except ValueError:
+        raise RuleError(f"{rule_set.id}: place {int(wanted)} is not in a field of {len(ranks)}") from None
+    if key is not None:
+        return _default_awards(rule_set.id, size, key)[index]
+    return rule_set.awards(ranks, opts)[index]
+
+
+def awards(scheme: str, ranks: Iterable[Any], **options: Any) -> list[Award]:
+    """The award of every unit of a final ranking, in the order given."""
+    rule_set = get_scheme(scheme)
+    opts = _options(rule_set, options)
+    normal = convert_ranks(rule_set.id, list(ranks))
+    if not normal:
+        raise RuleError(f"{rule_set.id}: the ranking is empty")
+    rule_set.check_ranks(normal, opts)
+    return rule_set.awards(normal, opts)

@@ -1,0 +1,352 @@
+"""The contract every rule set fulfils, and the small helpers they share.
+
+A *rule set* (one module per rule document, see :mod:`xlbridge.rules`) publishes
+one or more *schemes*.  A scheme is an object that satisfies :class:`RuleSet`:
+metadata as attributes, the options it understands, and one method that turns a
+whole final ranking into awards.  Everything else -- awarding a single place,
+parsing option text typed in a cell, the CLI -- is built on that one method by
+:mod:`xlbridge.rules`.
+
+Nothing here imports Excel libraries; the engine is pure Python so that it runs
+inside Pyodide (xlwings Lite) as well as on a server.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal, localcontext
+from functools import cache
+from importlib import resources
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+__all__ = [
+    "Award",
+    "RuleError",
+    "Option",
+    "RuleSet",
+    "Ranks",
+    "normalise_ranks",
+    "convert_ranks",
+    "check_competition_ranking",
+    "tie_groups",
+    "share_ties",
+    "round_half_up",
+    "round_up",
+    "load_table",
+]
+
+Rank = float | None
+Ranks = list[Rank]
+
+
+class RuleError(ValueError):
+    """A rule of the document is violated, or an input makes no sense for it.
+
+    The message always names the scheme (or rule) and the offending value, so it
+    can be shown as it is in a worksheet cell or on the command line.
+    """
+
+
+@dataclass(frozen=True)
+class Award:
+    """The award for one unit (pair, team or player) in one ranking.
+
+    ``points`` is the official figure after the rule set's own rounding;
+    ``unit`` names the currency (``green``, ``yellow``, ``bp``, ``sp``, ...).
+    ``decimals`` is how many decimals the rule document shows.
+    """
+
+    points: float
+    unit: str
+    decimals: int = field(default=2, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        shown = round_half_up(self.points, self.decimals)
+        return f"{shown:.{self.decimals}f} {self.unit}"
+
+    def __float__(self) -> float:
+        return float(self.points)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a scheme understands (``boards=26``, ``movement=mitchell``).
+
+    ``kind`` is one of ``int``, ``float``, ``str``, ``bool``; ``choices``
+    restricts a ``str`` option; a number must lie within ``limit`` either side
+    of zero (no rule document counts boards, points or tables beyond it; the
+    arithmetic of a rule stays exact inside it).  Values arriving as text (a
+    worksheet cell, the CLI) are converted by :meth:`convert`.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    limit: float = 1e9
+
+    def convert(self, scheme: str, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and value.strip() == ""):
+            return self.default
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, (int, float)) and value in (0, 1):
+                return bool(value)
+            text = str(value).strip().lower()
+            if text in ("true", "yes", "1", "on", "ja", "evet"):
+                return True
+            if text in ("false", "no", "0", "off", "nee", "hayir", "hayır"):
+                return False
+            raise RuleError(f"{scheme} option {self.name} must be yes or no; got {value!r}")
+        if self.kind in ("int", "float"):
+            number = _number(value)
+            if number is None or not math.isfinite(number):
+                raise RuleError(f"{scheme} option {self.name} must be a number; got {value!r}")
+            if abs(number) > self.limit:
+                raise RuleError(f"{scheme} option {self.name} must lie between -{self.limit:,.0f} and "
+                                f"{self.limit:,.0f}; got {value!r}")
+            if self.kind == "int":
+                if number != int(number):
+                    raise RuleError(f"{scheme} option {self.name} must be a whole number; got {value!r}")
+                return int(number)
+            return float(number)
+        text = str(value).strip()
+        if self.choices:
+            lowered = text.lower()
+            if lowered not in self.choices:
+                raise RuleError(
+                    f"{scheme} option {self.name} must be one of {', '.join(self.choices)}; got {value!r}"
+                )
+            return lowered
+        return text
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip().replace(",", ".")
+        try:
+            return float(text)
+        except ValueError:
+            if "/" in text:
+                num, _, den = text.partition("/")
+                try:
+                    return float(num) / float(den)
+                except (ValueError, ZeroDivisionError):
+                    return None
+            return None
+    return None
+
+
+@runtime_checkable
+class RuleSet(Protocol):
+    """What every scheme provides.
+
+    Attributes are metadata shown by ``xlbridge schemes``; :meth:`awards` does the
+    work.  ``ranks`` arrives converted (see :func:`convert_ranks`) and checked
+    by :meth:`check_ranks`: one entry per competing unit, ``None`` for a unit
+    that is not ranked, equal numbers for tied units.  ``options`` arrives complete and converted (every name of
+    :attr:`options`, defaults filled in).
+    """
+
+    id: str
+    title: str
+    units: tuple[str, ...]
+    source: str
+    section: str
+    options: Mapping[str, Option]
+
+    def awards(self, ranks: Ranks, options: Mapping[str, Any]) -> list[Award]:
+        """The award of every entry of ``ranks``, in the same order."""
+        ...
+
+    def default_ranks(self, field: int, options: Mapping[str, Any]) -> Ranks:
+        """The untied ranking of a field of ``field`` units (what ``award`` uses
+        when it is given a number instead of a ranking)."""
+        ...
+
+    def check_ranks(self, ranks: Ranks, options: Mapping[str, Any]) -> None:
+        """Raise :class:`RuleError` unless ``ranks`` is a ranking this scheme can
+        award (most schemes: one competition ranking, :func:`check_competition_ranking`)."""
+        ...
+
+
+class SchemeBase:
+    """Convenience base: class attributes for metadata, plain ``1..n`` default ranks."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    units: ClassVar[tuple[str, ...]]
+    source: ClassVar[str]
+    section: ClassVar[str]
+    options: ClassVar[Mapping[str, Option]] = {}
+
+    def default_ranks(self, field: int, options: Mapping[str, Any]) -> Ranks:
+        return [float(p) for p in range(1, field + 1)]
+
+    def check_ranks(self, ranks: Ranks, options: Mapping[str, Any]) -> None:
+        check_competition_ranking(self.id, ranks)
+
+    def awards(self, ranks: Ranks, options: Mapping[str, Any]) -> list[Award]:  # pragma: no cover
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<scheme {self.id}>"
+
+
+def convert_ranks(scheme: str, ranks: Iterable[Any]) -> Ranks:
+    """Turn typed ranks into floats (``None`` for blank); no ordering check.
+
+    >>> convert_ranks("demo", [1, "2", 2, None, 4.0, ""])
+    [1.0, 2.0, 2.0, None, 4.0, None]
+    """
+    out: Ranks = []
+    for position, value in enumerate(ranks, start=1):
+        kind = value.__class__
+        if kind is int and value >= 1:  # the common cases first: typed whole places
+            out.append(float(value))
+            continue
+        if kind is float and 1.0 <= value < 1e300 and value.is_integer():
+            out.append(value)
+            continue
+        if value is None or (isinstance(value, str) and value.strip() == ""):
+            out.append(None)
+            continue
+        number = _number(value)
+        if number is None or not math.isfinite(number) or number != int(number) or number < 1:
+            raise RuleError(f"{scheme}: rank {position} must be a whole number from 1; got {value!r}")
+        out.append(float(number))
+    return out
+
+
+def check_competition_ranking(scheme: str, ranks: Sequence[Rank]) -> None:
+    """A unit's place must be one more than the number of units ranked above it
+    (``1, 2, 2, 4`` -- not ``1, 2, 2, 3``).
+
+    >>> check_competition_ranking("demo", [1, 2, 2, 3])
+    Traceback (most recent call last):
+    ...
+    xlbridge.rules.base.RuleError: demo: ranks must be competition places (1, 2, 2, 4, ...); place 3 follows 3 better-ranked units, expected 4
+    """
+    placed = sorted(r for r in ranks if r is not None)
+    for index, rank in enumerate(placed):
+        if index == 0 or rank != placed[index - 1]:
+            expected = index + 1
+            if rank != expected:
+                raise RuleError(
+                    f"{scheme}: ranks must be competition places (1, 2, 2, 4, ...); "
+                    f"place {int(rank)} follows {index} better-ranked units, expected {expected}"
+                )
+
+
+def normalise_ranks(scheme: str, ranks: Iterable[Any]) -> Ranks:
+    """:func:`convert_ranks` then :func:`check_competition_ranking`.
+
+    >>> normalise_ranks("demo", [1, "2", 2, None, 4.0])
+    [1.0, 2.0, 2.0, None, 4.0]
+    """
+    out = convert_ranks(scheme, ranks)
+    check_competition_ranking(scheme, out)
+    return out
+
+
+def tie_groups(ranks: Sequence[Rank]) -> dict[float, int]:
+    """How many units share each place.
+
+    >>> tie_groups([1, 2, 2, 4, None])
+    {1: 1, 2: 2, 4: 1}
+    """
+    counts: dict[float, int] = {}
+    for rank in ranks:
+        if rank is not None:
+            counts[rank] = counts.get(rank, 0) + 1
+    return counts
+
+
+def share_ties(ranks: Sequence[Rank], place_value: Callable[[int], float]) -> list[float]:
+    """Each unit's share when tied units split the sum of the places they occupy.
+
+    ``place_value(p)`` is the award of the untied place ``p``.  Units that are not
+    ranked get 0.
+
+    >>> share_ties([1, 2, 2, 4], lambda p: {1: 10, 2: 6, 3: 4, 4: 1}[p])
+    [10.0, 5.0, 5.0, 1.0]
+    """
+    counts = tie_groups(ranks)
+    shares = {
+        rank: sum(place_value(int(rank) + k) for k in range(count)) / count
+        for rank, count in counts.items()
+    }
+    return [0.0 if rank is None else float(shares[rank]) for rank in ranks]
+
+
+def round_half_up(value: float, decimals: int) -> float:
+    """Round as a person does on paper (0.125 -> 0.13 at 2 decimals).
+
+    Binary floats are first read at 12 decimals so that 0.285 stored as
+    0.28499999... still rounds up.  Any size of number is handled exactly.
+
+    >>> round_half_up(0.125, 2), round_half_up(2.09625, 2), round_half_up(0.403, 2)
+    (0.13, 2.1, 0.4)
+    >>> round_half_up(1e16 + 0.5, 0)
+    1e+16
+    """
+    # Fast path (the engine rounds every award; the Decimal path costs ~10 µs): a
+    # positive value whose scaled form is below 1e9 and not within 1e-5 of a half
+    # rounds to the same whole number N whichever way it is read (the float error
+    # and the 12-decimal reading move it by less than 1e-6), and N / 10**decimals
+    # is the correctly rounded float of the decimal result, as float(Decimal) is.
+    if value.__class__ is float and value == 0.0:
+        return value  # +0.0 or -0.0, as the Decimal path gives them
+    if 0 <= decimals <= 6 and value.__class__ is float and 0.0 < value < _FAST_LIMIT[decimals]:
+        scaled = value * _POW10[decimals]
+        whole = math.floor(scaled)
+        rest = scaled - whole
+        if abs(rest - 0.5) > 1e-5:
+            return (whole + (rest > 0.5)) / _POW10[decimals]
+    return _round_half_up_exact(value, decimals)
+
+
+_POW10 = tuple(10.0**d for d in range(7))
+_FAST_LIMIT = tuple(1e9 / p for p in _POW10)
+
+
+def _round_half_up_exact(value: float, decimals: int) -> float:
+    with localcontext(prec=80):
+        exact = Decimal(repr(float(value))).quantize(Decimal("1e-12"), rounding=ROUND_HALF_UP)
+        return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
+
+
+def round_up(value: float, decimals: int = 0) -> float:
+    """Round towards +infinity at ``decimals`` decimals ("all decimals rounded up").
+
+    A float that is a whole number up to binary noise (3.0000000000004) is not
+    pushed to the next unit.
+
+    >>> round_up(2.01), round_up(4.0), round_up(3 * (1 / 3) * 3), round_up(1.231, 2)
+    (3.0, 4.0, 3.0, 1.24)
+    """
+    with localcontext(prec=80):
+        exact = Decimal(repr(float(value))).quantize(Decimal("1e-9"), rounding=ROUND_HALF_UP)
+        return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_CEILING))
+
+
+@cache
+def load_table(name: str) -> tuple[dict[str, str], ...]:
+    """Read ``xlbridge/rules/data/<name>.csv`` once.
+
+    Lines starting with ``#`` are the provenance header and are skipped; the
+    first other line names the columns.  Values stay text: each module converts
+    its own columns.
+    """
+    text = resources.files("xlbridge.rules").joinpath("data", f"{name}.csv").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return tuple(dict(row) for row in csv.DictReader(lines))

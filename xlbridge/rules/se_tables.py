@@ -1,0 +1,283 @@
+"""The award tables of *Svenska Mästarpoäng 2009* (section 9): as printed, as
+corrected by the errata, and as computed from each table's own principle.
+
+Three layers:
+
+* :func:`printed` -- the CSV files ``data/se_*.csv`` exactly as the document
+  prints them (re-derived from the seed text by ``tests/test_se_tables.py``);
+* :func:`principle` -- what the table's own stated rule gives for a field
+  (winner's award, 2/3 of the place above, the A2 "half field" rule, one third
+  of the field, minimum 4 bp, silver to the best quarter and at most 16, ...);
+* :func:`row` -- what the engine uses: the printed row with the decisions of
+  ``data/se_errata.csv`` applied, and the principle for every field size the
+  document does not print (odd sizes in A2, more than 100 pairs, ...).
+
+A row is a tuple of cells ``(points, unit)``, place 1 first.  Units: ``bp``
+(bronze), ``sp`` (silver); ``bonus`` for the series bonus table B2.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from xlbridge.rules.base import load_table
+
+Cell = tuple[int, str]
+Row = tuple[Cell, ...]
+
+#: errata/test name of a table -> (CSV name, family)
+TABLE_FILES = {
+    "A1": "se_a1",
+    "A2": "se_a2",
+    "B1": "se_b1",
+    "B2": "se_b2_bonus",
+    "C": "se_c",
+    "D": "se_d",
+    "E1": "se_e1",
+    "F": "se_f",
+}
+
+#: family -> the printed tables it is made of
+FAMILIES = {"A": ("A1", "A2"), "B1": ("B1",), "B2": ("B2",), "C": ("C",), "D": ("D",), "E1": ("E1",), "F": ("F",)}
+
+BRONZE_MINIMUM = 4  # "dock ej färre än 4" (A1), the same figure in B1 and C
+SILVER_MAX_PLACES = 16  # "1/4 av de startande erhåller silverpoäng, dock högst 16 par"
+HALF_RULE_FROM = 32  # "Annan princip gäller för fler än 32 ...", "Vid fler än 32 par ... samma princip som i tabell A2"
+
+
+def ceil(x: float) -> int:
+    """Round up ("decimaler avrundas uppåt"), ignoring binary noise."""
+    return math.ceil(round(x, 9))
+
+
+def third(n: int) -> int:
+    """How many places get points: one third of the field, rounded up (A1: 13 pairs -> 5 places)."""
+    return ceil(n / 3)
+
+
+def quarter(n: int) -> int:
+    """Silver places: the best quarter rounded up (D: 13 -> 4; 43/4 -> 11), at most 16."""
+    return min(SILVER_MAX_PLACES, ceil(n / 4))
+
+
+def table_of(family: str, n: int) -> str:
+    """The printed table a field size of a family belongs to (A1 up to 32 pairs, A2 above)."""
+    if family == "A":
+        return "A1" if n <= 32 else "A2"
+    return family
+
+
+# --------------------------------------------------------------------------- printed
+
+
+@cache
+def printed(table: str) -> dict[int, Row]:
+    """``{field: row}`` exactly as the document prints table ``table``."""
+    rows: dict[int, list[tuple[int, Cell]]] = {}
+    for record in load_table(TABLE_FILES[table]):
+        rows.setdefault(int(record["field"]), []).append(
+            (int(record["place"]), (int(record["points"]), record["unit"]))
+        )
+    out: dict[int, Row] = {}
+    for field, cells in rows.items():
+        cells.sort()
+        if [p for p, _ in cells] != list(range(1, len(cells) + 1)):
+            raise RuntimeError(f"{TABLE_FILES[table]}.csv: places of row {field} are not 1..n")
+        out[field] = tuple(c for _, c in cells)
+    return out
+
+
+@cache
+def printed_family(family: str) -> dict[int, Row]:
+    merged: dict[int, Row] = {}
+    for table in FAMILIES[family]:
+        merged.update(printed(table))
+    return merged
+
+
+def _cell(text: str) -> Cell | None:
+    text = text.strip()
+    if not text:
+        return None
+    points, unit = text.split()
+    return int(points), unit
+
+
+def cell_text(cell: Cell | None) -> str:
+    return "" if cell is None else f"{cell[0]} {cell[1]}"
+
+
+@cache
+def errata() -> dict[tuple[str, int, int], dict[str, str]]:
+    """``{(table, field, place): record}`` of ``data/se_errata.csv``."""
+    return {(r["table"], int(r["field"]), int(r["place"])): r for r in load_table("se_errata")}
+
+
+@cache
+def final_printed(family: str) -> dict[int, Row]:
+    """The printed rows of a family with the errata decisions applied."""
+    out: dict[int, Row] = {}
+    decided = errata()
+    for field, cells in printed_family(family).items():
+        table = table_of(family, field)
+        fixes = {place: rec for (t, f, place), rec in decided.items() if t == table and f == field}
+        if not fixes:
+            out[field] = cells
+            continue
+        length = max([len(cells)] + list(fixes))
+        new: list[Cell | None] = [cells[i] if i < len(cells) else None for i in range(length)]
+        for place, rec in fixes.items():
+            if rec["decision"] not in ("printed", "principle", "corrected"):
+                raise RuntimeError(f"se_errata.csv: unknown decision {rec['decision']!r}")
+            new[place - 1] = _cell(rec["used"])
+        while new and new[-1] is None:
+            new.pop()
+        if any(c is None for c in new):
+            raise RuntimeError(f"se_errata.csv: row {table} {field} has a gap after the corrections")
+        out[field] = tuple(c for c in new if c is not None)
+    return out
+
+
+# --------------------------------------------------------------------------- principles
+
+
+def chain(first: int, count: int, minimum: int = 1) -> list[int]:
+    """Winner ``first``; each next place 2/3 of the place above, rounded up; never below ``minimum``."""
+    values: list[int] = []
+    value = first
+    for _ in range(count):
+        values.append(max(minimum, value))
+        value = ceil(values[-1] * 2 / 3)
+    return values
+
+
+def half_rule(first: int, half: list[int], count: int, minimum: int = 1) -> list[int]:
+    """The principle of table A2.
+
+    "Tvåan erhåller 2/3 av ettan, trean erhåller lika många poäng som ettan vid
+    halva parantalet och därefter är principen att femman erhåller lika mycket
+    som tvåan, sjuan som trean, nian som fyran etc. Fyran får vad trean + femman
+    får delat med två, sexan vad femman + sjuan får delat med två osv.
+    Decimaler avrundas uppåt."  ``half`` is the row of half the field.
+    """
+
+    def odd(j: int) -> int:  # place 2j+1 = place j of the half field
+        return max(minimum, half[j - 1]) if j - 1 < len(half) else minimum
+
+    values = []
+    for place in range(1, count + 1):
+        if place == 1:
+            v = first
+        elif place == 2:
+            v = ceil(first * 2 / 3)
+        elif place % 2 == 1:
+            v = odd((place - 1) // 2)
+        else:
+            v = ceil((odd((place - 2) // 2) + odd(place // 2)) / 2)
+        values.append(max(minimum, v))
+    return values
+
+
+def mean_rows(low: list[int], high: list[int], count: int, minimum: int) -> list[int]:
+    """Odd field sizes: "Man tar medeltalet av vad närmast högre och närmast lägre antal ger" (A2)."""
+
+    def at(values: list[int], i: int) -> int:
+        return values[i] if i < len(values) else minimum
+
+    return [max(minimum, ceil((at(low, i) + at(high, i)) / 2)) for i in range(count)]
+
+
+WINNER = {
+    "A": lambda n: 2 * n,  # "segraren erhåller 2 poäng för varje i tävlingen deltagande par"
+    "B1": lambda n: 3 * n,  # "Segerpoängen utgår med 3 per spelare för varje deltagande lag"
+    "C": lambda n: ceil(1.5 * n),  # "Segrarens poäng blir 1,5 antalet deltagare"
+    "D": lambda n: n,  # "Segraren erhåller lika många poäng som antalet deltagande par"
+    "E1": lambda n: ceil(1.5 * n),  # "Segrarens poäng utgår med 1,5 för varje deltagande lag"
+    "F": lambda n: ceil(0.75 * n),  # "Segrarens poäng blir 3/4 av antalet deltagare"
+}
+
+#: silver family -> the bronze family whose figures (x 2) are its red figures
+BRONZE_OF = {"D": "A", "E1": "B1", "F": "C"}
+SILVER = ("D", "E1", "F")
+
+
+def _bronze_values(family: str, n: int) -> list[int]:
+    """Bronze figures of a bronze family for field ``n`` (all places to one third)."""
+    if family == "B1" and n > 32:
+        # "Vid högre lagantal följ tabell A2 och multiplicera med 1,5."
+        return [ceil(1.5 * p) for p, _ in row("A", n)]
+    count = third(n)
+    first = WINNER[family](n)
+    if n <= HALF_RULE_FROM:
+        return chain(first, count, BRONZE_MINIMUM)
+    if n % 2:
+        low = [p for p, _ in row(family, n - 1)]
+        high = [p for p, _ in row(family, n + 1)]
+        return mean_rows(low, high, count, BRONZE_MINIMUM)
+    return half_rule(first, [p for p, _ in row(family, n // 2)], count, BRONZE_MINIMUM)
+
+
+def silver_values(family: str, n: int, count: int | None = None) -> list[int]:
+    """The silver figures of a silver family for field ``n`` (``count`` places, default the quarter)."""
+    count = quarter(n) if count is None else count
+    first = WINNER[family](n)
+    if n <= HALF_RULE_FROM:
+        return chain(first, count)
+    if n % 2:
+        return mean_rows(silver_scale(family, n - 1), silver_scale(family, n + 1), count, 1)
+    return half_rule(first, silver_scale(family, n // 2), count)
+
+
+def silver_scale(family: str, n: int, length: int = 24) -> list[int]:
+    """The silver figures of the row for ``n`` continued by the 2/3 rule (for references)."""
+    values = [p for p, u in row(family, n) if u == "sp"]
+    while len(values) < length:
+        values.append(ceil(values[-1] * 2 / 3))
+    return values
+
+
+def principle(family: str, n: int) -> Row:
+    """The row the table's own principle gives for field ``n``."""
+    if family == "B2":
+        # winner 10 x (teams - 1), each next place 30 less, while positive (table B2, bonus)
+        values = [10 * (n - 1) - 30 * k for k in range(n) if 10 * (n - 1) - 30 * k > 0]
+        return tuple((v, "bonus") for v in values)
+    if family in SILVER:
+        silver = silver_values(family, n)
+        bronze = [p for p, _ in row(BRONZE_OF[family], n)]
+        red = [
+            2 * (bronze[place - 1] if place - 1 < len(bronze) else BRONZE_MINIMUM)
+            for place in range(len(silver) + 1, third(n) + 1)
+        ]
+        return tuple([(v, "sp") for v in silver] + [(v, "bp") for v in red])
+    return tuple((v, "bp") for v in _bronze_values(family, n))
+
+
+@cache
+def row(family: str, n: int) -> Row:
+    """The row the engine uses for field ``n``: corrected print, else the principle."""
+    if n < 1:
+        raise ValueError(f"field {n}")
+    final = final_printed(family)
+    if n in final:
+        return final[n]
+    return principle(family, n)
+
+
+def deviations() -> list[tuple[str, int, int, str, str]]:
+    """Every printed cell that differs from its table's principle.
+
+    ``(table, field, place, printed, principle)``; a missing cell is ``""``.
+    """
+    out = []
+    for family in FAMILIES:
+        for field, cells in sorted(printed_family(family).items()):
+            table = table_of(family, field)
+            expected = principle(family, field)
+            for place in range(1, max(len(cells), len(expected)) + 1):
+                got = cells[place - 1] if place <= len(cells) else None
+                want = expected[place - 1] if place <= len(expected) else None
+                if got != want:
+                    out.append((table, field, place, cell_text(got), cell_text(want)))
+    return out

@@ -1,0 +1,192 @@
+"""The workbook adapter: the few operations a recalculation needs, on two backends.
+
+A recalculation (``xlbridge.workbooks.recalc``) reads the scorer's sheets as grids of
+values and writes the computed cells back.  It only ever talks to a
+:class:`BookAdapter`, so the very same code runs
+
+- in Excel, on a live ``xlwings.Book`` (:class:`XlwingsBook`: classic xlwings,
+  xlwings Lite, xlwings Server), and
+- headless, on an ``openpyxl`` workbook (:class:`OpenpyxlBook`: ``xlbridge recalc``).
+
+Conventions that keep both backends cell-for-cell identical:
+
+- rows and columns are 1-based; a grid is a list of rows;
+- an empty cell reads as ``None`` (Office.js sends ``""``);
+- dates read as ``datetime``; computed cells never hold dates (dates are
+  written as ISO text), because the backends store typed dates differently;
+- a fill is ``"#RRGGBB"`` or ``None`` (no fill);
+- text that starts with ``=``, ``+``, ``-`` or ``@`` is written as text, never
+  as a formula.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Grid = list[list[Any]]
+
+
+Area = tuple[int, int, int, int]  # first row, first column, rows, columns
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a sheet that a recalculation adds should look: the look the shipped
+    workbooks give the same kind of sheet (so an evening sheet added in the
+    season reads like the ones the template had).
+
+    ``widths`` are column widths in characters from column A; Excel sizes the
+    columns to their contents instead (its width unit differs between Excel
+    desktop and Excel on the web).  ``freeze``: the first row and column that
+    scroll, e.g. ``(2, 4)`` keeps row 1 and columns A-C in view (D2).
+    """
+
+    title: bool = False  # A1 in big bold type
+    header_row: int = 0  # 0: no header row
+    header_cols: int = 0
+    header_fill: str = "#1F4E78"
+    header_font: str = "#FFFFFF"  # bold
+    widths: tuple[float, ...] = ()
+    number_formats: tuple[tuple[Area, str], ...] = ()
+    fills: tuple[tuple[Area, str], ...] = ()
+    freeze: tuple[int, int] | None = None
+
+
+def column_letter(col: int) -> str:
+    """``column_letter(28) == "AB"`` (no openpyxl: this also runs in xlwings Lite)."""
+    letters = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def cells_of(area: Area) -> list[tuple[int, int]]:
+    row, col, nrows, ncols = area
+    return [(row + r, col + c) for r in range(nrows) for c in range(ncols)]
+
+
+class BookAdapter(Protocol):
+    def sheet_names(self) -> list[str]: ...
+
+    def read(self, sheet: str) -> Grid:
+        """All values from A1 to the end of the used range; blanks as None."""
+        ...
+
+    def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+        """Write a block of values with its top-left corner at (row, col)."""
+        ...
+
+    def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
+        """Set (``"#RRGGBB"``) or remove (``None``) one cell's background."""
+        ...
+
+    def add_sheet(self, name: str) -> None:
+        """Add an empty sheet at the end."""
+        ...
+
+    def lay_out(self, sheet: str, layout: Layout) -> None:
+        """Give a sheet the recalculation added its look (header, number formats,
+        input fills, frozen panes, widths)."""
+        ...
+
+    def alert(self, message: str) -> None:
+        """Tell the scorer (a message box in Excel; nothing headless)."""
+        ...
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str) and value == "":
+        return None
+    return value
+
+
+def _clean_value_for_write(value: Any) -> Any:
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()[:10] if not isinstance(value, dt.datetime) or value.time() == dt.time() else value.isoformat()
+    if isinstance(value, float) and value != value:  # NaN
+        return None
+    return value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def looks_like_formula(value: Any) -> bool:
+    """Text Excel would evaluate if typed: starts with = + - or @ (and is not a number)."""
+    if not isinstance(value, str) or len(value) < 2 or value[0] not in "=+-@":
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return True
+    return False
+
+
+def excel_would_convert(value: Any) -> bool:
+    """Text that Excel would not keep as typed: a formula-like start, or text
+    that reads as a number ("+39", "007")."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    if looks_like_formula(value):
+        return True
+    try:
+        float(value.replace(",", "."))
+    except ValueError:
+        return False
+    return True
+
+
+def _as_text_if_formula_like(value: Any) -> Any:
+    # Excel's own way to enter such text as text: a leading apostrophe (not stored in the cell)
+    return "'" + value if excel_would_convert(value) else value
+
+
+def cell(grid: Grid, row: int, col: int) -> Any:
+    """1-based read of a grid that tolerates short rows (None beyond them)."""
+    if row <= len(grid) and col <= len(grid[row - 1]):
+        return grid[row - 1][col - 1]
+    return None
+
+
+def as_number(value: Any) -> float | None:
+    """A typed number (text with a decimal comma too); None when it is not one.
+
+    >>> as_number(3), as_number(" 2,5 "), as_number("1O3"), as_number(True), as_number(float("nan"))
+    (3.0, 2.5, None, None, None)
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    try:
+        number = float(str(value).strip().replace(",", "."))
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+class _ReadOnce:
+    """Both backends keep each sheet's grid until it is written: a recalculation
+    reads a sheet once (plan, then diff) whatever the backend."""
+
+    _grids: dict[str, Grid]
+
+    def read(self, sheet: str) -> Grid:
+        grid = self._grids.get(sheet)
+        if grid is None:
+            grid = self._grids[sheet] = self._read(sheet)
+        return [list(line) for line in grid]  # a copy: the caller may change it
+
+    def _read(self, sheet: str) -> Grid:  # pragma: no cover - each backend has its own
+        raise NotImplementedError
+
+
+def rectangular(grid: Grid) -> Grid:
+    width = max((len(r) for r in grid), default=0)
+    return [list(r) + [None] * (width - len(r)) for r in grid]

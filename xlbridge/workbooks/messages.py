@@ -1,0 +1,89 @@
+"""How a recalculation tells the scorer about problems inside Excel.
+
+Problems are shown in a message box, listed on the "Messages" sheet (column A:
+the message, column B: the marked cell) and their cells get a light red fill.
+The next recalculation removes the marks it made before: the cell gets the
+light yellow fill of typed cells back (xlwings cannot read a cell's fill in every
+runtime, so the earlier fill is not remembered).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xlbridge.workbooks.book import BookAdapter
+from xlbridge.workbooks.recalc import Problem
+
+MESSAGES = "Messages"
+MARK = "#FFC7CE"  # Excel's light red "bad" fill
+#: Problems are always in typed cells, and typed cells of xlbridge workbooks are
+#: light yellow: a cleared mark gives the cell that fill back.
+INPUT = "#FFF2CC"
+HEADER_PROBLEMS = "Problems found by the last recalculation (nothing was recalculated):"
+
+
+def cell_position(cell: str) -> tuple[int, int]:
+    """``cell_position("D7") == (7, 4)``."""
+    letters = "".join(ch for ch in cell if ch.isalpha())
+    digits = "".join(ch for ch in cell if ch.isdigit())
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + (ord(ch) - 64)
+    return int(digits), col
+
+
+def clear_marks(book: BookAdapter) -> None:
+    """Remove the marks of the previous run.
+
+    Called before a recalculation (then ``report_problems(..., clear_old=False)``):
+    the recalculation may set its own fill on a cell that was marked (a red signal
+    on a corrected inv code), and clearing the old marks afterwards would remove it."""
+    names = book.sheet_names()
+    if MESSAGES in names:
+        _unmark(book, book.read(MESSAGES), names)
+
+
+def _unmark(book: BookAdapter, messages: Sequence[Sequence[object]], names: Sequence[str]) -> None:
+    """Give the cells named on the Messages sheet (``messages``: its rows) the
+    typed-cell yellow back."""
+    for line in messages[1:]:
+        ref = line[1] if len(line) > 1 else None
+        if isinstance(ref, str) and "!" in ref:
+            sheet, _, address = ref.rpartition("!")
+            if sheet in names:
+                row, col = cell_position(address)
+                book.fill(sheet, row, col, INPUT)
+
+
+def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | None = None,
+                    clear_old: bool = True) -> None:
+    """Show ``problems`` (or ``done`` when there are none) and keep the Messages sheet
+    current; ``clear_old=False`` when :func:`clear_marks` already removed the old marks."""
+    names = book.sheet_names()
+    if MESSAGES not in names and not problems:
+        if done:
+            book.alert(done)
+        return
+    if MESSAGES not in names:
+        book.add_sheet(MESSAGES)
+        old = []
+    else:
+        old = book.read(MESSAGES)
+    if clear_old:  # remove the marks of the previous run
+        _unmark(book, old, names)
+    rows: list[list[object]] = [[HEADER_PROBLEMS if problems else (done or "No problems."), None]]
+    for p in problems:
+        located = p.cell and p.sheet in names
+        rows.append([str(p), f"{p.sheet}!{p.cell}" if located else None])
+    rows += [[None, None]] * (max(len(old), 1) - len(rows))
+    book.write(MESSAGES, 1, 1, rows)
+    for p in problems:
+        if p.cell and p.sheet in names:
+            row, col = cell_position(p.cell)
+            book.fill(p.sheet, row, col, MARK)
+    if problems:
+        shown = "\n".join(str(p) for p in problems[:10])
+        more = f"\n... and {len(problems) - 10} more (see the Messages sheet)" if len(problems) > 10 else ""
+        book.alert(f"Nothing was recalculated: {len(problems)} problem(s).\n{shown}{more}")
+    elif done:
+        book.alert(done)

@@ -1,0 +1,57 @@
+"""The house style of the workbooks xlbridge builds (builders only: openpyxl
+objects; never imported on the Excel path).
+
+Text: a cell whose text starts with ``=``, ``+``, ``-`` or ``@`` is stored as text, as
+Excel does when the text is typed with a leading apostrophe (the cell's
+``quotePrefix``): an example line such as ``=AWARD("tr.club", 1, 26)  ->  0.62``
+on a How-to sheet must be read, not evaluated -- as a formula it does not parse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+from xlbridge.workbooks.book import looks_like_formula
+
+HEADER_FILL = PatternFill("solid", start_color="FF1F4E78", end_color="FF1F4E78")
+HEADER_FONT = Font(bold=True, color="FFFFFFFF")
+INPUT_FILL = PatternFill("solid", start_color="FFFFF2CC", end_color="FFFFF2CC")
+TITLE_FONT = Font(bold=True, size=14)
+
+
+def write_text(ws: Any, row: int, col: int, value: Any) -> Any:
+    """Write ``value`` into the openpyxl sheet ``ws`` at (row, col); text that
+    would read as a formula is stored as text.  Returns the cell."""
+    cell = ws.cell(row=row, column=col)
+    cell.value = value
+    if looks_like_formula(value):
+        cell.data_type = "s"
+        cell.quotePrefix = True
+    return cell
+
+
+def write_lines(ws: Any, lines: list[str], col: int = 1) -> None:
+    """One line of text per row from row 1 (a How-to sheet)."""
+    for row, line in enumerate(lines, start=1):
+        write_text(ws, row, col, line)
+
+
+def style_header(ws, row: int, headers: list[str], widths: list[int]) -> None:
+    for col, (text, width) in enumerate(zip(headers, widths), start=1):
+        cell = ws.cell(row=row, column=col, value=text)
+        cell.fill, cell.font = HEADER_FILL, HEADER_FONT
+        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+        ws.column_dimensions[get_column_letter(col)].width = width
+
+
+def print_setup(ws) -> None:
+    """Print every sheet one page wide (as many pages down as needed), landscape:
+    a table never splits its columns across pages."""
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.page_setup.orientation = "landscape"
+    ws.print_options.gridLines = False
