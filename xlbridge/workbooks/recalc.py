@@ -1,125 +1,29 @@
 """One recalculation for every kind of xlbridge workbook, on any backend.
 
-A *kind* (TBF club tournament, Heeg season, BridgeMania season) knows how to
-recognise its workbook and how to turn the scorer's sheets into a :class:`Plan`:
-the blocks of computed values and the fills to write.  Planning reads only;
-nothing is written until the whole workbook has been checked, so bad input
-never causes a partial write.  :func:`recalculate` then applies the plan through
-the :class:`~xlbridge.workbooks.book.BookAdapter` -- the same code for Excel
-("Recalculate season" script) and headless (``xlbridge recalc``).
+:func:`recalculate` detects the kind (:data:`xlbridge.workbooks.kinds.KINDS`), lets
+it plan (reads only; :class:`~xlbridge.workbooks.plan.BookInputError` lists every
+problem and nothing is written), diffs the plan against the cells, applies it
+through the :class:`~xlbridge.workbooks.book.BookAdapter` and appends the changed
+earlier values to the Corrections sheet -- the same code for Excel (the "Recalculate
+season" script) and headless (``xlbridge recalc``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from xlbridge.rules.base import RuleError
-from xlbridge.workbooks.book import BookAdapter, Grid, Layout, column_letter
+from xlbridge.workbooks.book import BookAdapter, Grid
+from xlbridge.workbooks.kinds import KINDS
+from xlbridge.workbooks.plan import BookInputError, Change, Kind, Plan, Problem, Report, cell_name
 
-
-def cell_name(row: int, col: int) -> str:
-    """``cell_name(7, 4) == "D7"``."""
-    return f"{column_letter(col)}{row}"
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong in the workbook, located for the scorer."""
-
-    sheet: str
-    cell: str | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.sheet}, {self.cell}" if self.cell else self.sheet
-        return f"{where}: {self.message}"
-
-
-class BookInputError(RuleError):
-    """The workbook cannot be recalculated; ``problems`` lists every reason."""
-
-    def __init__(self, problems: Sequence[Problem]):
-        self.problems = list(problems)
-        count = len(self.problems)
-        head = "; ".join(str(p) for p in self.problems[:3])
-        more = f" (and {count - 3} more)" if count > 3 else ""
-        super().__init__(f"{count} problem{'s' if count != 1 else ''} in the workbook: {head}{more}")
-
-
-@dataclass
-class Block:
-    """Computed values written with their top-left corner at (row, col).
-
-    ``what`` names, for the audit trail, the event of the block (an evening, a
-    tournament), ``rows`` the unit of each row (a pair) and ``columns`` the
-    header of each column.  ``audit=False`` keeps a block out of the audit trail
-    (a derived view such as a sorted standings table, whose every change
-    follows from an audited change elsewhere).
-    """
-
-    sheet: str
-    row: int
-    col: int
-    values: Grid
-    what: str = ""
-    rows: Sequence[str] = ()
-    columns: Sequence[str] = ()
-    audit: bool = True
-
-
-@dataclass
-class Plan:
-    """Everything a recalculation will write."""
-
-    new_sheets: list[str] = field(default_factory=list)
-    blocks: list[Block] = field(default_factory=list)
-    fills: list[tuple[str, int, int, str | None]] = field(default_factory=list)
-    clear: list[tuple[str, int, int, int, int]] = field(default_factory=list)  # sheet, row, col, nrows, ncols
-    layouts: list[tuple[str, Layout]] = field(default_factory=list)  # the look of sheets in new_sheets
-
-
-class Kind(Protocol):
-    name: str
-
-    def recognises(self, book: BookAdapter) -> bool: ...
-
-    def plan(self, book: BookAdapter) -> Plan:
-        """Read the workbook and compute; raise :class:`BookInputError` listing
-        every problem found."""
-        ...
-
-
-@dataclass(frozen=True)
-class Change:
-    """A computed cell whose earlier value changed (for the audit trail)."""
-
-    sheet: str
-    cell: str
-    what: str
-    unit: str
-    column: str
-    old: Any
-    new: Any
-
-
-@dataclass
-class Report:
-    """What a recalculation did: the workbook kind, the number of computed cells
-    (each now holds its value: written, or left when it already held it) and the
-    earlier values that changed."""
-
-    kind: str
-    cells_written: int
-    changes: list[Change]
+__all__ = ["recalculate", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
+           "BookInputError", "Problem", "Report"]
 
 
 def _kinds() -> list[Kind]:
-    from xlbridge.workbooks import kinds
-
-    return kinds.KINDS
+    return KINDS
 
 
 def detect(book: BookAdapter) -> Kind:
