@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xlbridge.workbooks.book import Area, Grid, Layout, _as_text_if_formula_like, _clean, _clean_value_for_write, _ReadOnce, column_letter, rectangular
+from xlbridge.workbooks.book import (Area, Grid, Layout, _as_text_if_formula_like, _clean, _clean_value_for_write, _is_number,
+                                     _ReadOnce, cell, column_letter, rectangular)
 
 
 class XlwingsBook(_ReadOnce):
@@ -30,18 +31,32 @@ class XlwingsBook(_ReadOnce):
         return [[_clean(v) for v in row] for row in values]
 
     def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
-        self._grids.pop(sheet, None)
-        block = rectangular([[_as_text_if_formula_like(_clean_value_for_write(v)) for v in line] for line in values])
+        """Write only what changes: the smallest block holding every cell whose value
+        differs from what the sheet holds (as read, or as written since), in one
+        range; nothing when nothing changes (a second click writes no cell)."""
+        block = rectangular([[_clean_value_for_write(v) for v in line] for line in values])
         if not block or not block[0]:
             return
-        self.book.sheets[sheet].range((row, col), (row + len(block) - 1, col + len(block[0]) - 1)).value = block
+        known = self._grids.get(sheet)
+        top, left, bottom, right = 0, 0, len(block) - 1, len(block[0]) - 1
+        if known is not None:
+            changed = [(r, c) for r, line in enumerate(block) for c, value in enumerate(line)
+                       if not _same_cell(cell(known, row + r, col + c), value)]
+            if not changed:
+                return
+            top, bottom = min(r for r, _ in changed), max(r for r, _ in changed)
+            left, right = min(c for _, c in changed), max(c for _, c in changed)
+        part = [[_as_text_if_formula_like(v) for v in line[left:right + 1]] for line in block[top:bottom + 1]]
+        self.book.sheets[sheet].range((row + top, col + left), (row + bottom, col + right)).value = part
+        if known is not None:
+            _put(known, row + top, col + left, [line[left:right + 1] for line in block[top:bottom + 1]])
 
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
         self.book.sheets[sheet].range((row, col)).color = colour
 
     def add_sheet(self, name: str) -> None:
-        self._grids.pop(name, None)
         self.book.sheets.add(name, after=self.book.sheets[len(self.book.sheets) - 1])
+        self._grids[name] = []  # a new sheet is empty
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
         ws = self.book.sheets[sheet]
@@ -93,3 +108,26 @@ class XlwingsBook(_ReadOnce):
             self.book.app.alert(message, title="xlbridge")
         except Exception:  # noqa: BLE001 - an alert must never break the recalculation
             pass
+
+
+def _same_cell(old: Any, new: Any) -> bool:
+    """Whether a cell holding ``old`` (as read) already shows ``new`` (as written)."""
+    if old is None or new is None:
+        return old is None and new is None
+    if isinstance(old, bool) or isinstance(new, bool):
+        return type(old) is type(new) and old == new
+    if _is_number(old) and _is_number(new):
+        return float(old) == float(new)
+    return type(old) is type(new) and old == new
+
+
+def _put(grid: Grid, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+    """Record written ``values`` in a known grid (1-based corner), growing it as needed."""
+    for r, line in enumerate(values):
+        while len(grid) < row + r:
+            grid.append([])
+        target = grid[row + r - 1]
+        if len(target) < col + len(line) - 1:
+            target.extend([None] * (col + len(line) - 1 - len(target)))
+        for c, value in enumerate(line):
+            target[col + c - 1] = value
