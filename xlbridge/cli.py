@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from xlbridge.rules import award, awards, schemes
-from xlbridge.workbooks.recalc import BookInputError as _BookInputError
+from xlbridge.workbooks.plan import BookInputError as _BookInputError
 
 EXIT_USAGE = 2
 

@@ -16,7 +16,7 @@ import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
 from xlbridge.workbooks.messages import clear_marks, report_problems
-from xlbridge.workbooks.recalc import BookInputError
+from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
 
 #: The action's one name (the script's display name and the button's label).

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xlbridge.workbooks.book import BookAdapter
-from xlbridge.workbooks.recalc import Problem
+from xlbridge.workbooks.plan import Problem
 
 MESSAGES = "Messages"
 MARK = "#FFC7CE"  # Excel's light red "bad" fill

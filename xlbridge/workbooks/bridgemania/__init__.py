@@ -29,7 +29,7 @@ from typing import Any
 from xlbridge.rules.base import RuleError
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.workbooks.book import BookAdapter, Grid
-from xlbridge.workbooks.recalc import Block, BookInputError, Plan, Problem, cell_name
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, cell_name
 
 # ------------------------------------------------------------------ layout
 

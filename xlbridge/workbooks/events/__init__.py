@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from xlbridge.rules import awards, parse_options
 from xlbridge.rules.base import RuleError
 from xlbridge.workbooks.book import BookAdapter, Grid, as_number, cell
-from xlbridge.workbooks.recalc import Block, BookInputError, Plan, Problem, cell_name
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, cell_name
 
 if TYPE_CHECKING:  # openpyxl is the builders' (never imported on the Excel path)
     from openpyxl import Workbook

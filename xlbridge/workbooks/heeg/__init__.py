@@ -51,7 +51,7 @@ from xlbridge.clubs.heeg import (
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout, cell
 from xlbridge.workbooks.messages import INPUT
 from xlbridge.workbooks.book import as_number as number
-from xlbridge.workbooks.recalc import Block, BookInputError, Plan, Problem, cell_name
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, cell_name
 
 TITLE = "Heeg club season (xlbridge)"
 SEASON = "Season"
