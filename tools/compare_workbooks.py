@@ -1,6 +1,8 @@
 """Compare the shipped workbooks with those of another git revision, cell by cell.
 
-    python tools/compare_workbooks.py [REV]       (default REV: HEAD)
+    python tools/compare_workbooks.py [REV]          (default REV: HEAD)
+    python tools/compare_workbooks.py --fresh [REV]  (build every shipped file into a
+                                                      temporary folder first, compare those)
 
 For every file of ``workbooks/`` and ``templates/`` it compares, sheet by sheet,
 the sheet names and order, every cell's value (numbers equal to 12 significant
@@ -74,11 +76,21 @@ def compare(old, new) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    fresh = "--fresh" in argv
+    argv = [a for a in argv if a != "--fresh"]
     rev = argv[0] if argv else "HEAD"
+    base = ROOT
+    if fresh:
+        import tempfile
+
+        from xlbridge.excel.shipped import build_all
+
+        base = Path(tempfile.mkdtemp(prefix="xlbridge-fresh-"))
+        build_all(base)
     changed = 0
     for folder in ("workbooks", "templates"):
-        for path in sorted((ROOT / folder).glob("*.xlsx")):
-            rel = path.relative_to(ROOT).as_posix()
+        for path in sorted((base / folder).glob("*.xlsx")):
+            rel = path.relative_to(base).as_posix()
             try:
                 before = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=ROOT, capture_output=True, check=True).stdout
             except subprocess.CalledProcessError:

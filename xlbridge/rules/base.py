@@ -22,8 +22,12 @@ from functools import cache
 from importlib import resources
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from xlbridge.rules.problems import Problem, ProblemsError, RuleError
+
 __all__ = [
     "Award",
+    "Problem",
+    "ProblemsError",
     "RuleError",
     "Option",
     "RuleSet",
@@ -40,14 +44,6 @@ __all__ = [
 
 Rank = float | None
 Ranks = list[Rank]
-
-
-class RuleError(ValueError):
-    """A rule of the document is violated, or an input makes no sense for it.
-
-    The message always names the scheme (or rule) and the offending value, so it
-    can be shown as it is in a worksheet cell or on the command line.
-    """
 
 
 @dataclass(frozen=True)
@@ -234,7 +230,7 @@ def check_competition_ranking(scheme: str, ranks: Sequence[Rank]) -> None:
     >>> check_competition_ranking("demo", [1, 2, 2, 3])
     Traceback (most recent call last):
     ...
-    xlbridge.rules.base.RuleError: demo: ranks must be competition places (1, 2, 2, 4, ...); place 3 follows 3 better-ranked units, expected 4
+    xlbridge.rules.problems.RuleError: demo: ranks must be competition places (1, 2, 2, 4, ...); place 3 follows 3 better-ranked units, expected 4
     """
     placed = sorted(r for r in ranks if r is not None)
     for index, rank in enumerate(placed):

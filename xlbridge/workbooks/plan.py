@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from xlbridge.rules.base import RuleError
+from xlbridge.rules.problems import Problem as RuleProblem
+from xlbridge.rules.problems import ProblemsError, RuleError
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout, column_letter
 
 
@@ -25,28 +26,54 @@ def cell_name(row: int, col: int) -> str:
     return f"{column_letter(col)}{row}"
 
 
-@dataclass(frozen=True)
 class Problem:
-    """One thing wrong in the workbook, located for the scorer."""
+    """One thing wrong in the workbook, located for the scorer: the typed problem
+    (:class:`xlbridge.rules.problems.Problem`) and the sheet and cell it is at.
 
-    sheet: str
-    cell: str | None
-    message: str
+    ``Problem(sheet, cell, problem)``; ``cell`` is ``None`` for a whole sheet (or
+    ``sheet`` is ``"workbook"``).  ``code`` and the concerns are the typed problem's.
+    """
+
+    __slots__ = ("sheet", "cell", "problem")
+
+    def __init__(self, sheet: str, cell: str | None, problem: RuleProblem | str):
+        self.sheet = sheet
+        self.cell = cell
+        self.problem = problem if isinstance(problem, RuleProblem) else RuleError(problem).problem
+
+    @property
+    def message(self) -> str:
+        return self.problem.message
+
+    @property
+    def code(self) -> str:
+        return self.problem.code
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Problem) and (self.sheet, self.cell, self.problem) == (
+            other.sheet, other.cell, other.problem)
+
+    def __hash__(self) -> int:
+        return hash((self.sheet, self.cell, self.problem))
+
+    def __repr__(self) -> str:
+        return f"Problem({self.sheet!r}, {self.cell!r}, {self.message!r})"
 
     def __str__(self) -> str:
         where = f"{self.sheet}, {self.cell}" if self.cell else self.sheet
         return f"{where}: {self.message}"
 
 
-class BookInputError(RuleError):
+def at(sheet: str, cell: str | None, code: str, template: str, /, **params: Any) -> Problem:
+    """A located problem in one call:
+    ``at("Tournament", "C12", "event.score.text", "score {value!r} is not a number", value="5x")``."""
+    return Problem(sheet, cell, RuleProblem(code, template, **params))
+
+
+class BookInputError(ProblemsError):
     """The workbook cannot be recalculated; ``problems`` lists every reason."""
 
-    def __init__(self, problems: Sequence[Problem]):
-        self.problems = list(problems)
-        count = len(self.problems)
-        head = "; ".join(str(p) for p in self.problems[:3])
-        more = f" (and {count - 3} more)" if count > 3 else ""
-        super().__init__(f"{count} problem{'s' if count != 1 else ''} in the workbook: {head}{more}")
+    what = "the workbook"
 
 
 @dataclass

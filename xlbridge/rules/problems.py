@@ -1,0 +1,171 @@
+"""Typed problems: what is wrong, what it concerns, and the message built from both.
+
+Every rule and input error of xlbridge is a :class:`Problem`:
+
+- a ``code`` naming the broken rule (``"heeg.mp.not-a-number"``, ``"option.range"``),
+  stable across wordings and languages: code decides on codes and fields only,
+  never on message text;
+- the *concerns* -- the structured fields that say where the problem is:
+  :data:`CONCERNS` (``scheme``, ``option``, ``argument``, ``evening``,
+  ``tournament``, ``pair``, ``board``, ``round``, ``field``, ``row``); a workbook
+  kind maps them to a sheet and a cell through its declaration;
+- a message *template* (``"MP {value!r} is not a number"``), formatted with the
+  problem's parameters (every keyword given, the concerns included).
+
+The template is written where the problem is raised, so that code and message
+are read together; it is translated when the message is built (:func:`set_translator`:
+the languages of the workbooks plug in there) and extracted for the catalogues by
+the keyword ``Problem:2`` / ``RuleError:2``.
+
+>>> p = Problem("heeg.mp.not-a-number", "MP {value!r} is not a number", pair=7, field="mp", value="1O3")
+>>> p.message, p.code, p.pair, p.field
+("MP '1O3' is not a number", 'heeg.mp.not-a-number', 7, 'mp')
+>>> p.concerns()
+{'pair': 7, 'field': 'mp'}
+>>> str(RuleError("option.kind", "{scheme} option {option} must be a number; got {value!r}",
+...               scheme="tr.club", option="boards", value="many"))
+"tr.club option boards must be a number; got 'many'"
+
+Standard library only: this runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+__all__ = ["CONCERNS", "Problem", "RuleError", "ProblemsError", "set_translator", "translate"]
+
+#: The fields that say what a problem concerns (all optional).
+CONCERNS: tuple[str, ...] = ("scheme", "option", "argument", "evening", "tournament", "pair", "board", "round",
+                             "field", "row")
+
+#: The code of a problem raised with a bare message (``RuleError("...")``); xlbridge
+#: itself raises none (tests/test_problems.py checks the sources).
+UNCODED = "uncoded"
+
+_translator: Callable[[str], str] = lambda template: template  # noqa: E731
+
+
+def set_translator(translator: Callable[[str], str] | None) -> None:
+    """Translate every message template with ``translator`` from now on (``None``:
+    as written, English)."""
+    global _translator
+    _translator = translator if translator is not None else (lambda template: template)
+
+
+def translate(template: str) -> str:
+    """``template`` in the language set by :func:`set_translator`."""
+    return _translator(template)
+
+
+class Problem:
+    """One thing wrong, with its code, its concerns and its parameters.
+
+    ``Problem(code, template, **params)``: the keywords named in :data:`CONCERNS`
+    say what the problem concerns; all keywords are parameters of the template.
+    Problems are immutable and compare by code and parameters.
+    """
+
+    __slots__ = ("code", "template", "params")
+
+    def __init__(self, code: str, template: str, /, **params: Any) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "template", template)
+        object.__setattr__(self, "params", dict(params))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Problem is immutable; use replace()")
+
+    def __getattr__(self, name: str) -> Any:
+        if name in CONCERNS:
+            return self.params.get(name)
+        raise AttributeError(name)
+
+    @property
+    def message(self) -> str:
+        """The message, built from the (translated) template and the parameters."""
+        return translate(self.template).format(**self.params)
+
+    def concerns(self) -> dict[str, Any]:
+        """The concern fields this problem has (``None`` ones left out)."""
+        return {name: self.params[name] for name in CONCERNS if self.params.get(name) is not None}
+
+    def replace(self, **params: Any) -> Problem:
+        """A copy with some parameters changed or added (a caller adding what it knows)."""
+        return Problem(self.code, self.template, **{**self.params, **params})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Problem) and (self.code, self.template, self.params) == (
+            other.code, other.template, other.params)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.template, tuple(sorted(self.params.items(), key=lambda kv: kv[0]))))
+
+    def __repr__(self) -> str:
+        return f"Problem({self.code!r}, {self.message!r})"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RuleError(ValueError):
+    """A rule of the document is violated, or an input makes no sense for it.
+
+    ``RuleError(code, template, **params)`` (or ``RuleError(problem)``): the
+    :class:`Problem` is ``.problem``; the message names the scheme (or rule) and the
+    offending value, so it can be shown as it is in a worksheet cell or on the
+    command line.
+    """
+
+    def __init__(self, code: str | Problem, template: str = "", /, **params: Any) -> None:
+        if isinstance(code, Problem):
+            self.problem = code
+        elif not template and not params:  # a bare message (kept for callers outside xlbridge)
+            self.problem = Problem(UNCODED, code.replace("{", "{{").replace("}", "}}"))
+        else:
+            self.problem = Problem(code, template, **params)
+        super().__init__(self.problem.message)
+
+    @property
+    def code(self) -> str:
+        return self.problem.code
+
+    def __str__(self) -> str:
+        return self.problem.message
+
+
+class ProblemsError(RuleError):
+    """Every problem of one run, reported together (``.problems``); nothing was
+    computed or written.  The message counts them and lists the first ones."""
+
+    #: the words for what was checked (``"the Heeg season input"``, ``"the workbook"``)
+    what = "the input"
+    #: how many problems the one-line message lists (the rest are counted)
+    shown = 3
+
+    def __init__(self, problems: Iterable[Any]):
+        self.problems: list[Any] = list(problems)
+        super().__init__(self.summary())
+
+    def summary(self) -> Problem:
+        """The one problem that stands for all of them (the exception's message)."""
+        count = len(self.problems)
+        head = "; ".join(str(p) for p in self.problems[: self.shown])
+        more = f" (and {count - self.shown} more)" if count > self.shown else ""
+        return Problem("problems", "{count} problem{s} in {what}: {head}{more}", count=count,
+                       s="" if count == 1 else "s", what=self.what, head=head, more=more)
+
+    def codes(self) -> list[str]:
+        return [getattr(p, "code", "") for p in self.problems]
+
+
+def first(problems: Sequence[Problem], code: str) -> Problem | None:
+    """The first problem with ``code`` (``None`` when there is none)."""
+    return next((p for p in problems if p.code == code), None)
+
+
+def by_concern(problems: Iterable[Problem], **concerns: Any) -> list[Problem]:
+    """The problems whose concerns include all of ``concerns``."""
+    return [p for p in problems if all(p.params.get(k) == v for k, v in concerns.items())]
+

@@ -1,0 +1,297 @@
+"""One declaration per workbook kind: sheets, settings, tables and their columns.
+
+A workbook kind declares once what its sheets hold -- for every sheet its name,
+title, settings cells and tables; for every column an id, a label, whether the
+scorer types it or xlbridge computes it, its value type, number format, width
+and allowed values -- and everything else follows from that declaration:
+
+- the builder writes headers, formats, typed-cell fills, widths, frozen panes and
+  print setup from it (:meth:`SheetSpec.layout`, applied through the adapter's
+  ``lay_out``; the same look for a sheet a recalculation adds);
+- the reader finds a column by its id (:meth:`Table.col`), checks the headers
+  (:meth:`Table.check_header`) and reads settings by id (:meth:`SheetSpec.setting`);
+- a typed problem (:class:`~xlbridge.rules.problems.Problem`) is put at its cell
+  by mapping its concerns (``field`` = a column or setting id) through the
+  declaration (:meth:`Table.cell`, :meth:`Setting.cell`).
+
+Labels are looked up by id (:meth:`Column.text`, :meth:`Setting.text`), so the
+words on a sheet can change (a language) without touching any logic.
+
+>>> t = Table("pairs", header_row=8, columns=(Column("pair", "Pair"), Column("score", "Score %", kind="number"),
+...           Column("place", "Place", typed=False)))
+>>> t.col("score"), t.cell("place", 12), t.headers()
+(2, 'C12', ['Pair', 'Score %', 'Place'])
+>>> [c.id for c in t.typed()], t.first_row
+(['pair', 'score'], 9)
+
+Standard library only: the recalculation runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from xlbridge.rules.problems import Problem
+from xlbridge.values import as_text
+from xlbridge.workbooks.book import Area, Grid, Layout, cell, column_letter
+
+#: The house colours (``#RRGGBB``): typed cells are light yellow, headers dark blue
+#: with white bold text, computed headers dark green.
+INPUT = "#FFF2CC"
+HEADER = "#1F4E78"
+HEADER_TEXT = "#FFFFFF"
+COMPUTED_HEADER = "#375623"
+COMPUTED = "#DDEBF7"
+
+#: The words the labels are looked up in, by id (``{"en": {id: text}}``); a kind
+#: registers its own with :func:`register_labels`.  English is the declarations'
+#: own ``label``.
+_LABELS: dict[str, dict[str, str]] = {}
+
+
+def register_labels(language: str, labels: Mapping[str, str]) -> None:
+    """Add the words of ``language`` (label id -> text)."""
+    _LABELS.setdefault(language, {}).update(labels)
+
+
+def text_of(label_id: str, default: str, language: str = "en") -> str:
+    """The label ``label_id`` in ``language`` (``default``, the English text, when none)."""
+    return _LABELS.get(language, {}).get(label_id, default)
+
+
+def cell_ref(row: int, col: int) -> str:
+    """``cell_ref(7, 4) == "D7"``."""
+    return f"{column_letter(col)}{row}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table.
+
+    ``id`` is what code and problems call it (an engine field name where there is
+    one: ``mp``, ``code``, ``pair``); ``label`` the English header; ``typed``
+    whether the scorer types it (else xlbridge computes it); ``kind`` the value
+    type (``text``, ``number``, ``whole``, ``pct``, ``code``, ``date``);
+    ``allowed`` the values a drop-down offers; ``label_id`` the key of the
+    header's words (default ``id``).
+    """
+
+    id: str
+    label: str
+    typed: bool = True
+    kind: str = "text"
+    number_format: str = "General"
+    width: float = 10.0
+    allowed: tuple[str, ...] = ()
+    label_id: str = ""
+
+    def text(self, language: str = "en") -> str:
+        return text_of(self.label_id or self.id, self.label, language)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A header row and one row per pair/team/player below it, from column
+    ``first_col``; ``room`` rows below the header are laid out for data."""
+
+    id: str
+    header_row: int
+    columns: tuple[Column, ...]
+    first_col: int = 1
+    room: int = 0
+
+    @property
+    def first_row(self) -> int:
+        return self.header_row + 1
+
+    def col(self, column_id: str) -> int:
+        """The sheet column (1-based) of ``column_id``; ``KeyError`` for an unknown id."""
+        for offset, column in enumerate(self.columns):
+            if column.id == column_id:
+                return self.first_col + offset
+        raise KeyError(f"table {self.id} has no column {column_id!r}")
+
+    def has(self, column_id: str) -> bool:
+        return any(c.id == column_id for c in self.columns)
+
+    def column(self, column_id: str) -> Column:
+        return self.columns[self.col(column_id) - self.first_col]
+
+    def cell(self, column_id: str, row: int) -> str:
+        return cell_ref(row, self.col(column_id))
+
+    def headers(self, language: str = "en") -> list[str]:
+        return [c.text(language) for c in self.columns]
+
+    def typed(self) -> list[Column]:
+        return [c for c in self.columns if c.typed]
+
+    def computed(self) -> list[Column]:
+        return [c for c in self.columns if not c.typed]
+
+    def width(self) -> int:
+        return len(self.columns)
+
+    def check_header(self, grid: Grid, sheet: str, language: str = "en",
+                     only: Sequence[str] | None = None) -> list[Problem]:
+        """A problem at every header cell that does not hold its label (``only``:
+        check these column ids only)."""
+        out = []
+        for column in self.columns:
+            if only is not None and column.id not in only:
+                continue
+            col = self.col(column.id)
+            found = cell(grid, self.header_row, col)
+            expected = column.text(language)
+            if as_text(found).lower() != expected.lower():
+                out.append(Problem("sheet.header", "expected the header {expected!r}; {found}", sheet=sheet,
+                                   field=column.id, expected=expected, found=shown(found),
+                                   at=cell_ref(self.header_row, col)))
+        return out
+
+    def rows(self, grid: Grid) -> range:
+        """The sheet rows below the header up to the last row of the grid."""
+        return range(self.first_row, max(len(grid), self.header_row) + 1)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting the scorer types: its label in column ``label_col``, its value
+    in ``col`` of ``row``; ``note`` a hint printed right of it."""
+
+    id: str
+    row: int
+    label: str
+    kind: str = "text"
+    default: Any = None
+    col: int = 2
+    label_col: int = 1
+    note: str = ""
+    number_format: str = "General"
+    allowed: tuple[str, ...] = ()
+    label_id: str = ""
+
+    @property
+    def cell(self) -> str:
+        return cell_ref(self.row, self.col)
+
+    def text(self, language: str = "en") -> str:
+        return text_of(self.label_id or self.id, self.label, language)
+
+    def value(self, grid: Grid) -> Any:
+        return cell(grid, self.row, self.col)
+
+
+@dataclass(frozen=True)
+class Print:
+    """How a sheet prints: orientation, one page wide (as many pages down as
+    needed), the header rows repeated on every page."""
+
+    orientation: str = "landscape"
+    fit_width: bool = True
+    repeat_rows: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """One sheet of a kind: its name, the title in A1, its settings and tables,
+    frozen panes (the first cell that scrolls) and print setup."""
+
+    id: str
+    name: str
+    title: str = ""
+    settings: tuple[Setting, ...] = ()
+    tables: tuple[Table, ...] = ()
+    freeze: tuple[int, int] | None = None
+    print: Print = field(default_factory=Print)
+    widths: tuple[float, ...] = ()  # column widths from A when the tables do not give them
+
+    def setting(self, setting_id: str) -> Setting:
+        for s in self.settings:
+            if s.id == setting_id:
+                return s
+        raise KeyError(f"sheet {self.id} has no setting {setting_id!r}")
+
+    def table(self, table_id: str) -> Table:
+        for t in self.tables:
+            if t.id == table_id:
+                return t
+        raise KeyError(f"sheet {self.id} has no table {table_id!r}")
+
+    def check_labels(self, grid: Grid, language: str = "en") -> list[Problem]:
+        """A problem at every settings label that is not there."""
+        out = []
+        for s in self.settings:
+            found = cell(grid, s.row, s.label_col)
+            if as_text(found).lower() != s.text(language).lower():
+                out.append(Problem("sheet.label", "expected the label {expected!r}; {found}", sheet=self.name,
+                                   field=s.id, expected=s.text(language), found=shown(found),
+                                   at=cell_ref(s.row, s.label_col)))
+        return out
+
+    def column_widths(self) -> tuple[float, ...]:
+        """The width of every column from A: the tables' columns where they sit,
+        ``widths`` elsewhere."""
+        widths = list(self.widths)
+        for t in self.tables:
+            for offset, c in enumerate(t.columns):
+                col = t.first_col + offset
+                widths += [0.0] * (col - len(widths))
+                if not widths[col - 1]:
+                    widths[col - 1] = c.width
+        return tuple(w or 8.43 for w in widths)
+
+    def layout(self, rows: int = 0, *, language: str = "en", title: bool | None = None,
+               widths: bool = True) -> Layout:
+        """The look of this sheet with room for ``rows`` data rows in each table:
+        header rows, number formats, typed-cell fills, frozen panes, widths."""
+        number_formats: list[tuple[Area, str]] = []
+        fills: list[tuple[Area, str]] = []
+        for s in self.settings:
+            fills.append(((s.row, s.col, 1, 1), INPUT))
+            if s.number_format != "General":
+                number_formats.append(((s.row, s.col, 1, 1), s.number_format))
+        header_row = header_cols = 0
+        for t in self.tables:
+            room = max(rows, t.room)
+            if not header_row:
+                header_row, header_cols = t.header_row, t.first_col + t.width() - 1
+            for offset, c in enumerate(t.columns):
+                col = t.first_col + offset
+                if room and c.number_format != "General":
+                    number_formats.append(((t.first_row, col, room, 1), c.number_format))
+                if room and c.typed:
+                    fills.append(((t.first_row, col, room, 1), INPUT))
+        return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
+                      header_cols=header_cols, widths=self.column_widths() if widths else (),
+                      number_formats=tuple(_merge(number_formats)), fills=tuple(_merge(fills)), freeze=self.freeze)
+
+
+def _merge(areas: list[tuple[Area, str]]) -> list[tuple[Area, str]]:
+    """Adjacent single columns with the same value as one area (fewer operations in Excel)."""
+    out: list[tuple[Area, str]] = []
+    for (row, col, nrows, ncols), value in areas:
+        if out:
+            (r0, c0, n0, m0), v0 = out[-1]
+            if v0 == value and r0 == row and n0 == nrows and c0 + m0 == col:
+                out[-1] = ((r0, c0, n0, m0 + ncols), v0)
+                continue
+        out.append(((row, col, nrows, ncols), value))
+    return out
+
+
+def shown(value: Any) -> str:
+    """What a checked cell holds, for a message: ``found 'Rondes'`` or ``the cell is empty``."""
+    from xlbridge.values import is_blank
+
+    return "the cell is empty" if is_blank(value) else f"found {value!r}"
+
+
+#: A kind's declaration can be parametrised (rounds per evening, periods): a
+#: function from its parameters to its sheets.
+Declaration = Callable[..., Sequence[SheetSpec]]
+
+__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "register_labels", "text_of", "cell_ref", "shown",
+           "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED", "Declaration", "replace"]
