@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
-from xlbridge.files import drawings
+from xlbridge.excel import button
 from xlbridge.files.headless import recalc_path
 from xlbridge.excel.shipped import build
 
@@ -45,13 +45,13 @@ def pdfs(tmp_path_factory) -> dict[str, str]:
     ws["A12"] = "the last row"
     wb.save(stage / "control.xlsx")
     shutil.copy2(stage / "control.xlsx", stage / "plain.xlsx")
-    drawings.add_button(stage / "plain.xlsx", "Season", name="xlbridge_button", label=LABEL, cell="B2", cols=3)
+    button.add_button(stage / "plain.xlsx", "Season", name="xlbridge_button", label=LABEL, cell="B2", cols=3)
 
     club = build("tbf-club", stage / "club.xlsx")
-    drawings.add_button(club, "Tournament", name="unique_button", label=UNIQUE, cell="H2", cols=3)
+    button.add_button(club, "Tournament", name="unique_button", label=UNIQUE, cell="H2", cols=3)
     shutil.copy2(club, stage / "recalculated.xlsx")
     recalc_path(stage / "recalculated.xlsx", backup=False, when="2026-11-30 12:00")
-    assert UNIQUE in [b["label"] for b in drawings.buttons(stage / "recalculated.xlsx")]
+    assert UNIQUE in [b["label"] for b in button.buttons(stage / "recalculated.xlsx")]
 
     files = [stage / f"{name}.xlsx" for name in ("control", "plain", "club", "recalculated")]
     run_soffice(profile, "pdf", outdir, files)

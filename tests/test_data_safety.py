@@ -19,7 +19,7 @@ from openpyxl.styles import Font, PatternFill
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from xlbridge.files import parts as lite
+from xlbridge.excel import lite
 from xlbridge.files.headless import recalc_path
 from xlbridge.excel.shipped import build
 

@@ -15,9 +15,12 @@ from openpyxl.chart import BarChart, Reference
 from openpyxl.comments import Comment
 from openpyxl.worksheet.table import Table
 
+from xlbridge.excel import button
 from xlbridge.files import drawings
-from xlbridge.files import parts as lite
-from xlbridge.files.drawings import NS_MAIN, NS_R, Package
+from xlbridge.files import package as opc
+from xlbridge.excel import lite
+from xlbridge.files import carry
+from xlbridge.files.package import NS_MAIN, NS_R, Package
 from xlbridge.files.headless import recalc_path
 from xlbridge.excel.shipped import build
 
@@ -73,7 +76,7 @@ def assert_valid_package(path: Path) -> None:
         if (drawing := package.drawing_of(part)) is not None:
             assert drawing in package, f"{sheet}: its drawing {drawing} is missing"
             used.append(drawing)
-    drawing_parts = [n for n, t in overrides.items() if t == drawings.CT_DRAWING]
+    drawing_parts = [n for n, t in overrides.items() if t == opc.CT_DRAWING]
     assert sorted(d.lower() for d in used) == sorted(drawing_parts), "a drawing that no sheet uses, or one used twice"
     load_workbook(path)
 
@@ -108,18 +111,18 @@ def plain(tmp_path) -> Path:
 def club(tmp_path) -> Path:
     """The TBF club workbook with a button on "Tournament" (the builder may add it already)."""
     path = build("tbf-club", tmp_path / "club.xlsx")
-    if not any(b["sheet"] == "Tournament" for b in drawings.buttons(path)):
-        drawings.add_button(path, "Tournament", name="xlbridge_button", label="Recalculate season", cell="B2")
+    if not any(b["sheet"] == "Tournament" for b in button.buttons(path)):
+        button.add_button(path, "Tournament", name="xlbridge_button", label="Recalculate season", cell="B2")
     return path
 
 
 # ------------------------------------------------------------------ the button
 
 def test_a_button_reads_back_and_the_file_stays_valid(plain):
-    drawings.add_button(plain, "Season", name="xlbridge_button", label="Recalculate season", cell="D2")
-    drawings.add_button(plain, "Club's results", name="other", label="Two\nlines", cell="$c$4", cols=3, rows=1,
+    button.add_button(plain, "Season", name="xlbridge_button", label="Recalculate season", cell="D2")
+    button.add_button(plain, "Club's results", name="other", label="Two\nlines", cell="$c$4", cols=3, rows=1,
                         fill="#FF336699", font="000000")
-    assert drawings.buttons(plain) == [
+    assert button.buttons(plain) == [
         {"sheet": "Season", "name": "xlbridge_button", "label": "Recalculate season", "target": "#'Season'!D2",
          "external": False, "cell": "D2"},
         {"sheet": "Club's results", "name": "other", "label": "Two\nlines", "target": "#'Club''s results'!C4",
@@ -133,13 +136,13 @@ def test_a_button_reads_back_and_the_file_stays_valid(plain):
     assert b'<a:prstGeom prst="roundRect">' in parts[drawing] and b'<a:srgbClr val="1F4E78"/>' in parts[drawing]
     assert b'b="1"' in parts[drawing] and b'algn="ctr"' in parts[drawing]
     assert b"<xdr:from><xdr:col>3</xdr:col>" in parts[drawing] and b"<xdr:to><xdr:col>5</xdr:col>" in parts[drawing]
-    rels = parts[drawings.rels_name(drawing)].decode()
-    assert "TargetMode" not in rels and drawings.REL_HYPERLINK in rels
+    rels = parts[opc.rels_name(drawing)].decode()
+    assert "TargetMode" not in rels and opc.REL_HYPERLINK in rels
     other, _ = sheet_drawing(plain, "Club's results")
     assert b'<a:srgbClr val="336699"/>' in parts[other] and b"<xdr:row>4</xdr:row>" in parts[other]
     types = parts["[Content_Types].xml"].decode()
     for part in (drawing, other):
-        assert f'<Override PartName="/{part}" ContentType="{drawings.CT_DRAWING}"/>' in types
+        assert f'<Override PartName="/{part}" ContentType="{opc.CT_DRAWING}"/>' in types
     # the comment, the table and the page setup survived next to the drawing
     wb = load_workbook(plain)
     assert wb["Season"]["A1"].comment.text == "typed by the scorer" and "Scores" in wb["Season"].tables
@@ -150,7 +153,7 @@ def test_the_button_is_a_pure_function_of_its_inputs(plain, tmp_path):
     copy = tmp_path / "copy.xlsx"
     shutil.copy2(plain, copy)
     for path in (plain, copy):
-        drawings.add_button(path, "Season", name="b", label="Go", cell="B2")
+        button.add_button(path, "Season", name="b", label="Go", cell="B2")
     assert plain.read_bytes() == copy.read_bytes()
 
 
@@ -170,11 +173,11 @@ def test_the_sheet_is_found_by_its_name_not_its_part_number(plain, tmp_path):
         for name, data in swapped.items():
             archive.writestr(name, data)
     assert load_workbook(path)["Season"]["B2"].value == 51
-    drawings.add_button(path, "Season", name="b", label="Go", cell="B2")
+    button.add_button(path, "Season", name="b", label="Go", cell="B2")
     after = parts_of(path)
     assert b"<drawing" in after["xl/worksheets/sheet2.xml"] and b"<drawing" not in after["xl/worksheets/sheet1.xml"]
     assert "xl/worksheets/_rels/sheet2.xml.rels" in after
-    assert [b["sheet"] for b in drawings.buttons(path)] == ["Season"]
+    assert [b["sheet"] for b in button.buttons(path)] == ["Season"]
     assert_valid_package(path)
 
 
@@ -190,13 +193,13 @@ def test_a_button_joins_a_sheet_that_has_a_chart(tmp_path):
     path = tmp_path / "chart.xlsx"
     wb.save(path)
     before, _ = sheet_drawing(path, "Season")
-    drawings.add_button(path, "Season", name="b", label="Go", cell="J2")
+    button.add_button(path, "Season", name="b", label="Go", cell="J2")
     drawing, parts = sheet_drawing(path, "Season")
     assert drawing == before and drawing_elements(path, "Season") == 1
     assert b"graphicFrame" in parts[drawing] and b'name="b"' in parts[drawing]
-    ids = [e.get("id") for e in ET.fromstring(parts[drawing]).iter(f"{{{drawings.NS_XDR}}}cNvPr")]
+    ids = [e.get("id") for e in ET.fromstring(parts[drawing]).iter(f"{{{opc.NS_XDR}}}cNvPr")]
     assert len(ids) == len(set(ids)) == 2
-    assert [b["name"] for b in drawings.buttons(path)] == ["b"]
+    assert [b["name"] for b in button.buttons(path)] == ["b"]
     assert len(load_workbook(path)["Season"]._charts) == 1
     assert_valid_package(path)
 
@@ -213,21 +216,21 @@ def test_a_bad_button_is_refused_and_the_file_untouched(plain, kwargs, message):
     before = plain.read_bytes()
     args = {"sheet": "Season", "name": "b", "label": "Go", "cell": "B2", **kwargs}
     with pytest.raises(ValueError, match=message):
-        drawings.add_button(plain, args.pop("sheet"), **args)
+        button.add_button(plain, args.pop("sheet"), **args)
     assert plain.read_bytes() == before
 
 
 def test_two_buttons_of_one_name_on_a_sheet_are_refused(plain):
-    drawings.add_button(plain, "Season", name="b", label="Go", cell="B2")
+    button.add_button(plain, "Season", name="b", label="Go", cell="B2")
     with pytest.raises(ValueError, match="already has a shape named 'b'"):
-        drawings.add_button(plain, "Season", name="b", label="Again", cell="D2")
+        button.add_button(plain, "Season", name="b", label="Again", cell="D2")
 
 
 # ------------------------------------------------------------------ through a headless recalculation
 
 def test_the_button_survives_recalculations_byte_for_byte(club):
     drawing, before = sheet_drawing(club, "Tournament")
-    shown = drawings.buttons(club)
+    shown = button.buttons(club)
     code = lite.extract(club)
     assert code
     for run in (1, 2):
@@ -235,9 +238,9 @@ def test_the_button_survives_recalculations_byte_for_byte(club):
         after_drawing, after = sheet_drawing(club, "Tournament")
         assert after[after_drawing] == before[drawing], f"run {run}: the drawing part changed"
         assert after == {after_drawing if n == drawing else n: d for n, d in before.items()}, f"run {run}"
-        assert drawings.buttons(club) == shown, f"run {run}"
+        assert button.buttons(club) == shown, f"run {run}"
         types = parts_of(club)["[Content_Types].xml"].decode()
-        assert f'PartName="/{after_drawing}" ContentType="{drawings.CT_DRAWING}"' in types
+        assert f'PartName="/{after_drawing}" ContentType="{opc.CT_DRAWING}"' in types
         assert drawing_elements(club, "Tournament") == 1
         assert lite.extract(club) == code, f"run {run}: the Lite code was lost"
         assert_valid_package(club)
@@ -257,8 +260,8 @@ def chart_workbook(club: Path) -> Path:
         chart.add_data(Reference(wb["Tournament"], min_col=3, min_row=9, max_row=28))
         ws.add_chart(chart, anchor)
     wb.save(club)
-    assert lite.carry_over(source, club)
-    drawings.add_button(club, "Tournament", name="xlbridge_button_2", label="Recalculate season", cell="H2")
+    assert carry.carry_over(source, club)
+    button.add_button(club, "Tournament", name="xlbridge_button_2", label="Recalculate season", cell="H2")
     return club
 
 
@@ -278,7 +281,7 @@ def test_openpyxl_charts_survive_recalculations_byte_for_byte(club):
         assert_valid_package(club)
         wb = load_workbook(club)
         assert {ws.title: len(ws._charts) for ws in wb.worksheets if ws._charts} == {s: 1 for s in before}
-    assert "xlbridge_button_2" in [b["name"] for b in drawings.buttons(club)]
+    assert "xlbridge_button_2" in [b["name"] for b in button.buttons(club)]
 
 
 def test_a_carried_drawing_moves_aside_for_what_openpyxl_writes(club, tmp_path):
@@ -286,7 +289,7 @@ def test_a_carried_drawing_moves_aside_for_what_openpyxl_writes(club, tmp_path):
     drawing1.xml and chart1.xml, the names the carried drawing had; the carried
     parts move to free names, their links re-targeted, their bytes unchanged."""
     chart_workbook(club)
-    carried = lite.carried(club)
+    carried = carry.carried(club)
     wb = load_workbook(club)
     new = wb.create_sheet("Added")
     new.append([1])
@@ -295,7 +298,7 @@ def test_a_carried_drawing_moves_aside_for_what_openpyxl_writes(club, tmp_path):
     chart.add_data(Reference(new, min_col=1, min_row=1, max_row=2))
     new.add_chart(chart, "C2")
     out = tmp_path / "out.xlsx"
-    lite.save_with_parts(wb, out, carried)
+    carry.save_keeping(wb, out, carried)
     assert_valid_package(out)
     after = drawings.sheet_drawings(out)
     assert set(after) == set(carried.drawings) | {"Added"}
@@ -313,13 +316,13 @@ def test_a_carried_drawing_moves_aside_for_what_openpyxl_writes(club, tmp_path):
 
 
 def test_a_deleted_sheet_takes_its_drawing_along(club, tmp_path):
-    drawings.add_button(club, "How to", name="b", label="Go", cell="B2")
-    carried = lite.carried(club)
+    button.add_button(club, "How to", name="b", label="Go", cell="B2")
+    carried = carry.carried(club)
     wb = load_workbook(club)
     del wb["How to"]
     out = tmp_path / "out.xlsx"
-    lite.save_with_parts(wb, out, carried)
-    assert [b["sheet"] for b in drawings.buttons(out)] == ["Tournament"]
+    carry.save_keeping(wb, out, carried)
+    assert [b["sheet"] for b in button.buttons(out)] == ["Tournament"]
     assert_valid_package(out)
 
 
@@ -337,7 +340,7 @@ def test_an_image_keeps_its_media_part_and_default_content_type(club, tmp_path):
            '<xdr:spPr><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></xdr:spPr></xdr:pic><xdr:clientData/>'
            '</xdr:oneCellAnchor></xdr:wsDr>')
     parts[drawing] = parts[drawing].replace(b"</xdr:wsDr>", pic.encode())
-    rels = drawings.rels_name(drawing)
+    rels = opc.rels_name(drawing)
     parts[rels] = parts[rels].replace(b"</Relationships>", (
         f'<Relationship Id="rId9" Type="{NS_R}/image" Target="../media/image1.png"/></Relationships>').encode())
     parts["xl/media/image1.png"] = png
@@ -360,9 +363,9 @@ def test_saving_in_two_passes_gives_what_one_pass_gives(club, tmp_path, monkeypa
     file: the same package as the one pass."""
     chart_workbook(club)
     one, two = tmp_path / "one.xlsx", tmp_path / "two.xlsx"
-    lite.save_with_parts(load_workbook(club), one, lite.carried(club))
+    carry.save_keeping(load_workbook(club), one, carry.carried(club))
     monkeypatch.setitem(sys.modules, "openpyxl.writer.excel", None)
-    lite.save_with_parts(load_workbook(club), two, lite.carried(club))
+    carry.save_keeping(load_workbook(club), two, carry.carried(club))
     a, b = parts_of(one), parts_of(two)
     assert sorted(a) == sorted(b)
     for name in a:
@@ -379,6 +382,6 @@ def test_a_failed_save_with_drawings_adds_nothing(club, tmp_path, monkeypatch):
 
     monkeypatch.setattr(excel.ExcelWriter, "write_data", broken)
     with pytest.raises(OSError, match="disk full"):
-        lite.save_with_parts(load_workbook(club), tmp_path / "broken.xlsx", lite.carried(club))
+        carry.save_keeping(load_workbook(club), tmp_path / "broken.xlsx", carry.carried(club))
     with zipfile.ZipFile(tmp_path / "broken.xlsx") as archive:
         assert archive.namelist() == []

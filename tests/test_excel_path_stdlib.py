@@ -18,7 +18,7 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from xlbridge.files import parts as lite
+from xlbridge.excel import lite
 from xlbridge.excel.emulate import function_body, payload
 from xlbridge.excel.shipped import SHIPPED
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from xlbridge.files import parts as lite
+from xlbridge.excel import lite
+from xlbridge.files import carry
 from xlbridge.excel.bundle import REQUIREMENTS, main_py, source_files, unpack
 from xlbridge.excel.shipped import KINDS, SHIPPED
 
@@ -88,19 +89,19 @@ def test_embedding_is_reproducible(tmp_path):
     assert json.dumps(first, sort_keys=True)
 
 
-def test_saving_with_the_parts_in_one_pass_gives_what_save_then_carry_over_gives(tmp_path):
-    """``xlbridge recalc`` saves and puts the Lite parts back in one pass; the
-    file must hold exactly what saving and then rewriting it with
-    :func:`lite.carry_over` gives (the older two-pass way)."""
+def test_saving_in_one_pass_gives_what_save_then_carry_over_gives(tmp_path):
+    """``xlbridge recalc`` saves and puts the parts openpyxl drops back in one pass;
+    the file must hold exactly what saving and then rewriting it with
+    :func:`carry.carry_over` gives (the two-pass way)."""
     from openpyxl import load_workbook
 
     source = SHIPPED_PATHS[0]
-    parts = lite.lite_parts(source)
-    assert set(parts) == set(lite.PARTS)
+    extras = carry.carried(source).extras
+    assert set(lite.PARTS) <= set(extras.parts)  # the Lite parts are kept without being named
     one, two = tmp_path / "one.xlsx", tmp_path / "two.xlsx"
-    lite.save_with_parts(load_workbook(source), one, parts)
+    carry.save_keeping(load_workbook(source), one, carry.Carried(extras=extras))
     load_workbook(source).save(two)
-    assert lite.carry_over(source, two)
+    assert carry.carry_over(source, two)
     with zipfile.ZipFile(one) as a, zipfile.ZipFile(two) as b:
         assert sorted(a.namelist()) == sorted(b.namelist())
         assert a.testzip() is None
@@ -108,12 +109,12 @@ def test_saving_with_the_parts_in_one_pass_gives_what_save_then_carry_over_gives
             if name != "docProps/core.xml":  # holds the time of saving
                 assert a.read(name) == b.read(name), name
     assert lite.extract(one) == lite.extract(source)
-    # no parts: a plain save
-    lite.save_with_parts(load_workbook(source), tmp_path / "plain.xlsx", {})
+    # nothing to keep: a plain save
+    carry.save_keeping(load_workbook(source), tmp_path / "plain.xlsx", carry.Carried())
     assert lite.lite_parts(tmp_path / "plain.xlsx") == {}
 
 
-def test_a_failed_save_with_parts_raises_and_adds_nothing(tmp_path, monkeypatch):
+def test_a_failed_save_raises_and_adds_nothing(tmp_path, monkeypatch):
     from openpyxl import load_workbook
     from openpyxl.writer import excel
 
@@ -124,17 +125,32 @@ def test_a_failed_save_with_parts_raises_and_adds_nothing(tmp_path, monkeypatch)
 
     monkeypatch.setattr(excel.ExcelWriter, "write_data", broken)
     with pytest.raises(OSError, match="disk full"):
-        lite.save_with_parts(workbook, tmp_path / "broken.xlsx", lite.lite_parts(SHIPPED_PATHS[0]))
+        carry.save_keeping(workbook, tmp_path / "broken.xlsx", carry.carried(SHIPPED_PATHS[0]))
     with zipfile.ZipFile(tmp_path / "broken.xlsx") as archive:
         assert archive.namelist() == []
 
 
-def test_without_openpyxls_writer_the_parts_are_put_back_in_a_second_pass(tmp_path, monkeypatch):
-    import sys
-
+def test_every_root_part_openpyxl_does_not_write_is_kept(tmp_path):
+    """Not only the Lite parts: any package-level part linked from the root
+    relationships that openpyxl does not write (here a thumbnail) comes back."""
     from openpyxl import load_workbook
 
-    monkeypatch.setitem(sys.modules, "openpyxl.writer.excel", None)  # an openpyxl without ExcelWriter
-    target = tmp_path / "two-pass.xlsx"
-    lite.save_with_parts(load_workbook(SHIPPED_PATHS[0]), target, lite.lite_parts(SHIPPED_PATHS[0]))
-    assert lite.extract(target) == lite.extract(SHIPPED_PATHS[0])
+    from xlbridge.files.headless import recalc_path
+    from xlbridge.files.package import add_default, add_relationship, rewrite
+
+    club = tmp_path / "club.xlsx"
+    club.write_bytes(SHIPPED_PATHS[0].read_bytes())
+    jpeg = bytes(range(256)) * 4
+    with zipfile.ZipFile(club) as archive:
+        rels, types = archive.read("_rels/.rels"), archive.read("[Content_Types].xml")
+    rels, _ = add_relationship(rels, "http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail",
+                               "docProps/thumbnail.jpeg")
+    types, _ = add_default(types, "jpeg", "image/jpeg")
+    rewrite(club, {"docProps/thumbnail.jpeg": jpeg, "_rels/.rels": rels, "[Content_Types].xml": types})
+    load_workbook(club)  # still a workbook
+    recalc_path(club)
+    with zipfile.ZipFile(club) as archive:
+        assert archive.read("docProps/thumbnail.jpeg") == jpeg
+        assert b"metadata/thumbnail" in archive.read("_rels/.rels")
+        assert b'Extension="jpeg"' in archive.read("[Content_Types].xml")
+    assert lite.extract(club) == lite.extract(SHIPPED_PATHS[0])

@@ -10,7 +10,7 @@ from openpyxl import load_workbook
 
 from xlbridge import awards
 from xlbridge.cli import main
-from xlbridge.files import parts as lite
+from xlbridge.excel import lite
 from xlbridge.files.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
 from xlbridge.workbooks.recalc import BookInputError, recalculate

@@ -93,12 +93,12 @@ def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank
 def test_every_shipped_file_carries_its_recalculate_season_button(kind, blank, rel):
     """The shape xlwings Lite's button recipe needs: named as main.py's script says,
     on the kind's main sheet, linked to the cell hidden behind it."""
-    from xlbridge.files import drawings
-    from xlbridge.files import parts as lite
+    from xlbridge.excel import lite
+    from xlbridge.excel.button import buttons
     from xlbridge.excel.shipped import KINDS
 
     button = KINDS[kind].button
-    found = drawings.buttons(ROOT / rel)
+    found = buttons(ROOT / rel)
     assert found == [{"sheet": button.sheet, "name": "xlbridge_button", "label": "Recalculate season",
                       "target": f"#'{button.sheet}'!{button.cell}", "external": False, "cell": button.cell}]
     main_py = lite.extract(ROOT / rel)["main.py"]

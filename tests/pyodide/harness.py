@@ -10,7 +10,7 @@ Use::
     wb.last["call_ms"]            # the dispatch's time inside Pyodide
 
 A :class:`PyodideWorkbook` reads the files the workbook carries
-(``xlbridge.files.parts.extract``), prepares Pyodide and the wheels of its
+(``xlbridge.excel.lite.extract``), prepares Pyodide and the wheels of its
 ``requirements.txt`` (:mod:`tests.pyodide.runtime`), and talks to one Node
 process (``runner.mjs``) that loaded Pyodide once, installed the wheels, wrote
 the ``.py`` files to ``/home/pyodide`` and imported ``main``.  Processes are
@@ -298,7 +298,7 @@ class _Workbook:
 
     def __init__(self, path: str | os.PathLike[str] | None, version: str | None = None, *,
                  files: dict[str, str] | None = None):
-        from xlbridge.files import parts as lite
+        from xlbridge.excel import lite
 
         if files is None:
             if path is None:

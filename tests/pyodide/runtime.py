@@ -559,7 +559,7 @@ class Shipped:
 
 def shipped() -> list[Shipped]:
     """Every shipped workbook and template (``xlbridge.workbooks.SHIPPED``), read now."""
-    from xlbridge.files import parts as lite  # noqa: PLC0415
+    from xlbridge.excel import lite  # noqa: PLC0415
     from xlbridge.excel.shipped import SHIPPED  # noqa: PLC0415
 
     found = []

@@ -11,7 +11,7 @@ from openpyxl import Workbook, load_workbook
 
 from tests.pyodide import harness, runtime
 from tests.pyodide.harness import HarnessError, PyodideWorkbook, PythonError
-from xlbridge.files import parts as lite
+from xlbridge.excel import lite
 from xlbridge.excel.emulate import apply_actions
 
 REQUIREMENTS = runtime.HARNESS_REQUIREMENTS  # "xlwings>=0.37,<0.38"

@@ -67,8 +67,8 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     """Write to a temporary file in the same folder, embed the xlwings Lite code
     (the last step: openpyxl would drop it), then replace: a reader never sees
     half a file and an error leaves the old file as it was."""
-    from xlbridge.files import drawings
-    from xlbridge.files import parts as lite
+    from xlbridge.excel import button as buttons
+    from xlbridge.excel import lite
 
     from xlbridge.workbooks.style import print_setup
 
@@ -81,7 +81,7 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
         wb.save(temp)
         lite.embed(temp, lite_files(kind.button, title=kind.title, rules=kind.rules), guid=_stable_guid(path.name))
         button = kind.button
-        drawings.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
+        buttons.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
                             cols=button.cols, rows=button.rows)
         os.replace(temp, path)
     except BaseException:

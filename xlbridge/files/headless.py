@@ -23,7 +23,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from xlbridge.files import parts as lite
+from xlbridge.files import carry
 from xlbridge.files.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.recalc import BookInputError, Problem, Report, recalculate
 
@@ -100,18 +100,18 @@ def save_atomically(workbook, path: Path, carry_from: Path | None = None) -> Non
     """Save to a temporary file beside ``path`` and move it into place.
 
     ``carry_from``: an earlier version whose xlwings Lite parts and sheet drawings
-    (the button, charts: :func:`xlbridge.files.parts.carried`) are put back into the
+    (the button, charts: :func:`xlbridge.files.carry.carried`) are put back into the
     new file, in the same pass, before it replaces the old one.  The workbook's
     own copies of those drawings' charts and images are dropped first
-    (:func:`xlbridge.files.parts.detach_drawings`): openpyxl would write them as a
+    (:func:`xlbridge.files.carry.detach_drawings`): openpyxl would write them as a
     second, lossy drawing of the sheet.
     """
-    parts = lite.carried(carry_from) if carry_from is not None else lite.Carried()
+    parts = carry.carried(carry_from) if carry_from is not None else carry.Carried()
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)
     temp = Path(temp_name)
     try:
-        lite.save_with_parts(workbook, temp, parts)
+        carry.save_keeping(workbook, temp, parts)
         os.replace(temp, path)
     except BaseException:
         temp.unlink(missing_ok=True)

@@ -1,0 +1,235 @@
+"""Keeping what openpyxl drops: a headless save puts back every part it did not write.
+
+openpyxl reads the cells, styles and sheet settings of a workbook and, when it
+saves, writes a new package from them.  Parts it does not model are lost:
+
+- package-level parts linked from the root relationships (``_rels/.rels``) other
+  than the ones openpyxl writes itself (the workbook, core, app and custom
+  properties): the xlwings Lite code and task pane (``xl/webextensions/...``), a
+  thumbnail, ...  (:func:`package_extras`);
+- every worksheet's drawing (the "Recalculate season" button; charts and images
+  openpyxl would re-write, lossy) with everything it refers to
+  (:func:`xlbridge.files.drawings.sheet_drawings`).
+
+:func:`carried` reads both from the earlier version of a file;
+:func:`save_keeping` saves an openpyxl workbook and puts them back, byte for
+byte, in the same pass (the zip openpyxl writes into completes the root
+relationships, the content types and the worksheets as they go by).  Nothing
+here knows what the kept parts are for.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import posixpath
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xlbridge.files import drawings
+from xlbridge.files.package import (CONTENT_TYPES, ROOT_RELS, Package, Rel, add_default, add_override,
+                                    add_relationship, is_internal_part, parse_rels, rels_name, resolve, rewrite)
+
+#: Root relationships openpyxl writes itself (their last path segment).
+OPENPYXL_ROOT = frozenset({"officeDocument", "core-properties", "extended-properties", "custom-properties"})
+
+
+@dataclass(frozen=True)
+class Extras:
+    """Package-level parts openpyxl does not write: the root relationships that
+    lead to them, the parts (with their own relationship parts) and their content
+    types (Override by part; Default by extension for the others)."""
+
+    rels: tuple[Rel, ...] = ()
+    parts: dict[str, bytes] = field(default_factory=dict)
+    overrides: dict[str, str] = field(default_factory=dict)
+    defaults: dict[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.rels)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """Everything a save must put back: the package-level extras and every
+    worksheet's drawing, by sheet name."""
+
+    extras: Extras = field(default_factory=Extras)
+    drawings: dict[str, drawings.SheetDrawing] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.extras or self.drawings)
+
+
+def package_extras(package: Package) -> Extras:
+    """The package-level parts of ``package`` that openpyxl does not write."""
+    skip = package.workbook_level()
+    overrides, defaults = package.content_types()
+    rels = tuple(r for r in package.rels("") if is_internal_part(r) and r.type.rsplit("/", 1)[-1] not in OPENPYXL_ROOT)
+    parts: dict[str, bytes] = {}
+    queue = [package.find(resolve("", r.target)) for r in rels]
+    while queue:
+        current = queue.pop(0)
+        if current is None or current in parts:
+            continue
+        parts[current] = package.read(current) or b""
+        own = package.find(rels_name(current))
+        if own is None:
+            continue
+        parts[own] = package.read(own) or b""
+        for rel in parse_rels(parts[own]):
+            if is_internal_part(rel):
+                referred = package.find(resolve(current, rel.target))
+                if referred is not None and referred.lower() not in skip:
+                    queue.append(referred)
+    typed = {n: overrides[n.lower()] for n in parts if n.lower() in overrides}
+    by_extension = {n: defaults[ext] for n in parts if n not in typed and not n.endswith(".rels")
+                    and (ext := posixpath.splitext(n)[1][1:].lower()) in defaults}
+    return Extras(tuple(r for r in rels if package.find(resolve("", r.target)) in parts), parts, typed, by_extension)
+
+
+def carried(source: str | os.PathLike[str]) -> Carried:
+    """What a save of the workbook at ``source`` must put back."""
+    with zipfile.ZipFile(source) as archive:
+        package = Package(archive)
+        return Carried(package_extras(package), drawings.sheet_drawings({n: package.read(n) for n in package.names}))
+
+
+def _with_extras(extras: Extras, root_rels: bytes, types: bytes, written: set[str]) -> tuple[dict[str, bytes], bytes, bytes]:
+    """The extras' parts (those openpyxl did not write under the same name), the
+    root relationships and content types completed for them."""
+    present = {(r.type, resolve("", r.target).lower()) for r in parse_rels(root_rels)}
+    for rel in extras.rels:
+        if (rel.type, resolve("", rel.target).lower()) not in present:
+            root_rels, _ = add_relationship(root_rels, rel.type, rel.target)
+    parts = {n: data for n, data in extras.parts.items() if n.lower() not in written}
+    for name in parts:
+        if name in extras.overrides:
+            types = add_override(types, name, extras.overrides[name])
+        elif name in extras.defaults:
+            types, fits = add_default(types, posixpath.splitext(name)[1][1:], extras.defaults[name])
+            if not fits:
+                types = add_override(types, name, extras.defaults[name])
+    return parts, root_rels, types
+
+
+def detach_drawings(workbook, carried: Carried) -> None:
+    """Make openpyxl write no drawing of its own for the worksheets whose drawing
+    is carried: the charts and images it read from that drawing (``ws._charts``,
+    ``ws._images``) are forgotten.  openpyxl would write them again as a second,
+    lossy drawing of the sheet (a worksheet has one drawing), while the carried
+    drawing holds them byte for byte.  Worksheets are matched by name."""
+    for ws in workbook.worksheets:
+        if ws.title in carried.drawings:
+            ws._charts = []
+            ws._images = []
+
+
+def _held(carried: Carried, name: str) -> bool:
+    """Whether a part openpyxl writes must wait until it has written everything
+    else: the root relationships and the content types always (the extras
+    complete them), with drawings also the workbook, its relationships and every
+    worksheet with its relationships (:func:`drawings.place` completes them)."""
+    if name in (ROOT_RELS, CONTENT_TYPES):
+        return True
+    if not carried.drawings:
+        return False
+    return name in ("xl/workbook.xml", "xl/_rels/workbook.xml.rels") or name.startswith("xl/worksheets/")
+
+
+def _finish(carried: Carried, held: dict[str, bytes], written: list[str]) -> dict[str, bytes]:
+    """Every part still to write: the held ones completed, the extras and the drawings."""
+    out = dict(held)
+    taken = {n.lower() for n in written} | {n.lower() for n in held}
+    if carried.extras and ROOT_RELS in out and CONTENT_TYPES in out:
+        parts, out[ROOT_RELS], out[CONTENT_TYPES] = _with_extras(carried.extras, out[ROOT_RELS], out[CONTENT_TYPES],
+                                                                 taken)
+        out.update(parts)
+        taken |= {n.lower() for n in parts}
+    if carried.drawings:
+        out = drawings.place(carried.drawings, [n for n in written if n not in out], out)
+    return out
+
+
+class _KeepingZip(zipfile.ZipFile):
+    """The zip openpyxl writes a workbook into, completing it on the way (one pass):
+    the parts to complete (:func:`_held`) are held back, and when the file is
+    closed they are written completed, with the extras and drawings."""
+
+    def __init__(self, file: Path, carried: Carried):
+        super().__init__(file, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+        self._carried = carried
+        self._hold: dict[str, bytes] = {}
+        self._abandoned = False
+
+    def writestr(self, zinfo_or_arcname, data, *args, **kwargs):  # type: ignore[override]
+        name = getattr(zinfo_or_arcname, "filename", zinfo_or_arcname)
+        if _held(self._carried, name):
+            self._hold[name] = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+            return None
+        return super().writestr(zinfo_or_arcname, data, *args, **kwargs)
+
+    def write(self, filename, arcname=None, *args, **kwargs):  # type: ignore[override]
+        name = arcname if arcname is not None else os.fspath(filename)
+        if _held(self._carried, name):  # openpyxl writes worksheets from a temporary file
+            return self.writestr(name, Path(filename).read_bytes())
+        return super().write(filename, arcname, *args, **kwargs)
+
+    def abandon(self) -> None:
+        """A failed save: close the file as it is, adding nothing (the caller discards it)."""
+        self._abandoned = True
+        self._hold = {}
+
+    def close(self) -> None:
+        if self.fp is not None and self.mode == "w" and not self._abandoned:
+            held, self._hold = self._hold, {}
+            for name, data in _finish(self._carried, held, self.namelist()).items():
+                super().writestr(name, data)
+        super().close()
+
+
+def save_keeping(workbook, target: str | os.PathLike[str], carried: Carried) -> None:
+    """Save the openpyxl ``workbook`` to ``target`` with everything ``carried``
+    put back (a plain ``workbook.save`` when there is nothing to keep)."""
+    if not carried:
+        workbook.save(target)
+        return
+    detach_drawings(workbook, carried)
+    try:
+        from openpyxl.writer.excel import ExcelWriter
+    except ImportError:  # an openpyxl without it: save, then complete the file (a second pass)
+        workbook.save(target)
+        with zipfile.ZipFile(target) as archive:
+            names = archive.namelist()
+            held = {n: archive.read(n) for n in names if _held(carried, n)}
+        rewrite(target, _finish(carried, held, [n for n in names if n not in held]))
+        return
+    # what openpyxl's own save_workbook does, with the completing zip
+    workbook.properties.modified = dt.datetime.now(tz=dt.timezone.utc).replace(tzinfo=None)
+    archive = _KeepingZip(Path(target), carried)
+    try:
+        ExcelWriter(workbook, archive).save()
+    except BaseException:
+        archive.abandon()
+        archive.close()
+        raise
+
+
+def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> bool:
+    """Put the package-level extras of ``source`` into ``target`` (a file openpyxl
+    saved, which dropped them), rewriting it.  False when ``source`` has none.
+    (Drawings need the workbook before it is saved: :func:`save_keeping`.)"""
+    extras = carried(source).extras
+    if not extras:
+        return False
+    with zipfile.ZipFile(target) as archive:
+        written = {n.lower() for n in archive.namelist()}
+        root_rels, types = archive.read(ROOT_RELS), archive.read(CONTENT_TYPES)
+    parts, root_rels, types = _with_extras(extras, root_rels, types, written)
+    rewrite(target, {**parts, ROOT_RELS: root_rels, CONTENT_TYPES: types})
+    return True
+
+
+__all__ = ["Carried", "Extras", "carried", "package_extras", "save_keeping", "carry_over", "detach_drawings",
+           "OPENPYXL_ROOT"]
