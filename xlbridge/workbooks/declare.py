@@ -75,7 +75,9 @@ class Column:
     whether the scorer types it (else xlbridge computes it); ``kind`` the value
     type (``text``, ``number``, ``whole``, ``pct``, ``code``, ``date``);
     ``allowed`` the values a drop-down offers; ``label_id`` the key of the
-    header's words (default ``id``).
+    header's words (default ``id``); ``fill`` whether its cells get the typed-cell
+    yellow (default: when typed; ``False`` for a typed column whose fill xlbridge
+    owns or whose cells it fills in itself).
     """
 
     id: str
@@ -86,9 +88,15 @@ class Column:
     width: float = 10.0
     allowed: tuple[str, ...] = ()
     label_id: str = ""
+    fill: bool | None = None
 
     def text(self, language: str = "en") -> str:
         return text_of(self.label_id or self.id, self.label, language)
+
+    @property
+    def yellow(self) -> bool:
+        """Whether its cells get the typed-cell fill."""
+        return self.typed if self.fill is None else self.fill
 
 
 @dataclass(frozen=True)
@@ -262,7 +270,7 @@ class SheetSpec:
                 col = t.first_col + offset
                 if room and c.number_format != "General":
                     number_formats.append(((t.first_row, col, room, 1), c.number_format))
-                if room and c.typed:
+                if room and c.yellow:
                     fills.append(((t.first_row, col, room, 1), INPUT))
         return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
                       header_cols=header_cols, widths=self.column_widths() if widths else (),
