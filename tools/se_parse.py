@@ -15,7 +15,7 @@ longer marked.  This module turns that text back into rows:
   the stated rule (silver to the best quarter, at most 16; bronze to one third).
 
 ``python -m tools.se_parse`` rewrites ``xlbridge/rules/data/se_*.csv``
-(the files are committed; ``tests/test_se_tables.py`` re-derives them from the
+(the files are committed; ``tests/rules/test_se_tables.py`` re-derives them from the
 seed text and compares).  Pure Python, no third-party imports.
 """
 
@@ -292,7 +292,7 @@ def draft_errata(rounds: int = 6) -> list[dict[str, str]]:
     reviewed by hand; the test checks that the committed list and the deviations agree.
     """
     from xlbridge.rules import base
-    from xlbridge.rules import se_tables as t
+    from xlbridge.rules.se_fsb import tables as t
 
     path = DATA / "se_errata.csv"
     previous: list[dict[str, str]] | None = None
@@ -356,14 +356,14 @@ def _draft_once(t) -> list[dict[str, str]]:
 
 ERRATA_HEADER = HEADER_COMMON + [
     "# Errata of the section 9 tables: EVERY printed cell that differs from its table's own principle",
-    "# (xlbridge/rules/se_tables.py: principle()), with the decision taken for it:",
+    "# (xlbridge/rules/se_fsb/tables.py: principle()), with the decision taken for it:",
     "#   printed   - the printed figure is used (the printed table is the authority),",
     "#   principle - the principle's figure is used (a misprint: it breaks the order of the table, or a",
     "#               whole row contradicts the stated rule),",
     "#   corrected - another figure is used, explained in the reason.",
     "# 'used' is the figure the engine uses; an empty printed/principle/used means no award at that place.",
     "# Drafted by tools/se_parse.py (draft_errata) and reviewed by hand; explained in docs/rules/sweden.md.",
-    "# tests/test_se_errata.py fails if a deviation is missing here or a listed cell no longer deviates.",
+    "# tests/rules/test_se_tables.py fails if a deviation is missing here or a listed cell no longer deviates.",
 ]
 
 

@@ -20,7 +20,15 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from xlbridge.rules.base import Award, Option, Rank, RuleError, RuleSet, convert_ranks
+from xlbridge.rules.base import (
+    Award,
+    Option,
+    Rank,
+    RuleError,
+    RuleSet,
+    concerning,
+    convert_ranks,
+)
 
 __all__ = [
     "Award",
@@ -77,7 +85,7 @@ def get_scheme(scheme: str) -> RuleSet:
         return registry[key]
     close = difflib.get_close_matches(key, list(registry), n=1)
     hint = f"; did you mean {close[0]}?" if close else "; run 'xlbridge schemes' for the list"
-    raise RuleError(f"unknown scheme {scheme!r}{hint}")
+    raise RuleError("scheme.unknown", "unknown scheme {given!r}{hint}", argument="scheme", given=scheme, hint=hint)
 
 
 def schemes() -> list[SchemeInfo]:
@@ -107,7 +115,7 @@ def parse_options(text: str | None) -> dict[str, str]:
             continue
         name, sep, value = part.partition("=")
         if not sep or not name.strip():
-            raise RuleError(f"option {part.strip()!r} must look like name=value")
+            raise RuleError("option.syntax", "option {option!r} must look like name=value", option=part.strip())
         result[name.strip().lower()] = value.strip()
     return result
 
@@ -117,20 +125,25 @@ def _options(rule_set: RuleSet, given: Mapping[str, Any]) -> dict[str, Any]:
     unknown = [name for name in given if name not in known]
     if unknown:
         names = ", ".join(known) or "none"
-        raise RuleError(f"{rule_set.id} has no option {unknown[0]!r}; its options: {names}")
+        raise RuleError("option.unknown", "{scheme} has no option {option!r}; its options: {names}",
+                        scheme=rule_set.id, option=unknown[0], names=names)
     return {name: opt.convert(rule_set.id, given.get(name)) for name, opt in known.items()}
 
 
 def _field_size(rule_set: RuleSet, field: Any) -> int:
     """The number of units when ``field`` is given as a number (not a list of places)."""
+    not_a_number = RuleError("field.not-a-number",
+                             "{scheme}: field must be the number of units or the list of places; got {value!r}",
+                             scheme=rule_set.id, argument="field", value=field)
     if isinstance(field, bool) or field is None:
-        raise RuleError(f"{rule_set.id}: field must be the number of units or the list of places; got {field!r}")
+        raise not_a_number
     try:
         size = float(str(field).strip().replace(",", ".")) if isinstance(field, str) else float(field)
     except ValueError:
-        raise RuleError(f"{rule_set.id}: field must be the number of units or the list of places; got {field!r}") from None
+        raise not_a_number from None
     if size != int(size) or size < 1:
-        raise RuleError(f"{rule_set.id}: field must be a whole number of units from 1; got {field!r}")
+        raise RuleError("field.not-whole", "{scheme}: field must be a whole number of units from 1; got {value!r}",
+                        scheme=rule_set.id, argument="field", value=field)
     return int(size)
 
 
@@ -197,8 +210,11 @@ def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
     key = None  # set when the field's awards come from the cache
     ranks: Sequence[Rank]
     if isinstance(field, (list, tuple)):
-        ranks = convert_ranks(rule_set.id, field)
-        rule_set.check_ranks(ranks, opts)
+        try:
+            ranks = convert_ranks(rule_set.id, field)
+            rule_set.check_ranks(ranks, opts)
+        except RuleError as error:  # the ranking is the field given as a list
+            raise _as_argument(error, "field") from None
     else:
         size = _field_size(rule_set, field)
         key = _options_key(opts) if size <= CACHE_MAX_UNITS else None
@@ -207,16 +223,25 @@ def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
             rule_set.check_ranks(ranks, opts)
         else:
             ranks = _default_ranks(rule_set.id, size, key)
-    wanted = convert_ranks(rule_set.id, [place])[0]
+    try:
+        wanted = convert_ranks(rule_set.id, [place])[0]
+    except RuleError as error:
+        raise concerning(error, argument="place") from None
     if wanted is None:
-        raise RuleError(f"{rule_set.id}: place is empty")
+        raise RuleError("place.empty", "{scheme}: place is empty", scheme=rule_set.id, argument="place")
     try:
         index = ranks.index(wanted)
     except ValueError:
-        raise RuleError(f"{rule_set.id}: place {int(wanted)} is not in a field of {len(ranks)}") from None
+        raise RuleError("place.outside-field", "{scheme}: place {place} is not in a field of {size}",
+                        scheme=rule_set.id, argument="place", place=int(wanted), size=len(ranks)) from None
     if key is not None:
         return _default_awards(rule_set.id, size, key)[index]
     return rule_set.awards(ranks, opts)[index]
+
+
+def _as_argument(error: RuleError, argument: str) -> RuleError:
+    """A problem about the ranking (``argument="ranks"``) raised for the ranking given as ``argument``."""
+    return concerning(error, argument=argument) if error.problem.argument == "ranks" else error
 
 
 def awards(scheme: str, ranks: Iterable[Any], **options: Any) -> list[Award]:
@@ -225,6 +250,6 @@ def awards(scheme: str, ranks: Iterable[Any], **options: Any) -> list[Award]:
     opts = _options(rule_set, options)
     normal = convert_ranks(rule_set.id, list(ranks))
     if not normal:
-        raise RuleError(f"{rule_set.id}: the ranking is empty")
+        raise RuleError("ranks.empty", "{scheme}: the ranking is empty", scheme=rule_set.id, argument="ranks")
     rule_set.check_ranks(normal, opts)
     return rule_set.awards(normal, opts)

@@ -34,6 +34,8 @@ __all__ = [
     "Ranks",
     "normalise_ranks",
     "convert_ranks",
+    "concerning",
+    "option_problem",
     "check_competition_ranking",
     "tie_groups",
     "share_ties",
@@ -98,26 +100,29 @@ class Option:
                 return True
             if text in ("false", "no", "0", "off", "nee", "hayir", "hayır"):
                 return False
-            raise RuleError(f"{scheme} option {self.name} must be yes or no; got {value!r}")
+            raise RuleError("option.not-yes-no", "{scheme} option {option} must be yes or no; got {value!r}",
+                            scheme=scheme, option=self.name, value=value)
         if self.kind in ("int", "float"):
             number = _number(value)
             if number is None or not math.isfinite(number):
-                raise RuleError(f"{scheme} option {self.name} must be a number; got {value!r}")
+                raise RuleError("option.not-a-number", "{scheme} option {option} must be a number; got {value!r}",
+                                scheme=scheme, option=self.name, value=value)
             if abs(number) > self.limit:
-                raise RuleError(f"{scheme} option {self.name} must lie between -{self.limit:,.0f} and "
-                                f"{self.limit:,.0f}; got {value!r}")
+                raise RuleError("option.out-of-range",
+                                "{scheme} option {option} must lie between -{limit:,.0f} and {limit:,.0f}; got {value!r}",
+                                scheme=scheme, option=self.name, limit=self.limit, value=value)
             if self.kind == "int":
                 if number != int(number):
-                    raise RuleError(f"{scheme} option {self.name} must be a whole number; got {value!r}")
+                    raise RuleError("option.not-whole", "{scheme} option {option} must be a whole number; got {value!r}",
+                                    scheme=scheme, option=self.name, value=value)
                 return int(number)
             return float(number)
         text = str(value).strip()
         if self.choices:
             lowered = text.lower()
             if lowered not in self.choices:
-                raise RuleError(
-                    f"{scheme} option {self.name} must be one of {', '.join(self.choices)}; got {value!r}"
-                )
+                raise RuleError("option.not-a-choice", "{scheme} option {option} must be one of {choices}; got {value!r}",
+                                scheme=scheme, option=self.name, choices=", ".join(self.choices), value=value)
             return lowered
         return text
 
@@ -198,6 +203,33 @@ class SchemeBase:
         return f"<scheme {self.id}>"
 
 
+def concerning(error: RuleError, **concerns: Any) -> RuleError:
+    """``error`` again, its problem concerning ``concerns`` too: a caller adds what it
+    knows (the place, the field, the scheme); the message stays the same.
+
+    >>> concerning(RuleError("ranks.empty", "{scheme}: the ranking is empty", scheme="demo"), argument="ranks").problem.concerns()
+    {'scheme': 'demo', 'argument': 'ranks'}
+    """
+    return RuleError(error.problem.replace(**concerns))
+
+
+def option_problem(error: RuleError, scheme: Any) -> RuleError:
+    """A plain function's problem about its argument ``x``, met while ``scheme`` computes
+    with its option ``x`` (``match_award(boards)`` under ``boards=``): the problem
+    concerns that option and the scheme; the message stays the same.
+
+    >>> class Demo: id, options = "demo", {"boards": None}
+    >>> error = RuleError("demo.boards", "at most 64 boards; got {boards}", argument="boards", boards=70)
+    >>> option_problem(error, Demo()).problem.concerns()
+    {'scheme': 'demo', 'option': 'boards'}
+    """
+    problem = error.problem
+    extra: dict[str, Any] = {} if problem.scheme is not None else {"scheme": scheme.id}
+    if problem.option is None and problem.argument in scheme.options:
+        extra.update(option=problem.argument, argument=None)
+    return RuleError(problem.replace(**extra)) if extra else error
+
+
 def convert_ranks(scheme: str, ranks: Iterable[Any]) -> Ranks:
     """Turn typed ranks into floats (``None`` for blank); no ordering check.
 
@@ -218,7 +250,8 @@ def convert_ranks(scheme: str, ranks: Iterable[Any]) -> Ranks:
             continue
         number = _number(value)
         if number is None or not math.isfinite(number) or number != int(number) or number < 1:
-            raise RuleError(f"{scheme}: rank {position} must be a whole number from 1; got {value!r}")
+            raise RuleError("ranks.not-a-place", "{scheme}: rank {position} must be a whole number from 1; got {value!r}",
+                            scheme=scheme, argument="ranks", position=position, value=value)
         out.append(float(number))
     return out
 
@@ -238,8 +271,10 @@ def check_competition_ranking(scheme: str, ranks: Sequence[Rank]) -> None:
             expected = index + 1
             if rank != expected:
                 raise RuleError(
-                    f"{scheme}: ranks must be competition places (1, 2, 2, 4, ...); "
-                    f"place {int(rank)} follows {index} better-ranked units, expected {expected}"
+                    "ranks.not-competition",
+                    "{scheme}: ranks must be competition places (1, 2, 2, 4, ...); "
+                    "place {place} follows {better} better-ranked units, expected {expected}",
+                    scheme=scheme, argument="ranks", place=int(rank), better=index, expected=expected,
                 )
 
 

@@ -3,7 +3,7 @@
 Document: *Regolamento 24^ Campionato BridgeMania 2019-2020* ("La Ricalibratura
 della storia"), Italian, ``docs/sources/004_e33e1ee257b1898e.txt``.
 
-Sections used here:
+Sections implemented here:
 
 - C.03 "PTS - Punteggi Torneo Speciali (solo coppie base)": Tab.1 *F1 FAST*
   (``bm.f1-fast``), Tab.2 *IndyCar HARD* (``bm.indycar-hard``), Tab.3 *F1 HIBRYD*
@@ -16,7 +16,7 @@ The tables live in ``xlbridge/rules/data/bm_f1_fast.csv``,
 ``bm_indycar_hard.csv`` and ``bm_f1_hybrid.csv``.  The average rows are *not*
 stored: they are the mean of the table's places (all 12 rows of Tab.1/Tab.2, the
 2*T places of Tab.3's column for T tables), rounded as printed (3 decimals for
-Tab.1/Tab.2, 2 decimals for Tab.3) -- ``tests/test_bm_tables.py`` checks that this
+Tab.1/Tab.2, 2 decimals for Tab.3) -- ``tests/rules/test_bm_tables.py`` checks that this
 reproduces every printed figure.
 
 Decisions (argued in ``docs/clubs/bridgemania.md``):
@@ -129,13 +129,15 @@ def parse_tables(scheme: str, value: Any) -> str:
     try:
         tables = float(text)
     except ValueError:
-        raise RuleError(f"{scheme}: tables must be a number of tables such as 4,5 or 6+; got {value!r}") from None
+        raise RuleError("bm.tables.not-a-number", "{scheme}: tables must be a number of tables such as 4,5 or 6+; "
+                        "got {value!r}", scheme=scheme, option="tables", value=value) from None
     if not math.isfinite(tables) or tables * 2 != int(tables * 2):
-        raise RuleError(f"{scheme}: tables must be whole or half tables; got {value!r}")
+        raise RuleError("bm.tables.not-half", "{scheme}: tables must be whole or half tables; got {value!r}",
+                        scheme=scheme, option="tables", value=value)
     if tables < 3:
-        raise RuleError(
-            f"{scheme}: a BridgeMania tournament needs at least 3 tables (6 pairs); got {value!r} tables"
-        )
+        raise RuleError("bm.tables.too-few",
+                        "{scheme}: a BridgeMania tournament needs at least 3 tables (6 pairs); got {value!r} tables",
+                        scheme=scheme, option="tables", value=value)
     if tables >= 6:
         return "6+"
     return f"{tables:g}"
@@ -148,9 +150,9 @@ def hybrid_column(scheme: str, pairs: int) -> str:
     ('5.5', '3', '6+')
     """
     if pairs < 6:
-        raise RuleError(
-            f"{scheme}: a BridgeMania tournament needs at least 3 tables (6 pairs); got {pairs} pairs"
-        )
+        raise RuleError("bm.field.too-small",
+                        "{scheme}: a BridgeMania tournament needs at least 3 tables (6 pairs); got {pairs} pairs",
+                        scheme=scheme, argument="field", pairs=pairs)
     return parse_tables(scheme, pairs / 2)
 
 
@@ -185,13 +187,12 @@ class _BridgeMania(SchemeBase):
         status = options.get("status", "played")
         extra = 1.0 if options.get("extra", False) else 0.0
         points = self.column(ranks, options)
+        if extra and status != "played":
+            raise RuleError("bm.extra.not-played", "{scheme}: the extra PTS goes to a pair that played; status is {status}",
+                            scheme=self.id, option="extra", status=status)
         if status == "unable":
-            if extra:
-                raise RuleError(f"{self.id}: the extra PTS goes to a pair that played; status is {status}")
             return [Award(0.0, UNIT, 3) for _ in ranks]
         if status in ("waiting", "ill"):
-            if extra:
-                raise RuleError(f"{self.id}: the extra PTS goes to a pair that played; status is {status}")
             value = average_points(points, self.average_decimals)
             return [Award(value, UNIT, 3) for _ in ranks]
 
@@ -250,8 +251,11 @@ class F1Hybrid(_BridgeMania):
             worst = max(ranked, default=1.0)
             if worst > len(points):
                 raise RuleError(
-                    f"{self.id}: place {int(worst)} does not exist with {name} tables "
-                    f"({len(points)} pairs); check tables= or the ranking"
+                    "bm.place.beyond-table",
+                    "{scheme}: place {place} does not exist with {tables} tables ({count} pairs); "
+                    "check tables= or the ranking",
+                    scheme=self.id, place=int(worst), tables=name, count=len(points),
+                    **({"option": "tables"} if given else {"argument": "ranks"}),
                 )
         return points
 

@@ -1,10 +1,15 @@
-"""The award tables of *Svenska Mästarpoäng 2009* (section 9): as printed, as
+"""Svenska Mästarpoäng 2009: the award tables of section 9 -- as printed, as
 corrected by the errata, and as computed from each table's own principle.
+
+Document: *Svenska Mästarpoäng -- Regler gällande från 1 april 2009*, Rev 1.1
+(MME 090427), Förbundet Svensk Bridge (``docs/sources/000_b38bcd2d61619209.txt``).
+Section implemented here: 9 (MP-tabeller), tables A1, A2, B1, B2 (bonus), C, D,
+E1 and F, with their stated principles (pages 6-15).
 
 Three layers:
 
 * :func:`printed` -- the CSV files ``data/se_*.csv`` exactly as the document
-  prints them (re-derived from the seed text by ``tests/test_se_tables.py``);
+  prints them (re-derived from the seed text by ``tests/rules/test_se_tables.py``);
 * :func:`principle` -- what the table's own stated rule gives for a field
   (winner's award, 2/3 of the place above, the A2 "half field" rule, one third
   of the field, minimum 4 bp, silver to the best quarter and at most 16, ...);
@@ -14,6 +19,11 @@ Three layers:
 
 A row is a tuple of cells ``(points, unit)``, place 1 first.  Units: ``bp``
 (bronze), ``sp`` (silver); ``bonus`` for the series bonus table B2.
+
+References:
+    Förbundet Svensk Bridge, Svenska Mästarpoäng, regler gällande från 1 april 2009,
+    Rev 1.1 (MME 090427), section 9, tables A1-F; ``xlbridge/rules/data/se_*.csv``
+    (extracted by ``tools/se_parse.py``), errata ``xlbridge/rules/data/se_errata.csv``.
 """
 
 from __future__ import annotations

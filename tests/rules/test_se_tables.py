@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 
 from tools import se_parse
-from xlbridge.rules import se_tables as t
+from xlbridge.rules.se_fsb import tables as t
 from xlbridge.rules.base import load_table
 
 

@@ -15,7 +15,7 @@ from xlbridge import Award, RuleError, award, awards, schemes
 from xlbridge.rules import RULE_SET_MODULES, get_scheme, parse_options
 from xlbridge.rules.base import RuleSet, convert_ranks
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 ALL_IDS = [s.id for s in schemes()]
 
 
@@ -52,6 +52,52 @@ def test_award_prints_two_decimals_and_unit():
 def test_public_names():
     assert xlbridge.award is award and xlbridge.awards is awards
     assert issubclass(RuleError, ValueError)
+
+
+def test_xlbridge_awards_is_only_the_function():
+    """The engine is the package xlbridge.rules; xlbridge.awards is the public function, no module."""
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("xlbridge.awards")
+    with pytest.raises(ModuleNotFoundError):
+        exec("import xlbridge.awards", {})
+    assert xlbridge.awards is awards and callable(xlbridge.awards)
+
+
+RULES = Path(__file__).resolve().parents[2] / "xlbridge" / "rules"
+#: module prefix -> what its docstring must name: the document and its edition
+DOCUMENTS = {
+    "se_fsb": ("Svenska Mästarpoäng", "Rev 1.1"),
+    "tr_tbf": ("Masterpoint Kitapçığı", "v2.0"),
+    "bm_bridgemania": ("Regolamento", "BridgeMania 2019-2020"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(p for p in RULES.rglob("*.py") if p.stem != "__init__" or p.parent != RULES),
+                         ids=lambda p: str(p.relative_to(RULES)))
+def test_every_rule_module_names_its_document_edition_and_sections(path):
+    document = next((words for prefix, words in DOCUMENTS.items() if prefix in path.parts or path.stem == prefix), None)
+    if document is None:  # the engine's own modules (base, problems)
+        return
+    module = ".".join(path.relative_to(RULES.parent.parent).with_suffix("").parts).removesuffix(".__init__")
+    doc = importlib.import_module(module).__doc__ or ""
+    for words in document:
+        assert words in doc, f"{module}: the docstring does not name {words!r}"
+    assert "References:" in doc and "ection" in doc, f"{module}: the docstring names no sections / References"
+
+
+@pytest.mark.parametrize("path", sorted(RULES.rglob("*.py")), ids=lambda p: str(p.relative_to(RULES)))
+def test_every_rule_module_is_at_most_600_lines(path):
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= 600
+
+
+def test_the_swedish_and_turkish_rule_sets_are_packages_that_keep_their_imports():
+    from xlbridge.rules import se_fsb, tr_tbf
+
+    assert {"SCHEMES", "master_class", "ranking_points", "ranking_total", "reserve_share", "share_places"} <= set(dir(se_fsb))
+    assert {"SCHEMES", "mastery_points", "title", "table_weight", "apply_visa_rules"} <= set(dir(tr_tbf))
+    for name in ("se_standing", "se_tables", "awards"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(f"xlbridge.rules.{name}")
 
 
 def test_unknown_scheme_suggests_the_closest():

@@ -1,0 +1,187 @@
+"""Svenska Mästarpoäng 2009: what every Swedish scheme shares.
+
+Document: *Svenska Mästarpoäng -- Regler gällande från 1 april 2009*, Rev 1.1
+(MME 090427), Förbundet Svensk Bridge (``docs/sources/000_b38bcd2d61619209.txt``).
+
+Sections implemented here:
+
+- 1 (Att samla mästarpoäng): the currencies and their values (1 gp = 10 sp = 100 bp),
+  all decimals rounded up;
+- 5 (Tävlingarna): "Delad placering" (:func:`share_places`), team events are always
+  tie-broken (:func:`no_ties`), the A-final's winner (:func:`a_final_winner`);
+- 9 (MP-tabeller), table D: the boards coefficient (:func:`boards_coefficient`), the
+  winner when not all met all (:func:`met_winner`), the 100-point cap (:func:`cap_field`).
+
+References:
+    Förbundet Svensk Bridge, Svenska Mästarpoäng, regler gällande från 1 april 2009,
+    Rev 1.1 (MME 090427), sections 1, 5 and 9 (table D).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import cache
+
+from xlbridge.rules.base import Award, Ranks, RuleError, tie_groups
+from xlbridge.rules.se_fsb import tables as t
+
+SOURCE = "FSB Svenska Mästarpoäng 2009, Rev 1.1"
+DECIMALS = 0  # every figure is a whole number: "alla decimaler avrundas uppåt"
+VALUE = {"gp": 100, "sp": 10, "bp": 1}  # section 1: 1 gp = 10 sp = 100 bp
+BRONZE_MIN = 4
+Cell = tuple[float, str]
+
+ceil = t.ceil
+
+
+def need_units(scheme: str, word: str, value: int, minimum: int) -> None:
+    """The field has at least ``minimum`` pairs, teams or players (``word``)."""
+    if value < minimum:
+        raise RuleError("se.field.too-small", "{scheme} needs at least {minimum} {what}; got {value}",
+                        scheme=scheme, argument="field", minimum=minimum, what=word, value=value)
+
+
+def need_boards(scheme: str, boards: int, minimum: int) -> None:
+    """At least ``minimum`` boards were played (option ``boards``)."""
+    if boards < minimum:
+        raise boards_problem(scheme, boards, minimum)
+
+
+def boards_problem(scheme: str, boards: int, minimum: int) -> RuleError:
+    """Too few boards: fewer than ``minimum`` were played."""
+    return RuleError("se.boards.too-few", "{scheme} needs at least {minimum} {what}; got {value}",
+                     scheme=scheme, option="boards", minimum=minimum, what="boards", value=boards)
+
+
+def no_ties(scheme: str, ranks: Ranks) -> None:
+    """'I lagtävlingar ska alltid särskiljning tillämpas vid utdelande av mp.'"""
+    for rank, count in tie_groups(ranks).items():
+        if count > 1:
+            raise RuleError(
+                "se.ranks.team-tie",
+                "{scheme}: team events are always tie-broken ('I lagtävlingar ska alltid särskiljning "
+                "tillämpas'); place {place} is shared by {count} teams",
+                scheme=scheme, argument="ranks", place=int(rank), count=count,
+            )
+
+
+def share_places(
+    ranks: Ranks, cells: Sequence[Cell], *, last_minimum: dict[str, float] | None = None, zero_unit: str = "bp"
+) -> list[Award]:
+    """Section 5 'Delad placering': tied units share the sum of their places, all decimals rounded up.
+
+    ``cells[p - 1]`` is the award ``(points, unit)`` of untied place ``p``.  A tie
+    across currencies is valued at 1 gp = 10 sp = 100 bp and paid in the currency
+    of the best shared place.  'Delad sista bp-plats ger 4 bp till alla som delar
+    platsen': when a tie reaches past the last awarded place, everybody in it gets
+    at least ``last_minimum[unit]`` (4 bp in bronze, 8 bp for doubled bronze).
+    """
+    out: dict[float, Award] = {}
+    for rank, count in tie_groups(ranks).items():
+        first = int(rank)
+        inside = [cells[p - 1] for p in range(first, first + count) if p <= len(cells)]
+        if not inside:
+            out[rank] = Award(0.0, zero_unit, DECIMALS)
+            continue
+        unit = inside[0][1]
+        total = sum(points * VALUE[u] / VALUE[unit] for points, u in inside)
+        value = float(ceil(total / count))
+        if count > 1 and len(inside) < count and last_minimum and unit in last_minimum:
+            value = max(value, last_minimum[unit])
+        out[rank] = Award(value, unit, DECIMALS)
+    return [Award(0.0, zero_unit, DECIMALS) if r is None else out[r] for r in ranks]
+
+
+def cells_of(values: Sequence[int], unit: str) -> list[Cell]:
+    return [(float(v), unit) for v in values]
+
+
+def halve(values: Sequence[Cell], minimum: int) -> list[Cell]:
+    return [(float(max(minimum, ceil(p / 2))), u) for p, u in values]
+
+
+def bronze_row(family: str, n: int) -> list[int]:
+    return [p for p, _ in t.row(family, n)]
+
+
+def boards_coefficient(boards: int) -> float:
+    """Table D: 'Om antalet brickor är minst 100 utdelas poäng efter 1,2 x poängantalet ... För varje
+    fullt 50-tal brickor därutöver ökas koefficienten med 0,2 (150-199 brickor 1,4, 200-249 brickor 1,6 osv.)'
+
+    >>> boards_coefficient(99), boards_coefficient(100), boards_coefficient(150), boards_coefficient(249)
+    (1.0, 1.2, 1.4, 1.6)
+    """
+    if boards < 100:
+        return 1.0
+    return round(1.2 + 0.2 * ((boards - 100) // 50), 9)
+
+
+def met_winner(field: int, met: int) -> int:
+    """Table D: 'Om inte alla mött alla, blir segrarens poäng summan av 1 (egna paret) + antalet par man
+    mött + hälften av det antal par man inte mött. Decimaler avrundas uppåt.'
+
+    >>> met_winner(60, 30), met_winner(200, 30), met_winner(142, 29)
+    (46, 116, 86)
+    """
+    return ceil(1 + met + (field - 1 - met) / 2)
+
+
+def a_final_winner(qual_rounds: int, final_rounds: int, total: int) -> int:
+    """Page 4: a) rounds in qualification + A-final, b) plus 1, c) plus (total pairs minus (a + 1)) / 2
+    rounded up; a + b + c = silver points of the A-final's winner.
+
+    >>> a_final_winner(12, 12, 60)
+    43
+    """
+    a = qual_rounds + final_rounds
+    return a + 1 + ceil((total - (a + 1)) / 2)
+
+
+SILVER_CAP = 100  # 'Dock får poängen ej överstiga 100 oavsett koefficient.'
+
+
+@cache
+def cap_field(family: str) -> int:
+    """The largest field whose winner gets at most 100 (D: 100 pairs, E1: 66 teams, F: 133 players)."""
+    size = 1
+    while t.WINNER[family](size + 1) <= SILVER_CAP:
+        size += 1
+    return size
+
+
+# -- the arguments of the plain functions (sections 2, 3, 7, 8)
+
+
+def amount(rule: str, name: str, value) -> Fraction:
+    """A number of points (or kronor) given to a plain function: blank is 0, never negative."""
+    if value is None or value == "":
+        return Fraction(0)
+    if isinstance(value, bool):
+        raise _not_a_number(rule, name, value)
+    try:
+        number = Fraction(str(value).strip().replace(",", ".")) if isinstance(value, str) else Fraction(value)
+    except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+        raise _not_a_number(rule, name, value) from None
+    if number < 0:
+        raise RuleError("se.number.negative", "{rule}: {argument} must not be negative; got {value!r}",
+                        rule=rule, argument=name, value=value)
+    return number
+
+
+def _not_a_number(rule: str, name: str, value) -> RuleError:
+    return RuleError("se.number.not-a-number", "{rule}: {argument} must be a number; got {value!r}",
+                     rule=rule, argument=name, value=value)
+
+
+LEVELS = ("bronze", "silver", "gold")
+
+
+def level_of(rule: str, level: str) -> str:
+    text = str(level).strip().lower()
+    aliases = {"brons": "bronze", "guld": "gold", "bp": "bronze", "sp": "silver", "gp": "gold"}
+    text = aliases.get(text, text)
+    if text not in LEVELS:
+        raise RuleError("se.level.unknown", "{rule}: level must be bronze, silver or gold; got {value!r}",
+                        rule=rule, argument="level", value=level)
+    return text
