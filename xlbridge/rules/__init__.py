@@ -132,19 +132,21 @@ def _options(rule_set: RuleSet, given: Mapping[str, Any]) -> dict[str, Any]:
 
 def _field_size(rule_set: RuleSet, field: Any) -> int:
     """The number of units when ``field`` is given as a number (not a list of places)."""
-    not_a_number = RuleError("field.not-a-number",
-                             "{scheme}: field must be the number of units or the list of places; got {value!r}",
-                             scheme=rule_set.id, argument="field", value=field)
     if isinstance(field, bool) or field is None:
-        raise not_a_number
+        raise _field_not_a_number(rule_set, field)
     try:
         size = float(str(field).strip().replace(",", ".")) if isinstance(field, str) else float(field)
     except ValueError:
-        raise not_a_number from None
+        raise _field_not_a_number(rule_set, field) from None
     if size != int(size) or size < 1:
         raise RuleError("field.not-whole", "{scheme}: field must be a whole number of units from 1; got {value!r}",
                         scheme=rule_set.id, argument="field", value=field)
     return int(size)
+
+
+def _field_not_a_number(rule_set: RuleSet, field: Any) -> RuleError:
+    return RuleError("field.not-a-number", "{scheme}: field must be the number of units or the list of places; "
+                     "got {value!r}", scheme=rule_set.id, argument="field", value=field)
 
 
 # -- the cache of whole fields ----------------------------------------------------------
