@@ -7,17 +7,17 @@ are produced by :func:`build_all` and a test checks that they are up to date.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from openpyxl import Workbook
 
-from xlbridge.workbooks.events import se_masterpoints, tbf_club
+from xlbridge.workbooks.events.build import se_masterpoints, tbf_club
 from xlbridge.workbooks.bridgemania import bridgemania_workbook
 from xlbridge.workbooks.heeg import heeg_workbook
 from xlbridge.excel.bundle import Button, lite_files
+from xlbridge.files.atomic import write_atomically
 
 class WorkbookError(ValueError):
     """A workbook cannot be written or read as asked; the message says why."""
@@ -66,7 +66,9 @@ SHIPPED = [
 def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     """Write to a temporary file in the same folder, embed the xlwings Lite code
     (the last step: openpyxl would drop it), then replace: a reader never sees
-    half a file and an error leaves the old file as it was."""
+    half a file and an error leaves the old file as it was
+    (:func:`xlbridge.files.atomic.write_atomically`; the new file gets the usual
+    mode, ``0o666 & ~umask``)."""
     from xlbridge.excel import button as buttons
     from xlbridge.excel import lite
 
@@ -75,18 +77,16 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     for ws in wb.worksheets:
         print_setup(ws)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
-    try:
+
+    def write(temp: Path) -> None:
         wb.save(temp)
         lite.embed(temp, lite_files(kind.button, title=kind.title, rules=kind.rules), guid=_stable_guid(path.name))
         button = kind.button
         buttons.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
                             cols=button.cols, rows=button.rows)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+
+    # the mode of any new file (0o666 & ~umask), not the 0o600 of a temporary file
+    write_atomically(path, write)
 
 
 def _stable_guid(name: str) -> str:

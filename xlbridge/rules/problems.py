@@ -41,7 +41,7 @@ CONCERNS: tuple[str, ...] = ("scheme", "option", "argument", "evening", "tournam
                              "field", "row")
 
 #: The code of a problem raised with a bare message (``RuleError("...")``); xlbridge
-#: itself raises none (tests/test_problems.py checks the sources).
+#: itself raises none (tests/rules/test_problems_coded.py checks the sources).
 UNCODED = "uncoded"
 
 _translator: Callable[[str], str] = lambda template: template  # noqa: E731
@@ -153,7 +153,7 @@ class ProblemsError(RuleError):
         count = len(self.problems)
         head = "; ".join(str(p) for p in self.problems[: self.shown])
         more = f" (and {count - self.shown} more)" if count > self.shown else ""
-        return Problem("problems", "{count} problem{s} in {what}: {head}{more}", count=count,
+        return Problem("run.problems", "{count} problem{s} in {what}: {head}{more}", count=count,
                        s="" if count == 1 else "s", what=self.what, head=head, more=more)
 
     def codes(self) -> list[str]:

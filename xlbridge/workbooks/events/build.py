@@ -1,0 +1,141 @@
+"""Building event-sheet workbooks: the TBF club tournament and the Swedish events
+(``xlbridge new tbf-club`` / ``se-masterpoints``).  Everything on a sheet follows
+from its declaration (:mod:`.declaration`); openpyxl is imported here only."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from xlbridge.rules import awards, parse_options
+from xlbridge.workbooks.events.declaration import BOARDS, EVENT, HEADER_ROW, OPTIONS, SCHEME, event_sheet as spec_of
+from xlbridge.workbooks.events.kind import ranks_by_score
+
+if TYPE_CHECKING:
+    from openpyxl import Workbook
+
+
+def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None, options: str, event: str,
+                headers: list[str], rows: list[tuple[Any, str, float]], points_format: str) -> None:
+    """Lay out one event sheet and compute its awards once (``headers``: the six
+    header texts; the fourth is always Place)."""
+    from openpyxl.styles import Font
+
+    from xlbridge.files.openpyxl_book import OpenpyxlBook
+
+    labels = (headers[0], headers[1], headers[2], headers[4], headers[5])
+    spec = spec_of(ws.title, title, labels, points_format, len(rows))
+    book = OpenpyxlBook(wb)
+    ws["A1"] = title
+    values = {SCHEME: scheme, BOARDS: boards, OPTIONS: options or None, EVENT: event or None}
+    for setting in spec.settings:
+        ws.cell(row=setting.row, column=setting.label_col, value=setting.label).font = Font(bold=True)
+        ws.cell(row=setting.row, column=setting.col, value=values[setting.id])
+    table = spec.table("results")
+    book.write(ws.title, HEADER_ROW, table.first_col, [table.headers()])
+    book.lay_out(ws.title, spec.layout(len(rows)))
+    if not rows:
+        return
+    ranks = ranks_by_score([score for _, _, score in rows])
+    kwargs: dict[str, Any] = parse_options(options) if options else {}
+    if boards is not None:
+        kwargs["boards"] = boards
+    result = awards(scheme, ranks, **kwargs)
+    book.write(ws.title, table.first_row, table.first_col,
+               [[unit, names, score, rank, a.points, a.unit] for (unit, names, score), rank, a in zip(rows, ranks, result)])
+
+
+def how_to_sheet(wb: Workbook, lines: list[str]) -> None:
+    from xlbridge.workbooks.style import TITLE_FONT, write_lines
+
+    ws = wb.create_sheet("How to")
+    write_lines(ws, lines)
+    ws["A1"].font = TITLE_FONT
+    ws.column_dimensions["A"].width = 100
+
+
+def tbf_club(blank: bool = False) -> Workbook:
+    """A TBF club pairs tournament (``xlbridge new tbf-club``)."""
+    from openpyxl import Workbook
+
+    from xlbridge.examples import TBF_CLUB, tbf_club_results
+
+    wb = Workbook()
+    rows = [] if blank else [(e.pair, e.players, e.score) for e in tbf_club_results()]
+    event_sheet(wb, wb.active, title="TBF club tournament — masterpoints (TBF Masterpoint v2.0)",
+                scheme=TBF_CLUB["scheme"], boards=None if blank else TBF_CLUB["boards"], options="",
+                event="" if blank else "Club pairs, Howell (synthetic example)",
+                headers=["Pair", "Players", "Score %", "Place", "MP", "Colour"], rows=rows, points_format="0.00")
+    wb.active.title = "Tournament"
+    how_to_sheet(wb, [
+        "How to use this workbook",
+        "",
+        "1. Type the scheme, the boards and any options in the yellow cells of the Tournament sheet.",
+        "2. Type one row per pair: pair number, players, score in percent.",
+        "3. Place, MP and Colour are computed by xlbridge: click Recalculate season (or run xlbridge recalc FILE).",
+        "",
+        "Worksheet functions (with the xlbridge add-in):",
+        '=AWARD("tr.club", 1, 26, "boards=24")  ->  0.62',
+        '=AWARD_UNIT("tr.club", 1, 26)  ->  green',
+        '=AWARDS("tr.club", D9:D28, "boards=26")  ->  two columns: MP and colour for every place',
+        "=TBF_MASTERY(yellow, red, green, white)  ->  mastery points (ustalık puanı)",
+        "=TBF_TITLE(mastery, yellow)  ->  the Tablo-5 title",
+        "",
+        "MP are kept to 4 decimals and shown with 2 (TBF Masterpoint v2.0, section 13).",
+    ])
+    return wb
+
+
+SE_NAMES = [
+    "Anna Berg - Erik Lund", "Karin Holm - Lars Ek", "Maria Sjöberg - Per Nyström", "Eva Dahl - Johan Ström",
+    "Sara Lindqvist - Nils Berglund", "Lena Åberg - Olof Hedlund", "Ingrid Wallin - Gustav Falk",
+    "Britt Sandberg - Mats Engström", "Ulla Forsberg - Anders Borg", "Kerstin Blom - Stefan Björk",
+    "Birgitta Lundin - Henrik Sundberg", "Margareta Holmberg - Jan Nordin", "Elisabeth Ek - Bengt Öberg",
+    "Agneta Fransson - Lennart Isaksson",
+]
+
+
+def _scores(count: int, top: float, step: float, ties: tuple[int, ...] = ()) -> list[float]:
+    """Deterministic descending scores; positions in ``ties`` repeat the score above."""
+    out: list[float] = []
+    for i in range(count):
+        out.append(out[-1] if i in ties else round(top - i * step - (i % 3) * 0.17, 2))
+    return out
+
+
+def se_masterpoints(blank: bool = False) -> Workbook:
+    """Swedish events (``xlbridge new se-masterpoints``): an evening's bronze pairs,
+    a silver pairs event where each pair met 30 of 60, a team barometer."""
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    events = [
+        ("Bronze pairs", "Club evening — bronze pairs (Svenska Mästarpoäng 2009, table A1)", "se.bronze.pairs", 24, "",
+         "Club evening, 14 pairs (synthetic example)", ["Pair", "Players", "Score %", "Place", "Points", "Unit"],
+         [(n, SE_NAMES[n - 1], s) for n, s in zip(range(1, 15), _scores(14, 63.5, 1.9, ties=(4,)))]),
+        ("Silver pairs", "Silver pairs — 60 pairs, each met 30 (table D, page 12)", "se.silver.pairs", 60, "met=30",
+         "Open silver pairs, Monrad, 60 pairs (synthetic example)", ["Pair", "Players", "Score %", "Place", "Points", "Unit"],
+         [(n, f"Pair {n}", s) for n, s in zip(range(1, 61), _scores(60, 64.8, 0.48))]),
+        ("Team barometer", "Team barometer — bronze (table B1)", "se.bronze.team-barometer", 28, "",
+         "Club team barometer, 12 teams (synthetic example)", ["Team", "Team name", "VP", "Place", "Points", "Unit"],
+         [(n, f"Team {n}", s) for n, s in zip(range(1, 13), _scores(12, 151.0, 6.5))]),
+    ]
+    for index, (title, heading, scheme, boards, options, event, headers, rows) in enumerate(events):
+        ws = wb.active if index == 0 else wb.create_sheet()
+        ws.title = title
+        event_sheet(wb, ws, title=heading, scheme=scheme, boards=None if blank else boards, options="" if blank else options,
+                    event="" if blank else event, headers=headers, rows=[] if blank else rows, points_format="0")
+    how_to_sheet(wb, [
+        "How to use this workbook (Svenska Mästarpoäng 2009)",
+        "",
+        "Each event sheet: type the scheme (xlbridge schemes lists every se. scheme), the boards, options such as",
+        "met=30 (pairs met when not all met all), and one row per pair/team with its score. Place, Points and Unit",
+        "are computed by xlbridge: click Recalculate season (or run xlbridge recalc FILE).",
+        "Copy a sheet to add an event; every sheet laid out like this is recalculated.",
+        "",
+        "Worksheet functions (with the xlbridge add-in):",
+        '=AWARD("se.silver.pairs", 1, 60, "met=30; boards=60")  ->  46',
+        '=AWARD_UNIT("se.silver.pairs", 13, 60, "met=30")  ->  bp',
+        "=SE_CLASS(gp, sp, bp)  ->  the master class with its stars, e.g. Rutermästare",
+        "=SE_RANKING(points, units, events, dates, [as of])  ->  ranking points: 18 best results within 24 months",
+    ])
+    return wb

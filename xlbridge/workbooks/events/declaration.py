@@ -1,0 +1,62 @@
+"""The event sheet, declared once: one event's results and its masterpoint awards.
+
+An *event sheet* is how a club scorer awards masterpoints in a workbook (the TBF
+club tournament, the Swedish bronze/silver/team events)::
+
+    A1      title
+    A3/B3   Scheme   (e.g. tr.club, se.silver.pairs)          typed
+    A4/B4   Boards                                            typed (may be empty)
+    A5/B5   Options  (e.g. "met=30")                          typed
+    A6/B6   Event    (a description)                          typed
+    row 8   headers: unit | names | score | Place | points | unit
+    row 9+  one row per pair/team/player: number, names, score typed;
+            Place, points and unit computed (columns D, E, F)
+
+The words of the unit, names, score, points and unit headers differ per event
+(Pair/Team, Score %/VP, MP/Points, Colour/Unit): :func:`event_sheet` takes them.
+"""
+
+from __future__ import annotations
+
+from xlbridge.workbooks.declare import Column, Print, Setting, SheetSpec, Table
+
+SCHEME, BOARDS, OPTIONS, EVENT = "scheme", "boards", "options", "event"
+SETTINGS = (
+    Setting(SCHEME, 3, "Scheme", note="the scheme id, e.g. tr.club (xlbridge schemes lists them)"),
+    Setting(BOARDS, 4, "Boards", kind="whole"),
+    Setting(OPTIONS, 5, "Options", note="name=value; name=value, e.g. met=30"),
+    Setting(EVENT, 6, "Event"),
+)
+HEADER_ROW = 8
+#: The column ids (the typed unit number, its names, its score; the computed place, points, unit).
+UNIT, NAMES, SCORE, PLACE, POINTS, CURRENCY = "unit", "names", "score", "place", "points", "currency"
+
+
+def results_table(labels: tuple[str, str, str, str, str], points_format: str = "0.00", room: int = 0) -> Table:
+    """The results table; ``labels``: the unit, names, score, points and currency headers."""
+    unit, names, score, points, currency = labels
+    return Table("results", HEADER_ROW, (
+        Column(UNIT, unit, kind="text", width=7),
+        Column(NAMES, names, kind="text", width=34),
+        Column(SCORE, score, kind="number", number_format="0.00", width=10),
+        Column(PLACE, "Place", typed=False, kind="whole", width=8),
+        Column(POINTS, points, typed=False, kind="number", number_format=points_format, width=9),
+        Column(CURRENCY, currency, typed=False, kind="text", width=9),
+    ), room=room)
+
+
+def event_sheet(name: str, title: str, labels: tuple[str, str, str, str, str], points_format: str = "0.00",
+                rows: int = 0) -> SheetSpec:
+    """An event sheet named ``name`` with room for ``rows`` results."""
+    table = results_table(labels, points_format, rows)
+    return SheetSpec("event", name, title=title, settings=SETTINGS, tables=(table,), freeze=(table.first_row, 1),
+                     print=Print("landscape", True, (HEADER_ROW, HEADER_ROW)))
+
+
+#: The sheet as the reader sees it: the checked labels are Scheme (A3) and Place (D8).
+READER = event_sheet("", "", ("", "", "", "", ""))
+
+
+def label_cell(setting_id: str) -> str:
+    """The cell of a setting's value (``B3`` for the scheme)."""
+    return READER.setting(setting_id).cell

@@ -1,0 +1,166 @@
+"""Reading and recalculating event sheets (:class:`EventSheets`, a recalculation kind).
+
+A workbook may hold any number of event sheets (:mod:`.declaration`); every one
+of them is recalculated.  Places come from the scores (highest first, equal
+scores tie); the awards from the rule engine.  Every problem is typed and put at
+its cell through the declaration: a rule problem about the option ``boards`` at
+the Boards cell, about any other option at the Options cell, anything else about
+the scheme at the Scheme cell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xlbridge.rules import awards, parse_options
+from xlbridge.rules.problems import Problem as RuleProblem
+from xlbridge.rules.problems import RuleError
+from xlbridge.values import as_number, is_blank
+from xlbridge.workbooks.book import BookAdapter, Grid, cell
+from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, NAMES, OPTIONS, PLACE, READER, SCHEME, SCORE,
+                                                   UNIT)
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
+
+TABLE = READER.table("results")
+FIRST_ROW, HEADER_ROW, COMPUTED_COL = TABLE.first_row, TABLE.header_row, TABLE.col(PLACE)
+
+
+def ranks_by_score(scores: list[float | None]) -> list[int | None]:
+    """Competition places, highest score first; None stays unranked.
+
+    >>> ranks_by_score([50.0, 61.5, 50.0, None, 40.2])
+    [2, 1, 2, None, 4]
+    """
+    present = [s for s in scores if s is not None]
+    return [None if s is None else 1 + sum(o > s for o in present) for s in scores]
+
+
+def is_event_sheet(grid: Grid) -> bool:
+    """Laid out as an event sheet: ``Scheme`` in A3 or ``Place`` in D8 (one of the
+    two is enough, so that a renamed label is reported instead of skipped)."""
+    scheme = READER.setting(SCHEME)
+    return cell(grid, scheme.row, scheme.label_col) == scheme.label or \
+        cell(grid, HEADER_ROW, COMPUTED_COL) == TABLE.column(PLACE).label
+
+
+def setting_of(problem: RuleProblem) -> str:
+    """The setting a rule problem is about: the option ``boards``, another option,
+    or the scheme (the field, the ranking, the scheme itself)."""
+    if problem.option == BOARDS:
+        return BOARDS
+    if problem.option is not None:
+        return OPTIONS
+    return SCHEME
+
+
+class EventSheets:
+    """Every event sheet of a workbook (``xlbridge new tbf-club`` / ``se-masterpoints``)."""
+
+    name = "event awards"
+
+    def recognises(self, book: BookAdapter) -> bool:
+        return any(is_event_sheet(book.read(sheet)) for sheet in book.sheet_names())
+
+    def plan(self, book: BookAdapter) -> Plan:
+        plan = Plan()
+        problems: list[Problem] = []
+        for sheet in book.sheet_names():
+            grid = book.read(sheet)
+            if is_event_sheet(grid):
+                try:
+                    plan.blocks.extend(_sheet(sheet, grid))
+                except BookInputError as error:
+                    problems.extend(error.problems)
+        if problems:
+            raise BookInputError(problems)
+        return plan
+
+
+def _layout_problems(sheet: str, grid: Grid) -> list[Problem]:
+    scheme = READER.setting(SCHEME)
+    out = []
+    found = cell(grid, scheme.row, scheme.label_col)
+    if found != scheme.label:
+        out.append(at(sheet, f"A{scheme.row}", "event.label", "expected the label Scheme (the scheme id goes in "
+                      "{cell}); found {found!r}", field=SCHEME, cell=scheme.cell, found=found))
+    found = cell(grid, HEADER_ROW, COMPUTED_COL)
+    if found != TABLE.column(PLACE).label:
+        out.append(at(sheet, TABLE.cell(PLACE, HEADER_ROW), "event.header", "expected the header Place: columns "
+                      "D, E and F are computed (Place, points, unit); found {found!r}", field=PLACE, found=found))
+    return out
+
+
+def _settings(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[Any, dict[str, Any]]:
+    scheme = READER.setting(SCHEME).value(grid)
+    if not isinstance(scheme, str) or not scheme.strip():
+        problems.append(at(sheet, READER.setting(SCHEME).cell, "event.scheme.empty",
+                           "the scheme is empty (e.g. tr.club; xlbridge schemes lists them)", field=SCHEME))
+    options: dict[str, Any] = {}
+    boards = READER.setting(BOARDS).value(grid)
+    if boards is not None:
+        number = as_number(boards)
+        if number is None:
+            problems.append(at(sheet, READER.setting(BOARDS).cell, "event.boards.text", "boards {value!r} is not a "
+                               "number", field=BOARDS, value=boards))
+        else:
+            options["boards"] = int(number) if number == int(number) else number
+    text = READER.setting(OPTIONS).value(grid)
+    if text is not None:
+        try:
+            options.update(parse_options(str(text)))
+        except RuleError as error:
+            problems.append(Problem(sheet, READER.setting(OPTIONS).cell, error.problem))
+    return scheme, options
+
+
+def _scores(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[list[str], list[float | None]]:
+    label = cell(grid, HEADER_ROW, TABLE.col(UNIT)) or "unit"
+    units, scores = [], []
+    for row in range(FIRST_ROW, len(grid) + 1):
+        unit, score = cell(grid, row, TABLE.col(UNIT)), cell(grid, row, TABLE.col(SCORE))
+        if unit is None and score is None:
+            units.append("")
+            scores.append(None)
+            continue
+        units.append(str(unit if unit is not None else ""))
+        number = as_number(score)
+        where = TABLE.cell(SCORE, row)
+        if is_blank(score):
+            problems.append(at(sheet, where, "event.score.empty", "{label} {unit}: the score is empty",
+                               field=SCORE, label=label, unit=unit))
+        elif number is None:
+            problems.append(at(sheet, where, "event.score.text", "score {value!r} is not a number", field=SCORE,
+                               value=score))
+        elif number < 0:
+            problems.append(at(sheet, where, "event.score.negative", "score {value!r} is negative", field=SCORE,
+                               value=score))
+        scores.append(number)
+    return units, scores
+
+
+def _sheet(sheet: str, grid: Grid) -> list[Block]:
+    problems = _layout_problems(sheet, grid)
+    if problems:
+        raise BookInputError(problems)
+    scheme, options = _settings(sheet, grid, problems)
+    units, scores = _scores(sheet, grid, problems)
+    if problems:
+        raise BookInputError(problems)
+    placed = [i for i, s in enumerate(scores) if s is not None]
+    values: Grid = [[None, None, None] for _ in scores]
+    if placed:
+        ranks = ranks_by_score([scores[i] for i in placed])
+        try:
+            result = awards(str(scheme), ranks, **options)
+        except RuleError as error:
+            where = READER.setting(setting_of(error.problem)).cell
+            raise BookInputError([Problem(sheet, where, error.problem)]) from None
+        for i, rank, a in zip(placed, ranks, result):
+            values[i] = [rank, a.points, a.unit]
+    if not values:
+        return []
+    headers = [cell(grid, HEADER_ROW, COMPUTED_COL + k) or "" for k in range(3)]
+    return [Block(sheet, FIRST_ROW, COMPUTED_COL, values, what=sheet, rows=units, columns=headers)]
+
+
+__all__ = ["EventSheets", "ranks_by_score", "is_event_sheet", "setting_of", "NAMES", "EVENT"]
