@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -77,18 +78,32 @@ def _lines(count: int) -> tuple[str, ...]:
     return tuple(chr(ord("A") + i) for i in range(count))
 
 
-def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6, lines: int = 2) -> tuple[HeegSettings, pd.DataFrame]:
-    """A full synthetic season (see the module docstring); same seed, same season.
+@dataclass
+class _Club:
+    """The club of the demo: its lines, pairs, names and skills, and the codes forced on some evenings."""
 
-    ``lines``: how many lines (A, B, C, ...) of 14 or 15 pairs (A 14, the others 15);
-    two lines next to each other (A with B, C with D, ...) share the combi table.
-    A bigger club for benchmarks; the default is the demo's club.
-    """
-    rng = random.Random(seed)
+    labels: tuple[str, ...]
+    pairs: list[int]
+    pair_names: dict[int, str]
+    home: dict[int, int]  # pair -> index of its first line
+    skill: dict[int, float]
+    groups: list[tuple[str, ...]]  # the lines that share a combi table: (A, B), (C, D), ...
+    # forced codes: (pair, period index, evening index) -> code
+    forced: dict[tuple[int, int, int], str] = field(default_factory=lambda: {
+        (9, 0, 0): "1", (9, 0, 1): "2", (9, 0, 2): "1", (9, 0, 3): "a",  # 4 in period 1: red inv
+        (3, 0, 0): "1", (3, 0, 3): "a", (3, 1, 1): "1", (3, 1, 4): "0", (3, 2, 0): "1", (3, 2, 2): "2",  # 6 in the year
+        (12, 0, 2): "=", (20, 1, 3): "=",
+    })  # fmt: skip
+
+    @property
+    def forced_pairs(self) -> set[int]:
+        return {p for p, _, _ in self.forced}
+
+
+def _club(rng: random.Random, lines: int) -> _Club:
     labels = _lines(lines)
     sizes = [14 if i == 0 else 15 for i in range(lines)]
     first = [1 + sum(sizes[:i]) for i in range(lines)]  # first pair number of each line
-    n_a = sizes[0]
     pairs = list(range(1, sum(sizes) + 1))
     if 2 * len(pairs) <= len(SURNAMES):
         names = rng.sample(SURNAMES, 2 * len(pairs))
@@ -98,107 +113,136 @@ def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6
     home = {p: max(i for i in range(lines) if first[i] <= p) for p in pairs}  # index of the first line
     skill = {p: rng.gauss(0.0, 1.0) - 0.8 * home[p] for p in pairs}
     skill[3] = 1.8  # a strong A pair that stays in A but has too many substitutes for the title
+    # the lines that share a combi table: (A, B), (C, D), ...; a last line alone has none
+    groups = [labels[i : i + 2] for i in range(0, lines, 2)]
+    return _Club(labels, pairs, pair_names, home, skill, groups)
+
+
+def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6, lines: int = 2) -> tuple[HeegSettings, pd.DataFrame]:
+    """A full synthetic season (see the module docstring); same seed, same season.
+
+    ``lines``: how many lines (A, B, C, ...) of 14 or 15 pairs (A 14, the others 15);
+    two lines next to each other (A with B, C with D, ...) share the combi table.
+    A bigger club for benchmarks; the default is the demo's club.
+    """
+    rng = random.Random(seed)
+    club = _club(rng, lines)
     days = _dates(dt.date(2025, 9, 4), periods * evenings_per_period, {dt.date(2025, 12, 25), dt.date(2026, 1, 1)})
     period_list = tuple(
         Period(str(k + 1), tuple(days[k * evenings_per_period : (k + 1) * evenings_per_period]), promote=3)
         for k in range(periods)
     )
     base = HeegSettings(
-        club="Bridge club Heeg", season="2025/2026", periods=period_list, lines=labels,
+        club="Bridge club Heeg", season="2025/2026", periods=period_list, lines=club.labels,
         rounds=ROUNDS, boards_per_round=BOARDS, combi_top=10.0,
     )  # fmt: skip
-    # the lines that share a combi table: (A, B), (C, D), ...; a last line alone has none
-    groups = [labels[i : i + 2] for i in range(0, lines, 2)]
-    # forced codes: (pair, period index, evening index) -> code
-    forced: dict[tuple[int, int, int], str] = {
-        (9, 0, 0): "1", (9, 0, 1): "2", (9, 0, 2): "1", (9, 0, 3): "a",  # 4 in period 1: red inv
-        (3, 0, 0): "1", (3, 0, 3): "a", (3, 1, 1): "1", (3, 1, 4): "0", (3, 2, 0): "1", (3, 2, 2): "2",  # 6 in the year
-        (12, 0, 2): "=", (20, 1, 3): "=",
-    }  # fmt: skip
-    forced_pairs = {p for p, _, _ in forced}
-    line_of = {p: labels[home[p]] for p in pairs}
+    line_of = {p: club.labels[club.home[p]] for p in club.pairs}
     lines_by_period: dict[str, dict[int, str]] = {}
     rows: list[dict[str, Any]] = []
     for k, period in enumerate(period_list):
         lines_by_period[period.label] = dict(line_of)
         for e, day in enumerate(period.evenings):
-            codes: dict[int, str] = {}
-            for p in pairs:
-                if (p, k, e) in forced:
-                    codes[p] = forced[(p, k, e)]
-                elif p in forced_pairs:
-                    codes[p] = ""
-                else:
-                    x = rng.random()
-                    codes[p] = "0" if x < 0.015 else "a" if x < 0.06 else "1" if x < 0.12 else "2" if x < 0.135 else ""
-            # steer the parity of the present pairs of each line
-            for group in groups:
-                for line, odd in zip(group, PARITY[e % len(PARITY)]):
-                    members = [p for p in pairs if line_of[p] == line]
-                    present = [p for p in members if codes[p] not in ("0", "a")]
-                    if (len(present) % 2 == 1) != odd:
-                        absent_free = [p for p in members if codes[p] in ("0", "a") and p not in forced_pairs]
-                        if absent_free and rng.random() < 0.5:
-                            codes[rng.choice(absent_free)] = ""
-                        else:
-                            candidates = [p for p in present if codes[p] == "" and p not in forced_pairs]
-                            codes[rng.choice(candidates)] = "a"
-            present = {line: [p for p in pairs if line_of[p] == line and codes[p] not in ("0", "a")] for line in labels}
-            combi = {group: len(group) == 2 and all(len(present[line]) % 2 == 1 for line in group) for group in groups}
-            sitters = {line: rng.sample(present[line], ROUNDS) if len(present[line]) % 2 else [] for line in labels}
-            score: dict[int, list[float | None]] = {p: [None] * ROUNDS for p in pairs}
-            combi_mp: dict[int, float] = {}
-            tops = {line: line_top(len(present[line])) for line in labels}
-            for r in range(ROUNDS):
-                for line in labels:
-                    playing = [p for p in present[line] if not (sitters[line] and sitters[line][r] == p)]
-                    rng.shuffle(playing)
-                    top = tops[line]
-                    for ns, ew in zip(playing[0::2], playing[1::2]):
-                        chance = min(0.9, max(0.1, 0.5 + 0.12 * (skill[ns] - skill[ew])))
-                        got = sum(_binomial(rng, top, chance) for _ in range(BOARDS))
-                        score[ns][r] = float(got)
-                        score[ew][r] = float(BOARDS * top - got)
-                for group in groups:
-                    if combi[group]:
-                        upper_pair, lower_pair = sitters[group[0]][r], sitters[group[1]][r]
-                        # scored against the 12-pair comparison of the combi table (top 10)
-                        combi_mp[upper_pair] = float(sum(_binomial(rng, 10, 0.5 + 0.05 * skill[upper_pair]) for _ in range(BOARDS)))
-                        combi_mp[lower_pair] = float(sum(_binomial(rng, 10, 0.5 + 0.05 * skill[lower_pair]) for _ in range(BOARDS)))
-            for group in groups:
-                for line in group:
-                    if sitters[line] and not combi[group]:
-                        for p in sitters[line]:
-                            if codes[p] == "":
-                                codes[p] = "s"
-                            elif codes[p] == "1":
-                                codes[p] = "s1"
-            for p in pairs:
-                line = line_of[p]
-                absent = codes[p] in ("0", "a")
-                typed = [s for s in score[p] if s is not None]
-                row: dict[str, Any] = {
-                    "date": day,
-                    "period": period.label,
-                    "line": line,
-                    "pair": p,
-                    "names": pair_names[p],
-                    **{f"r{r + 1}": (None if absent else score[p][r]) for r in range(ROUNDS)},
-                    "mp": None if absent else float(sum(typed)),
-                    "max_mp": float(ROUNDS * BOARDS * tops[line]),
-                    "code": codes[p],
-                    "rounds": ROUNDS,
-                    "combi_mp": combi_mp.get(p),
-                }
-                rows.append(row)
+            rows.extend(_evening(rng, club, line_of, k, e, day, period.label))
         # promotion and relegation at the end of the period decide the next period's lines
         if k + 1 < len(period_list):
             so_far = pd.DataFrame(rows)
-            partial = HeegSettings(**{**base.__dict__, "periods": period_list[: k + 1]})
+            partial = replace(base, periods=period_list[: k + 1])
             table = period_standings(so_far, partial, period=period.label)
             line_of = {int(p): nl for p, nl in zip(table["pair"], table["next_line"])} | {
-                p: line_of[p] for p in pairs if p not in set(table["pair"])
+                p: line_of[p] for p in club.pairs if p not in set(table["pair"])
             }
-    roster = tuple(Pair(p, pair_names[p], {label: lines[p] for label, lines in lines_by_period.items()}) for p in pairs)
-    settings = HeegSettings(**{**base.__dict__, "roster": roster})
-    return settings, pd.DataFrame(rows)
+    roster = tuple(Pair(p, club.pair_names[p], {label: lines[p] for label, lines in lines_by_period.items()})
+                   for p in club.pairs)
+    return replace(base, roster=roster), pd.DataFrame(rows)
+
+
+def _codes(rng: random.Random, club: _Club, line_of: dict[int, str], k: int, e: int) -> dict[int, str]:
+    """The inv codes of one evening (before the sitters get s): forced, drawn, and
+    steered so that each line has the parity of present pairs :data:`PARITY` asks."""
+    codes: dict[int, str] = {}
+    forced_pairs = club.forced_pairs
+    for p in club.pairs:
+        if (p, k, e) in club.forced:
+            codes[p] = club.forced[(p, k, e)]
+        elif p in forced_pairs:
+            codes[p] = ""
+        else:
+            x = rng.random()
+            codes[p] = "0" if x < 0.015 else "a" if x < 0.06 else "1" if x < 0.12 else "2" if x < 0.135 else ""
+    for group in club.groups:
+        for line, odd in zip(group, PARITY[e % len(PARITY)]):
+            members = [p for p in club.pairs if line_of[p] == line]
+            present = [p for p in members if codes[p] not in ("0", "a")]
+            if (len(present) % 2 == 1) != odd:
+                absent_free = [p for p in members if codes[p] in ("0", "a") and p not in forced_pairs]
+                if absent_free and rng.random() < 0.5:
+                    codes[rng.choice(absent_free)] = ""
+                else:
+                    candidates = [p for p in present if codes[p] == "" and p not in forced_pairs]
+                    codes[rng.choice(candidates)] = "a"
+    return codes
+
+
+def _play(rng: random.Random, club: _Club, present: dict[str, list[int]], sitters: dict[str, list[int]],
+          combi: dict[tuple[str, ...], bool]) -> tuple[dict[int, list[float | None]], dict[int, float]]:
+    """The MP per round of every pair at its own line's tables, and at the combi table."""
+    score: dict[int, list[float | None]] = {p: [None] * ROUNDS for p in club.pairs}
+    combi_mp: dict[int, float] = {}
+    tops = {line: line_top(len(present[line])) for line in club.labels}
+    skill = club.skill
+    for r in range(ROUNDS):
+        for line in club.labels:
+            playing = [p for p in present[line] if not (sitters[line] and sitters[line][r] == p)]
+            rng.shuffle(playing)
+            top = tops[line]
+            for ns, ew in zip(playing[0::2], playing[1::2]):
+                chance = min(0.9, max(0.1, 0.5 + 0.12 * (skill[ns] - skill[ew])))
+                got = sum(_binomial(rng, top, chance) for _ in range(BOARDS))
+                score[ns][r] = float(got)
+                score[ew][r] = float(BOARDS * top - got)
+        for group in club.groups:
+            if combi[group]:
+                upper_pair, lower_pair = sitters[group[0]][r], sitters[group[1]][r]
+                # scored against the 12-pair comparison of the combi table (top 10)
+                combi_mp[upper_pair] = float(sum(_binomial(rng, 10, 0.5 + 0.05 * skill[upper_pair]) for _ in range(BOARDS)))
+                combi_mp[lower_pair] = float(sum(_binomial(rng, 10, 0.5 + 0.05 * skill[lower_pair]) for _ in range(BOARDS)))
+    return score, combi_mp
+
+
+def _evening(rng: random.Random, club: _Club, line_of: dict[int, str], k: int, e: int, day: dt.date,
+             period: str) -> list[dict[str, Any]]:
+    """The rows of one evening: evening ``e`` of period ``k``."""
+    codes = _codes(rng, club, line_of, k, e)
+    labels = club.labels
+    present = {line: [p for p in club.pairs if line_of[p] == line and codes[p] not in ("0", "a")] for line in labels}
+    combi = {group: len(group) == 2 and all(len(present[line]) % 2 == 1 for line in group) for group in club.groups}
+    sitters = {line: rng.sample(present[line], ROUNDS) if len(present[line]) % 2 else [] for line in labels}
+    score, combi_mp = _play(rng, club, present, sitters, combi)
+    tops = {line: line_top(len(present[line])) for line in labels}
+    for group in club.groups:
+        for line in group:
+            if sitters[line] and not combi[group]:
+                for p in sitters[line]:
+                    if codes[p] == "":
+                        codes[p] = "s"
+                    elif codes[p] == "1":
+                        codes[p] = "s1"
+    rows = []
+    for p in club.pairs:
+        line = line_of[p]
+        absent = codes[p] in ("0", "a")
+        typed = [s for s in score[p] if s is not None]
+        rows.append({
+            "date": day,
+            "period": period,
+            "line": line,
+            "pair": p,
+            "names": club.pair_names[p],
+            **{f"r{r + 1}": (None if absent else score[p][r]) for r in range(ROUNDS)},
+            "mp": None if absent else float(sum(typed)),
+            "max_mp": float(ROUNDS * BOARDS * tops[line]),
+            "code": codes[p],
+            "rounds": ROUNDS,
+            "combi_mp": combi_mp.get(p),
+        })
+    return rows

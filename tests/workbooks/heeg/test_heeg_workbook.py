@@ -18,14 +18,13 @@ from xlbridge.clubs.heeg import period_standings, recalculate, year_standings
 from xlbridge.clubs.heeg.demo import demo_season
 from xlbridge.files.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
-from xlbridge.workbooks.heeg import Columns, HeegSeason, evening_sheet
+from xlbridge.workbooks.heeg import HeegSeason, evening_sheet
 from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalc_book
 from xlbridge.files.headless import backup_path, recalc_path
 from xlbridge.excel.shipped import build
 
 RED = "FFFF0000"
-COLS = Columns(6)
 LABELS = ["1", "2", "3"]
 # evening sheet columns (1-based): Pair A, Names B, Line C, R1..R6 D-I, C J, C K, MP L, max M, inv N,
 # EGS O, % P, tot vandaag Q, periode R, jaar S, eind 1 T, eind 2 U, * V

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # the shared hand-made season (tests/heeg_season_fixture.py)
+sys.path.insert(0, str(Path(__file__).parent))  # the shared hand-made season (heeg_season_fixture.py beside this file)
 from heeg_season_fixture import P1, P2, season_frame, settings  # noqa: E402
 from xlbridge.rules.base import RuleError  # noqa: E402
 from xlbridge.clubs.heeg import HeegInputError, HeegSettings, Pair, Period, recalculate  # noqa: E402

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))  # the shared hand-made season (tests/heeg_season_fixture.py)
+sys.path.insert(0, str(Path(__file__).parent))  # the shared hand-made season (heeg_season_fixture.py beside this file)
 from heeg_season_fixture import P1, season_frame, settings  # noqa: E402
 from xlbridge.rules.base import RuleError  # noqa: E402
 from xlbridge.clubs.heeg import CODES, HeegInputError, output_columns, recalculate  # noqa: E402

@@ -1,0 +1,261 @@
+"""The period standings (promotion and relegation per line) and the year
+standings (the club championship) of a Heeg season (``docs/clubs/heeg.md`` §6).
+
+:func:`period_table` and :func:`year_table` take the recalculated season as plain
+mappings (input and computed values of each row in one mapping: the analyst's
+frames); :class:`~xlbridge.clubs.heeg.season.SeasonResult` gives the same tables
+from its typed records.
+
+Standard library only: this runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from xlbridge.clubs.heeg.rules import MARK_CODES, normalise_code
+from xlbridge.clubs.heeg.settings import HeegSettings, to_date
+from xlbridge.rules.problems import RuleError
+from xlbridge.values import is_blank, label, pair_key
+
+__all__ = ["PERIOD_COLUMNS", "year_columns", "period_table", "year_table", "Played"]
+
+#: Columns of :func:`period_table` / :func:`period_standings`.
+PERIOD_COLUMNS: tuple[str, ...] = ("period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks",
+                                   "blocked", "move", "next_line", "final")
+
+
+def year_columns(settings: HeegSettings) -> list[str]:
+    """Columns of :func:`year_table` / :func:`year_standings`."""
+    return ["line", "rank", "pair", "names", "evenings", "year_pct", *(f"end_{p.label}" for p in settings.periods),
+            "marks", "star", "red_star", "eligible", "champion_rank"]
+
+
+class Played:
+    """The played rows of a recalculated season as plain lists read once: the pair
+    as given (``pairs``) and its key, the evening, its period label, the names,
+    the inv code, the % and the line (``lines[i]`` is the row's own line, or the
+    roster's line for the row's period when the row left it blank)."""
+
+    def __init__(self, pairs: list[Any], keys: list[Any], days: list[dt.date], labels: list[str],
+                 names: list[Any], codes: list[Any], pcts: list[float], lines: list[str]) -> None:
+        self.pairs, self.keys, self.days, self.labels = pairs, keys, days, labels
+        self.names, self.codes, self.pcts, self.lines = names, codes, pcts, lines
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> Played:
+        """From mappings holding each row's input and computed values."""
+        played = [row for row in rows if row["played"]]
+        keys = [pair_key(row["pair"]) for row in played]
+        days = [to_date(row["date"]) for row in played]
+        label_of = {day: p.label for p in settings.periods for day in p.evenings}
+        labels = [label_of[day] for day in days]
+        roster = settings.roster_by_pair
+        lines = [
+            row.get("line") if not is_blank(row.get("line")) else (roster[key].lines.get(lab, "") if key in roster else "")
+            for row, key, lab in zip(played, keys, labels)
+        ]
+        return cls([row["pair"] for row in played], keys, days, labels, [row.get("names") for row in played],
+                   [row["code"] for row in played], [row["pct"] for row in played], lines)
+
+    @classmethod
+    def of_entries(cls, entries: Sequence[Any], pcts: list[float], settings: HeegSettings) -> Played:
+        """From the season's played :class:`~xlbridge.clubs.heeg.records.Entry` records and their %."""
+        return cls([e.typed_pair for e in entries], [e.pair for e in entries], [e.date for e in entries],
+                   [e.period for e in entries], [e.names for e in entries], [e.code for e in entries], pcts,
+                   [e.line for e in entries])
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def names_of(self, group: list[int]) -> str:
+        """The last names typed for the pair in the group ("" when none)."""
+        typed = [self.names[i] for i in group if not is_blank(self.names[i])]
+        return str(typed[-1]) if typed else ""
+
+    def marks_of(self, group: list[int]) -> int:
+        return sum(1 for i in group if normalise_code(self.codes[i]) in MARK_CODES)
+
+    def mean_pct(self, group: list[int]) -> float:
+        """The mean of the group's % (NaN skipped), summed in group (date) order: the
+        same float as the running value of the evening sheets."""
+        total, count = 0.0, 0
+        for i in group:
+            value = self.pcts[i]
+            if value == value:
+                total += value
+                count += 1
+        return total / count if count else math.nan
+
+
+def _groups(keys: Iterable[Any], days: list[Any]) -> list[tuple[Any, list[int]]]:
+    """Positions per key, keys in order of first appearance (``groupby(sort=False)``),
+    the positions of each key in day order (a pair plays once per evening)."""
+    groups: dict[Any, list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    return [(key, sorted(group, key=lambda i: days[i])) for key, group in groups.items()]
+
+
+def _rank_by_line(rows: list[dict[str, Any]], lines: Sequence[str], value: str) -> list[dict[str, Any]]:
+    """The standings order and ranks: rows sorted by line (the season's order, unknown
+    lines last), then ``value`` from high to low, then pair (numbers before text);
+    ``rank`` is the competition rank on ``value`` within the row's line (equal
+    values share the best rank: 1, 2, 2, 4)."""
+    line_no: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        line_no.setdefault(line, i)
+
+    def order(row: dict[str, Any]) -> tuple[Any, ...]:
+        v = row[value]
+        missing = v != v  # NaN: after every number
+        key = row["_key"]
+        pair = (0, key, "") if isinstance(key, int) else (1, 0, str(key))
+        return (line_no.get(row["line"], len(lines)), missing, 0.0 if missing else -v, pair)
+
+    ranked = sorted(rows, key=order)
+    seen: dict[Any, tuple[int, float, int]] = {}  # line -> (rows so far, last value, its rank)
+    for row in ranked:
+        count, last, rank = seen.get(row["line"], (0, math.nan, 0))
+        v = row[value]
+        rank = rank if v == last else count + 1
+        row["rank"] = rank
+        seen[row["line"]] = (count + 1, v, rank)
+    return ranked
+
+
+def _names(cols: Played, group: list[int], key: Any, settings: HeegSettings) -> str:
+    names = cols.names_of(group)
+    roster = settings.roster_by_pair
+    if not names and key in roster:
+        names = roster[key].names
+    return names
+
+
+def _one_period(cols: Played, settings: HeegSettings, period_label: str) -> list[dict[str, Any]]:
+    """The standings of one period, ranked per line, promotion and relegation marked."""
+    settings_period = next(p for p in settings.periods if p.label == period_label)
+    positions = [i for i in range(len(cols)) if cols.labels[i] == period_label]
+    if not positions:
+        return []
+    final = set(settings_period.evenings) <= {cols.days[i] for i in positions}
+    table = []
+    groups = _groups(((cols.lines[i], cols.keys[i]) for i in positions), [cols.days[i] for i in positions])
+    for (line, key), members in groups:
+        group = [positions[j] for j in members]
+        marks = cols.marks_of(group)
+        table.append({
+            "period": period_label, "line": line, "pair": cols.pairs[group[-1]], "_key": key,
+            "names": _names(cols, group, key, settings), "evenings": len(group), "period_pct": cols.mean_pct(group),
+            "marks": marks, "blocked": marks >= 4, "move": "", "next_line": line, "final": final,
+        })
+    table = _rank_by_line(table, settings.lines, "period_pct")
+    _mark_moves(table, settings.lines, settings_period.promote)
+    return [{c: row[c] for c in PERIOD_COLUMNS} for row in table]
+
+
+def _mark_moves(table: list[dict[str, Any]], lines: Sequence[str], promote: int) -> None:
+    """For each two adjacent lines: every blocked pair of the upper line relegates,
+    the lowest ranked others fill up to ``promote``; as many of the lower line's
+    best ranked pairs that are not blocked promote."""
+    present = {row["line"] for row in table}
+    for upper, lower in zip(lines, lines[1:]):
+        if upper not in present or lower not in present:
+            continue
+        up = [row for row in table if row["line"] == upper]
+        blocked = [row for row in up if row["blocked"]]
+        others = [row for row in reversed(up) if not row["blocked"]]
+        relegate = blocked + others[: max(0, promote - len(blocked))]
+        promoted = [row for row in table if row["line"] == lower and not row["blocked"]][: len(relegate)]
+        for row in relegate:
+            row["move"], row["next_line"] = "relegate", lower
+        for row in promoted:
+            row["move"], row["next_line"] = "promote", upper
+
+
+def period_rows(cols: Played, settings: HeegSettings, wanted: Sequence[str]) -> list[dict[str, Any]]:
+    """The standings of the periods ``wanted`` (labels), one after the other."""
+    out: list[dict[str, Any]] = []
+    for period_label in wanted:
+        out.extend(_one_period(cols, settings, period_label))
+    return out
+
+
+def year_rows(cols: Played, settings: HeegSettings) -> list[dict[str, Any]]:
+    """The year standings of the played rows ``cols``."""
+    columns = year_columns(settings)
+    if not len(cols):
+        return []
+    all_days = sorted(set(cols.days))
+    top = settings.lines[0]
+    table = []
+    for key, group in _groups(cols.keys, cols.days):
+        line = cols.lines[group[-1]]
+        own = {cols.days[i]: cols.lines[i] for i in group}
+        whole_top = all(own.get(d) == top for d in all_days)
+        marks = cols.marks_of(group)
+        row = {
+            "line": line, "pair": cols.pairs[group[-1]], "_key": key, "names": _names(cols, group, key, settings),
+            "evenings": len(group), "year_pct": cols.mean_pct(group), "marks": marks,
+            "star": line == top and not whole_top, "red_star": marks > 5,
+        }
+        for p in settings.periods:
+            part = [i for i in group if cols.labels[i] == p.label]
+            row[f"end_{p.label}"] = cols.mean_pct(part) if part else math.nan
+        row["eligible"] = whole_top and not row["red_star"]
+        table.append(row)
+    table = _rank_by_line(table, settings.lines, "year_pct")
+    eligible = [row["year_pct"] for row in table if row["eligible"]]
+    for row in table:
+        # competition rank among the eligible pairs (NaN for the others)
+        v = row["year_pct"]
+        row["champion_rank"] = float(1 + sum(1 for e in eligible if e > v)) if row["eligible"] and v == v else math.nan
+    return [{c: row[c] for c in columns} for row in table]
+
+
+def period_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings, period: Any = None) -> list[dict[str, Any]]:
+    """Period standings per line, with promotion/relegation marked, on plain records.
+
+    ``rows``: the recalculated season, one mapping per input row holding its input
+    and its computed values (``{**row, **computed}`` of :func:`compute`).
+
+    One row per pair per line per period (only played evenings count).
+    Columns: ``period, line, rank, pair, names, evenings, period_pct, marks,
+    blocked, move, next_line, final``.  ``rank`` is the competition rank on
+    ``period_pct`` (ties share a rank); ``blocked`` is the red inv signal (4 or
+    more substitute/absence codes in the period: cannot promote, relegates);
+    ``move`` is ``"promote"``, ``"relegate"`` or ``""``; ``final`` says whether
+    every evening of the period has been played (otherwise the marking is
+    provisional).  ``period`` restricts to one period label.
+
+    Marking, for each two adjacent lines (upper, lower) with ``n`` = the period's
+    ``promote``: every blocked pair of the upper line relegates; if fewer than
+    ``n`` do, the lowest ranked others fill up to ``n``.  As many pairs promote
+    from the lower line as relegate from the upper one: its best ranked pairs that
+    are not blocked.  Equal percentages are ordered by pair number.
+    """
+    labels = [p.label for p in settings.periods]
+    wanted = labels if period is None else [label(period)]
+    for one in wanted:
+        if one not in labels:
+            raise RuleError("heeg.period.unknown", "period {value!r} is not one of {labels}", field="period",
+                            value=period, labels=", ".join(labels))
+    return period_rows(Played.of_rows(rows, settings), settings, wanted)
+
+
+def year_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> list[dict[str, Any]]:
+    """The year standings (club championship) on plain records (``rows`` as for
+    :func:`period_table`).
+
+    One row per pair.  Columns: ``line`` (line of the pair's last evening),
+    ``rank`` (competition rank on ``year_pct`` within that line), ``pair, names,
+    evenings, year_pct``, one ``end_<label>`` per period (the pair's period
+    result), ``marks`` (substitute/absence codes in the year), ``star`` (not the
+    whole year in the top line), ``red_star`` (marks > 5), ``eligible`` (in the
+    top line, no star, no red star) and ``champion_rank`` (rank among the
+    eligible pairs; NaN for the others).  Sorted by line, then rank.
+    """
+    return year_rows(Played.of_rows(rows, settings), settings)

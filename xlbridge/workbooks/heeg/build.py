@@ -1,0 +1,158 @@
+"""The builder of the Heeg season workbook (``xlbridge new heeg PATH [--blank]``).
+
+Every sheet is written from the declaration (:mod:`~xlbridge.workbooks.heeg.declaration`)
+and the workbook is then recalculated by the kind itself
+(:class:`~xlbridge.workbooks.heeg.plan.HeegSeason`, applied through the headless
+adapter), so the shipped file holds exactly what ``xlbridge recalc`` computes.
+
+Not part of the xlwings Lite bundle: openpyxl and the demo season (pandas) are
+imported when a workbook is built; nothing on the recalculation path imports
+this module.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from xlbridge.clubs.heeg.rules import normalise_code
+from xlbridge.clubs.heeg.settings import HeegSettings, Period
+from xlbridge.values import as_date, is_blank
+from xlbridge.workbooks.declare import SheetSpec
+from xlbridge.workbooks.heeg.declaration import (
+    HOWTO,
+    HOWTO_LINES,
+    HOWTO_WIDTH,
+    NOTE_COLOUR,
+    YEAR,
+    evening_layout,
+    evening_sheet,
+    evening_table,
+    period_spec,
+    season_spec,
+    standings_layout,
+    year_spec,
+)
+from xlbridge.workbooks.heeg.plan import HeegSeason
+from xlbridge.workbooks.recalc import apply
+
+__all__ = ["heeg_workbook"]
+
+
+def _season(blank: bool) -> tuple[HeegSettings, list[dict[str, Any]]]:
+    """The demo season (settings and rows) or, ``blank``, three empty periods."""
+    if blank:
+        return HeegSettings(periods=tuple(Period(str(k), ()) for k in (1, 2, 3))), []
+    from xlbridge.clubs.frames import plain_records
+    from xlbridge.clubs.heeg.demo import demo_season
+
+    settings, frame = demo_season()
+    return settings, plain_records(frame)
+
+
+def heeg_workbook(blank: bool = False):
+    """The Heeg season workbook: the demo season (:func:`~xlbridge.clubs.heeg.demo.demo_season`)
+    already recalculated, or (``blank``) an empty season with the default settings."""
+    from openpyxl import Workbook
+
+    from xlbridge.files.openpyxl_book import OpenpyxlBook
+
+    settings, results = _season(blank)
+    labels = [p.label for p in settings.periods]
+    wb = Workbook()
+    book = OpenpyxlBook(wb)  # the adapter for the layouts and, at the end, the recalculation
+    spec = season_spec(labels, max([6, *(len(p.evenings) for p in settings.periods)]))
+    wb.active.title = spec.name
+    _write_season(wb.active, spec, settings)
+    # standings (computed; formats for the rows they will fill)
+    for standings in [*(period_spec(label) for label in labels), year_spec(labels)]:
+        wb.create_sheet(standings.name)
+        book.write(standings.name, standings.tables[0].header_row, 1, [standings.tables[0].headers()])
+        book.lay_out(standings.name, standings_layout(standings.name, labels, len(settings.roster)))
+    wb.move_sheet(YEAR, offset=-len(settings.periods))  # keep Season first, then Year, then the periods
+    _write_howto(wb.create_sheet(HOWTO))
+    for day in settings.evenings:  # one sheet per evening with what the scorer typed
+        _write_evening(wb, book, settings, day, [rec for rec in results if as_date(rec["date"]) == day], labels)
+    apply(book, HeegSeason().plan(book))
+    return wb
+
+
+def _header(ws: Any, row: int, titles: list[str]) -> None:
+    from openpyxl.styles import Alignment
+
+    from xlbridge.workbooks.style import HEADER_FILL, HEADER_FONT
+
+    for col, title in enumerate(titles, start=1):
+        c = ws.cell(row=row, column=col, value=title)
+        c.fill, c.font = HEADER_FILL, HEADER_FONT
+        c.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+
+
+def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
+    """The Season sheet: title, settings with their notes, the periods and the pairs."""
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
+    from xlbridge.workbooks.style import INPUT_FILL, TITLE_FONT
+
+    ws["A1"] = spec.title
+    ws["A1"].font = TITLE_FONT
+    for s in spec.settings:
+        value = ", ".join(settings.lines) if s.id == "lines" else getattr(settings, s.id)
+        ws.cell(row=s.row, column=s.label_col, value=s.text()).font = Font(bold=True)
+        ws.cell(row=s.row, column=s.col, value=value).fill = INPUT_FILL
+        ws.cell(row=s.row, column=s.col + 1, value=s.note).font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
+    periods, pairs = spec.table("periods"), spec.table("pairs")
+    _header(ws, periods.header_row, periods.headers())
+    for row, period in enumerate(settings.periods, start=periods.first_row):
+        values = {"period": int(period.label) if period.label.isdigit() else period.label, "promote": period.promote}
+        values.update({f"evening_{i}": dt.datetime(d.year, d.month, d.day) for i, d in enumerate(period.evenings, 1)})
+        for column in periods.columns:
+            c = ws.cell(row=row, column=periods.col(column.id))
+            if column.id in values:
+                c.value = values[column.id]
+            if column.yellow:
+                c.fill = INPUT_FILL
+            if column.number_format != "General":
+                c.number_format = column.number_format
+    _header(ws, pairs.header_row, pairs.headers())
+    for row, pair in enumerate(settings.roster, start=pairs.first_row):
+        ws.cell(row=row, column=pairs.col("pair"), value=pair.pair)
+        ws.cell(row=row, column=pairs.col("names"), value=pair.names)
+        for label, line in pair.lines.items():
+            if pairs.has(f"line_{label}"):
+                ws.cell(row=row, column=pairs.col(f"line_{label}"), value=line)
+    for col, width in enumerate(spec.widths, start=1):
+        ws.column_dimensions[get_column_letter(col)].width = width
+
+
+def _write_howto(ws: Any) -> None:
+    from xlbridge.workbooks.style import TITLE_FONT, write_lines
+
+    write_lines(ws, HOWTO_LINES)
+    ws["A1"].font = TITLE_FONT
+    ws.column_dimensions["A"].width = HOWTO_WIDTH
+
+
+def _write_evening(wb: Any, book: Any, settings: HeegSettings, day: dt.date, part: list[dict[str, Any]],
+                   labels: list[str]) -> None:
+    """An evening sheet with what the scorer typed: pair, names, line, the rounds,
+    the combi MP, the MP total (only on a row without rounds) and the inv code."""
+    table = evening_table(settings.rounds, labels)
+    sheet = wb.create_sheet(evening_sheet(day))
+    book.write(sheet.title, table.header_row, 1, [table.headers()])
+    book.lay_out(sheet.title, evening_layout(settings.rounds, labels, len(part)))
+
+    def typed(value: Any) -> Any:
+        return None if is_blank(value) else value
+
+    for row, rec in enumerate(part, start=table.first_row):
+        rounds = [rec.get(f"r{i}") for i in range(1, settings.rounds + 1)]
+        code = normalise_code(rec.get("code"))
+        values = {"pair": int(rec["pair"]), "names": rec.get("names"), "line": rec.get("line"),
+                  **{f"r{i}": typed(v) for i, v in enumerate(rounds, 1)}, "combi_mp": typed(rec.get("combi_mp")),
+                  "code": int(code) if code.isdigit() else (code or None)}
+        if all(is_blank(v) for v in rounds):
+            values["mp"] = typed(rec.get("mp"))
+        for column_id, value in values.items():
+            sheet.cell(row=row, column=table.col(column_id), value=value)

@@ -1,0 +1,368 @@
+"""The recalculation of the Heeg season workbook: :class:`HeegSeason`, a
+:class:`~xlbridge.workbooks.plan.Kind`.
+
+It reads the sheets (:mod:`~xlbridge.workbooks.heeg.read`), parses every evening
+row once (:func:`~xlbridge.clubs.heeg.records.parse_row`), runs the season
+(:func:`~xlbridge.clubs.heeg.season.season`) and plans only the computed cells.
+Every problem is located by sheet and cell: the season's problems through their
+concerns (``row`` = the sheet and row, ``field`` = a column of the evening sheet's
+declaration, else the evening and the pair).
+
+Standard library only: the recalculation runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from xlbridge.clubs.heeg.problems import LINE_EMPTY, LINE_TOO_SMALL
+from xlbridge.clubs.heeg.records import Entry, parse_row
+from xlbridge.clubs.heeg.season import SeasonResult, season
+from xlbridge.clubs.heeg.settings import HeegSettings
+from xlbridge.rules.problems import Problem as RuleProblem
+from xlbridge.values import as_date, as_text, pair_key
+from xlbridge.workbooks.book import BookAdapter, Grid, cell
+from xlbridge.workbooks.declare import SheetSpec, cell_ref
+from xlbridge.workbooks.heeg.declaration import (
+    AUDIT_NAMES,
+    EVENING_PREFIX,
+    HOWTO,
+    PERIOD_PREFIX,
+    PROMOTE_FILL,
+    RED,
+    RELEGATE_FILL,
+    SEASON,
+    SETTINGS,
+    STANDINGS_HEADER_ROW,
+    TITLE,
+    YEAR,
+    evening_headers,
+    evening_layout,
+    evening_sheet,
+    evening_table,
+    period_sheet,
+    period_spec,
+    standings_layout,
+    year_spec,
+)
+from xlbridge.workbooks.heeg.read import EveningSheet, SeasonSheet, read_evening, read_season
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
+
+__all__ = ["HeegSeason", "small_line_message", "value_out"]
+
+#: What the scorer can do about a line too small to be scored (the season's own
+#: advice, max_mp and line_top, has no cell in the workbook).
+SMALL_LINE = ("line {value} has only {number} {pairs} playing on this evening; a line needs at least 4 to be scored: "
+              "check the inv codes of its pairs (0 and a are not at a table), or give its pairs = (an arbitrary 50%)")
+#: An empty line: where the scorer types it in the workbook.
+LINE_EMPTY_HERE = ("line is empty; type the pair's line here, or its line for this period in the pairs table on the "
+                   "Season sheet")
+#: The MP of a row with rounds is their sum.
+SUM_OF_ROUNDS = " (the sum of R1..R{rounds_typed})"
+
+
+def small_line_message(line: Any, count: int | None) -> str:
+    """A line with fewer than 4 pairs at the tables has no top (docs/clubs/heeg.md §4):
+    what the scorer can do about it in the workbook."""
+    return RuleProblem(LINE_TOO_SMALL, SMALL_LINE, value=line, number=count if count is not None else "a few",
+                       pairs="pairs" if count is None or count != 1 else "pair").message
+
+
+def value_out(value: Any) -> Any:
+    """An engine value as a cell value: NaN and "" -> blank."""
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _holds_title(grid: Grid) -> bool:
+    title = cell(grid, 1, 1)
+    return isinstance(title, str) and title.startswith(TITLE)
+
+
+class HeegSeason:
+    """The Heeg season workbook (``xlbridge new heeg``)."""
+
+    name = "heeg"
+
+    def recognises(self, book: BookAdapter) -> bool:
+        names = book.sheet_names()
+        if SEASON in names:
+            if _holds_title(book.read(SEASON)):
+                return True
+            return any(n.startswith(EVENING_PREFIX) for n in names)
+        # the Season sheet renamed or deleted: still ours (plan() says what to do)
+        return any(n.startswith(EVENING_PREFIX) for n in names) or any(_holds_title(book.read(n)) for n in names)
+
+    # -- reading ----------------------------------------------------------
+
+    def _season_sheet(self, book: BookAdapter, names: list[str], problems: list[Problem]) -> SeasonSheet | None:
+        if SEASON not in names:
+            renamed = [n for n in names if _holds_title(book.read(n))]
+            if renamed:
+                problem = at("workbook", None, "heeg.season.renamed", "the settings sheet {expected!r} is missing; "
+                             "sheet {sheet!r} holds the season settings: rename it back to {expected!r}",
+                             expected=SEASON, sheet=renamed[0])
+            else:
+                problem = at("workbook", None, "heeg.season.missing", "the settings sheet {expected!r} is missing; "
+                             "restore it from the backup (NAME.backup.xlsx) or copy it from a new workbook "
+                             "(xlbridge new heeg)", expected=SEASON)
+            raise BookInputError([problem])
+        return read_season(book.read(SEASON), problems)
+
+    def _evening_sheets(self, book: BookAdapter, names: list[str], settings: HeegSettings | None,
+                        problems: list[Problem]) -> list[EveningSheet]:
+        """Every evening sheet, in the workbook's order; misnamed ones are problems."""
+        listed = set(settings.evenings) if settings else set()
+        evenings: list[EveningSheet] = []
+        pair_label = evening_table(0, ()).column("pair").text().lower()
+        names_label = evening_table(0, ()).column("names").text().lower()
+        for name in names:
+            if name.startswith(EVENING_PREFIX):
+                day = as_date(name[len(EVENING_PREFIX):])
+                if day is None or name != evening_sheet(day):
+                    problems.append(at(name, None, "heeg.evening.sheet-name", "sheet name {sheet!r}: expected "
+                                       "'Evening YYYY-MM-DD' (e.g. 'Evening 2025-09-04')", sheet=name))
+                    continue
+                if settings is not None and day not in listed:
+                    problems.append(at(name, None, "heeg.evening.outside", "evening {day} is in no period of the "
+                                       "season; add it to a period on the Season sheet (or rename the sheet)",
+                                       evening=day, day=day.isoformat()))
+                    continue
+                sheet = read_evening(name, day, book.read(name), problems)
+                if sheet is not None:
+                    evenings.append(sheet)
+            elif name not in (SEASON, YEAR, HOWTO) and not name.startswith(PERIOD_PREFIX):
+                grid = book.read(name)
+                if as_text(cell(grid, 1, 1)).lower() == pair_label and as_text(cell(grid, 1, 2)).lower() == names_label:
+                    problems.append(at(name, None, "heeg.evening.lookalike", "sheet {sheet!r} looks like an evening "
+                                       "sheet; name it 'Evening YYYY-MM-DD' (the date of the evening)", sheet=name))
+        return evenings
+
+    # -- planning ---------------------------------------------------------
+
+    def plan(self, book: BookAdapter) -> Plan:
+        names = book.sheet_names()
+        problems: list[Problem] = []
+        season_sheet = self._season_sheet(book, names, problems)
+        settings = season_sheet.settings if season_sheet else None
+        evenings = self._evening_sheets(book, names, settings, problems)
+        if settings is None:
+            raise BookInputError(problems)
+        entries = [parse_row(raw, settings, ref=(sheet.name, row)) for sheet in evenings for row, raw in sheet.raw]
+        result = season(entries, settings, raise_problems=False)
+        if result.problems or problems:  # every problem of the run is reported together
+            raise BookInputError(problems + self._located(result.problems, evenings))
+        labels = [p.label for p in settings.periods]
+        by_day: dict[dt.date, list[tuple[Entry, dict[str, Any]]]] = {}
+        for entry, values in zip(result.entries, result.values):
+            by_day.setdefault(entry.date, []).append((entry, values))  # type: ignore[arg-type]
+        plan = Plan()
+        for sheet in sorted(evenings, key=lambda s: s.day):
+            self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
+        self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
+        self._plan_standings(plan, book, result, settings, names)
+        return plan
+
+    def _located(self, problems: Sequence[Any], evenings: list[EveningSheet]) -> list[Problem]:
+        """The season's problems at their sheets and cells, in the workbook's words."""
+        by_day = {s.day: s for s in evenings}
+        by_name = {s.name: s for s in evenings}
+        out: list[Problem] = []
+        small_lines: set[tuple[Any, Any]] = set()
+        for p in problems:
+            if p.code == LINE_TOO_SMALL:
+                # one message per evening and line (the season has one per pair), at the
+                # Line cell of its first pair
+                if (p.evening, p.value) in small_lines:
+                    continue
+                small_lines.add((p.evening, p.value))
+                p = RuleProblem(p.code, SMALL_LINE, **p.params, number=p.count if p.count is not None else "a few",
+                                pairs="pairs" if p.count is None or p.count != 1 else "pair")
+            name, row = p.row if p.row is not None else (None, None)
+            if name is None and p.evening is not None and p.pair is not None and p.evening in by_day:
+                sheet = by_day[p.evening]
+                match = [r.row for r in sheet.rows if r.key == pair_key(p.pair)]
+                name, row = sheet.name, (match[0] if match else None)
+            if name is None:
+                out.append(self._unplaced(p))
+                continue
+            out.append(self._placed(p, by_name[name], row))
+        return out
+
+    def _unplaced(self, p: Any) -> Problem:
+        """A problem of no evening row: on its evening's sheet, or at its setting."""
+        if p.evening is not None:
+            return Problem(evening_sheet(p.evening), None, p)
+        setting = next((s for s in SETTINGS if s.id == p.field), None)
+        return Problem(SEASON, setting.cell if setting else None, p)
+
+    def _placed(self, p: Any, sheet: EveningSheet, row: int | None) -> Problem:
+        """A problem of one evening row: at the typed cell of its field (the row's
+        pair when its field has no column)."""
+        table = sheet.table
+        typed = {c.id for c in table.typed()}
+        col = table.col(p.field) if p.field in typed else None
+        if p.code == LINE_EMPTY and p.field == "line":
+            p = RuleProblem(p.code, LINE_EMPTY_HERE, **p.params)
+        if p.field == "mp" and row is not None:
+            entry = next((r for r in sheet.rows if r.row == row), None)
+            if entry is not None and entry.mp_from_rounds is not None:
+                p = RuleProblem(p.code, p.template + SUM_OF_ROUNDS, **p.params, rounds_typed=sheet.rounds)
+        return Problem(sheet.name, cell_ref(row, col) if row and col else None, p)
+
+    def _plan_evening(self, plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
+                      labels: list[str]) -> None:
+        """The computed cells of one evening sheet; ``computed``: the season's records of that evening."""
+        table = evening_table(sheet.rounds, labels)
+        by_pair = {entry.pair: values for entry, values in computed}
+        headers = table.headers()
+        star_col, inv_col = table.col("signal"), table.col("code")
+        # the computed part of the header row, a block per run of computed columns
+        for run in _runs([table.col(c.id) for c in table.computed()]):
+            plan.blocks.append(Block(sheet.name, table.header_row, run[0], [[headers[c - 1] for c in run]],
+                                     what=sheet.name, rows=["header"], columns=["header"] * len(run)))
+        rows_by_number = {r.row: r for r in sheet.rows}
+        computed_cols = [(table.col(c.id), c.id) for c in table.computed()]
+        per_row: list[dict[int, Any]] = []
+        units: list[str] = []
+        for row in range(table.first_row, max(len(sheet.grid), sheet.last_row) + 1):
+            entry = rows_by_number.get(row)
+            values = by_pair.get(entry.key) if entry else None
+            played = bool(values and values["played"])
+            cells: dict[int, Any] = {}
+            for col, column_id in computed_cols:
+                cells[col] = value_out(values[column_id]) if played else None  # type: ignore[index]
+            if entry is not None and entry.mp_from_rounds is not None:
+                cells[table.col("mp")] = entry.mp_from_rounds
+            per_row.append(cells)
+            units.append(entry.label if entry else "")
+            plan.fills.append((sheet.name, row, inv_col, RED if played and values["red_inv"] else None))  # type: ignore[index]
+            plan.fills.append((sheet.name, row, star_col, RED if played and values["red_star"] else None))  # type: ignore[index]
+        titles = {table.col(c.id): AUDIT_NAMES.get(c.id, c.text()) for c in table.columns}
+        plan.blocks.extend(_blocks(sheet.name, table.first_row, per_row, units, titles))
+
+    def _plan_new_evenings(self, plan: Plan, settings: HeegSettings, names: list[str], found: set[dt.date],
+                           labels: list[str]) -> None:
+        """An evening listed on the Season sheet without a sheet yet gets one, with
+        the header and the pairs of the roster for its period."""
+        existing = set(names)
+        order = {line: i for i, line in enumerate(settings.lines)}
+        for day in settings.evenings:
+            name = evening_sheet(day)
+            if day in found or name in existing:
+                continue
+            period = settings.period_of(day)
+            assert period is not None
+            members = sorted((p for p in settings.roster if period.label in p.lines),
+                             key=lambda p: (order.get(p.lines[period.label], 99),
+                                            (0, p.pair, "") if isinstance(p.pair, int) else (1, 0, str(p.pair))))
+            plan.new_sheets.append(name)
+            plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name))
+            if members:
+                plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]]
+                                                      for p in members], what=name))
+            plan.layouts.append((name, evening_layout(settings.rounds, labels, len(members))))
+
+    def _plan_standings(self, plan: Plan, book: BookAdapter, result: SeasonResult, settings: HeegSettings,
+                        names: list[str]) -> None:
+        labels = [p.label for p in settings.periods]
+        played_days = result.played_days
+        periods = result.periods if played_days else []
+        for period in settings.periods:
+            spec = period_spec(period.label)
+            part = [rec for rec in periods if rec["period"] == period.label]
+            evenings_played = sum(1 for d in period.evenings if d in played_days)
+            if not len(part):
+                status = "no evening played yet"
+            elif evenings_played == len(period.evenings):
+                status = f"final: all {len(period.evenings)} evenings played"
+            else:
+                status = f"provisional: {evenings_played} of {len(period.evenings)} evenings played"
+            note = (f"{period.promote} pair(s) move between two lines; a red marks cell: 4 or more substitute/absence "
+                    "marks in the period (cannot promote, relegates)")
+            rows, fills = [], []
+            for rec in part:
+                move = {"promote": f"promotes to {rec['next_line']}",
+                        "relegate": f"relegates to {rec['next_line']}"}.get(rec["move"])
+                rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
+                             int(rec["evenings"]), float(rec["period_pct"]), int(rec["marks"]), move, rec["next_line"]])
+                fills.append((RED if rec["blocked"] else None,
+                              {"promote": PROMOTE_FILL, "relegate": RELEGATE_FILL}.get(rec["move"])))
+            table = spec.tables[0]
+            self._table(plan, book, names, spec, f"{spec.title} ({status})", note, rows,
+                        {table.col("marks"): [f[0] for f in fills], table.col("move"): [f[1] for f in fills]}, labels)
+        self._plan_year(plan, book, result, settings, names, labels)
+
+    def _plan_year(self, plan: Plan, book: BookAdapter, result: SeasonResult, settings: HeegSettings,
+                   names: list[str], labels: list[str]) -> None:
+        spec = year_spec(labels, settings.season)
+        year = result.year if result.played_days else []
+        rows, reds = [], []
+        for rec in year:
+            champion = rec["champion_rank"]
+            rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
+                         int(rec["evenings"]), float(rec["year_pct"]), *(value_out(rec[f"end_{label}"])
+                                                                          for label in labels),
+                         int(rec["marks"]), "*" if rec["star"] else None,
+                         None if champion is None or math.isnan(champion) else int(champion)])
+            reds.append(RED if rec["red_star"] else None)
+        note = (f"champion: the best pair that played every evening in line {settings.lines[0]} (no *) and had at most "
+                "5 substitute/absence marks (no red *)")
+        self._table(plan, book, names, spec, spec.title, note, rows, {spec.tables[0].col("star"): reds}, labels)
+
+    def _table(self, plan: Plan, book: BookAdapter, names: list[str], spec: SheetSpec, title: str, note: str,
+               rows: list[list[Any]], fills: dict[int, list[str | None]], labels: list[str]) -> None:
+        """A whole standings sheet: title, note, header row 3, rows from 4; the old
+        contents beyond are blanked.  Not audited (it follows from the evenings)."""
+        sheet, table = spec.name, spec.tables[0]
+        old: Grid = book.read(sheet) if sheet in names else []
+        if sheet not in names:
+            plan.new_sheets.append(sheet)
+            plan.layouts.append((sheet, standings_layout(sheet, labels, len(rows))))
+        headers = table.headers()
+        width = max(len(headers), max((len(r) for r in old), default=0))
+        height = max(STANDINGS_HEADER_ROW + len(rows), len(old))
+        grid: Grid = [[title], [note], headers, *rows]
+        grid = [list(line) + [None] * (width - len(line)) for line in grid]
+        grid += [[None] * width for _ in range(height - len(grid))]
+        plan.blocks.append(Block(sheet, 1, 1, grid, what=sheet, audit=False))
+        for col, colours in fills.items():
+            for i in range(height - table.header_row):
+                plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else None))
+
+
+def _runs(cols: list[int]) -> list[list[int]]:
+    """Sorted columns as runs of adjacent ones."""
+    runs: list[list[int]] = []
+    for c in sorted(cols):
+        if runs and c == runs[-1][-1] + 1:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    return runs
+
+
+def _blocks(sheet: str, first_row: int, per_row: list[dict[int, Any]], units: list[str],
+            titles: dict[int, str]) -> list[Block]:
+    """Blocks for per-row computed cells: runs of rows with the same computed
+    columns, split into runs of adjacent columns (typed cells are never written)."""
+    blocks: list[Block] = []
+    i = 0
+    while i < len(per_row):
+        cols = sorted(per_row[i])
+        j = i
+        while j + 1 < len(per_row) and sorted(per_row[j + 1]) == cols:
+            j += 1
+        for run in _runs(cols):
+            values = [[per_row[k][c] for c in run] for k in range(i, j + 1)]
+            blocks.append(Block(sheet, first_row + i, run[0], values, what=sheet, rows=units[i:j + 1],
+                                columns=[titles.get(c, "") for c in run]))
+        i = j + 1
+    return blocks
+
