@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from functools import lru_cache
 
 from xlbridge.workbooks.book import Layout
 from xlbridge.workbooks.declare import Column, SheetSpec, Setting, Table
@@ -133,6 +134,11 @@ def evening_table(rounds: int, labels: Sequence[str]) -> Table:
     row without rounds) and inv; only the rounds and the first C are yellow (xlbridge
     fills in pair, names and line of a new evening, writes MP on a row with rounds,
     and owns the inv cell's fill: the red signal)."""
+    return _evening_table(rounds, tuple(labels))
+
+
+@lru_cache(maxsize=64)
+def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
     pct = "0.00"
     return Table("pairs", 1, (
         Column("pair", "Pair", kind="whole", width=6, fill=False),

@@ -32,7 +32,7 @@ from xlbridge.workbooks.heeg.declaration import (
 )
 from xlbridge.workbooks.plan import Problem, at
 
-__all__ = ["SeasonSheet", "read_season", "EveningRow", "EveningSheet", "read_evening", "typed_columns"]
+__all__ = ["SeasonSheet", "read_season", "EveningRow", "EveningSheet", "read_evening"]
 
 _SPEC = {s.id: s for s in SETTINGS}
 
@@ -279,9 +279,10 @@ class EveningSheet:
         """The typed columns of this sheet (the computed ones need the periods: :func:`evening_table`)."""
         return evening_table(self.rounds, ())
 
-
-def typed_columns(table: Table) -> list[int]:
-    return [table.col(c.id) for c in table.typed()]
+    def columns(self) -> dict[str, int]:
+        """The sheet column of every typed column id."""
+        table = self.table
+        return {c.id: table.col(c.id) for c in table.typed()}
 
 
 def _rounds(grid: Grid, first: int) -> int:
@@ -320,69 +321,72 @@ def read_evening(name: str, day: dt.date, grid: Grid, problems: list[Problem]) -
         problems.extend(found)
         return None
     seen: dict[Any, int] = {}
-    typed = typed_columns(table)
+    cols = sheet.columns()
+    typed = list(cols.values())
     for row in range(table.first_row, len(grid) + 1):
         if all(is_blank(cell(grid, row, c)) for c in typed):
             continue
         sheet.last_row = row
-        _read_row(sheet, table, row, seen, problems)
+        _read_row(sheet, cols, row, seen, problems)
     return sheet
 
 
-def _in_doubt(sheet: EveningSheet, table: Table, row: int, key: Any) -> None:
+def _in_doubt(sheet: EveningSheet, cols: dict[str, int], row: int, key: Any) -> None:
     """A row with a problem reported here: the season does not check or score it,
     but counts it as a pair of its line (the line's maximum must not drop because
     of one mistyped cell, docs/clubs/heeg.md §11.3)."""
     sheet.raw.append((row, {"date": sheet.day, "pair": key, "names": None,
-                            "line": as_text(cell(sheet.grid, row, table.col("line"))) or None, "mp": None,
-                            "code": cell(sheet.grid, row, table.col("code")), "combi_mp": None, "in_doubt": True}))
+                            "line": as_text(cell(sheet.grid, row, cols["line"])) or None, "mp": None,
+                            "code": cell(sheet.grid, row, cols["code"]), "combi_mp": None, "in_doubt": True}))
 
 
-def _read_row(sheet: EveningSheet, table: Table, row: int, seen: dict[Any, int], problems: list[Problem]) -> None:
+def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[Any, int],
+              problems: list[Problem]) -> None:
+    """One pair's row (``cols``: the sheet column of every typed column id)."""
     grid, name = sheet.grid, sheet.name
-    raw_pair = cell(grid, row, table.col("pair"))
+    raw_pair = cell(grid, row, cols["pair"])
     if is_blank(raw_pair):
-        problems.append(at(name, table.cell("pair", row), "heeg.evening.pair-empty", "pair is empty (type the pair "
-                           "number, or clear the row)", evening=sheet.day, field="pair", row=row))
-        _in_doubt(sheet, table, row, None)
+        problems.append(at(name, cell_ref(row, cols["pair"]), "heeg.evening.pair-empty", "pair is empty (type the "
+                           "pair number, or clear the row)", evening=sheet.day, field="pair", row=row))
+        _in_doubt(sheet, cols, row, None)
         return
     key = pair_key(raw_pair)
     if key in seen:
-        problems.append(at(name, table.cell("pair", row), "heeg.evening.pair-twice", "pair {typed} is on this evening "
-                           "twice (rows {first} and {second}); one row per pair", evening=sheet.day, pair=key,
-                           field="pair", typed=raw_pair, first=seen[key], second=row, row=row))
-        _in_doubt(sheet, table, row, None)
+        problems.append(at(name, cell_ref(row, cols["pair"]), "heeg.evening.pair-twice", "pair {typed} is on this "
+                           "evening twice (rows {first} and {second}); one row per pair", evening=sheet.day,
+                           pair=key, field="pair", typed=raw_pair, first=seen[key], second=row, row=row))
+        _in_doubt(sheet, cols, row, None)
         return
     seen[key] = row
     typed_rounds, round_ok = [], True
     for i in range(1, sheet.rounds + 1):
-        raw = cell(grid, row, table.col(f"r{i}"))
+        raw = cell(grid, row, cols[f"r{i}"])
         if is_blank(raw):
             continue
         n = as_number(raw)
         where = {"evening": sheet.day, "pair": key, "round": i, "field": f"r{i}", "value": raw, "row": row}
         if n is None:
-            problems.append(at(name, table.cell(f"r{i}", row), "heeg.round.not-a-number",
+            problems.append(at(name, cell_ref(row, cols[f"r{i}"]), "heeg.round.not-a-number",
                                "MP {value!r} in round {round} is not a number", **where))
             round_ok = False
         elif n < 0:
-            problems.append(at(name, table.cell(f"r{i}", row), "heeg.round.negative",
+            problems.append(at(name, cell_ref(row, cols[f"r{i}"]), "heeg.round.negative",
                                "MP {value!r} in round {round} is negative", **where))
             round_ok = False
         else:
             typed_rounds.append(n)
     if not round_ok:
-        _in_doubt(sheet, table, row, key)
+        _in_doubt(sheet, cols, row, key)
         return
     mp_from_rounds = float(sum(typed_rounds)) if typed_rounds else None
     sheet.raw.append((row, {
         "date": sheet.day,
         "pair": key,
-        "names": as_text(cell(grid, row, table.col("names"))) or None,
-        "line": as_text(cell(grid, row, table.col("line"))) or None,
-        "mp": mp_from_rounds if mp_from_rounds is not None else cell(grid, row, table.col("mp")),
-        "code": cell(grid, row, table.col("code")),
-        "combi_mp": cell(grid, row, table.col("combi_mp")),
+        "names": as_text(cell(grid, row, cols["names"])) or None,
+        "line": as_text(cell(grid, row, cols["line"])) or None,
+        "mp": mp_from_rounds if mp_from_rounds is not None else cell(grid, row, cols["mp"]),
+        "code": cell(grid, row, cols["code"]),
+        "combi_mp": cell(grid, row, cols["combi_mp"]),
         "in_doubt": False,
     }))
     sheet.rows.append(EveningRow(row, key, str(key), mp_from_rounds))
