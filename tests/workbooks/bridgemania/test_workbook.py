@@ -12,6 +12,10 @@ from openpyxl import Workbook, load_workbook
 from xlbridge.cli import main
 from xlbridge.clubs.bridgemania import BasePair, Guest, Season, Tournament, recalculate
 from xlbridge.clubs.bridgemania.demo import demo_season
+from xlbridge.excel.emulate import snapshot
+from xlbridge.excel.shipped import build
+from xlbridge.files.headless import backup_path, recalc_path
+from xlbridge.files.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import (
     AFTER_COL,
     AFTER_HEADERS,
@@ -27,11 +31,8 @@ from xlbridge.workbooks.bridgemania import (
     T_HEADER,
     season_workbook,
 )
-from xlbridge.files.openpyxl_book import OpenpyxlBook
-from xlbridge.excel.emulate import snapshot
-from xlbridge.workbooks.recalc import BookInputError, recalculate as recalc_book
-from xlbridge.files.headless import backup_path, recalc_path
-from xlbridge.excel.shipped import build
+from xlbridge.workbooks.recalc import BookInputError
+from xlbridge.workbooks.recalc import recalculate as recalc_book
 
 
 @pytest.fixture(scope="module")

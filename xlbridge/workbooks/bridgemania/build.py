@@ -1,0 +1,358 @@
+"""The builder of the BridgeMania season workbook (``xlbridge new bridgemania PATH [--blank]``).
+
+Every sheet is laid out from the declaration
+(:mod:`~xlbridge.workbooks.bridgemania.declaration`): titles, settings, headers
+(typed blue, computed green), typed cells yellow, computed cells blue with their
+number formats, widths and frozen panes; the demo season is then typed in as a
+scorer would and recalculated by the kind itself.
+
+openpyxl is imported inside the functions, and this module is not part of the
+xlwings Lite bundle (the recalculation never needs it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from xlbridge.clubs import bridgemania as bm
+from xlbridge.workbooks.bridgemania import declaration as d
+from xlbridge.workbooks.declare import (
+    COMPUTED,
+    COMPUTED_HEADER,
+    HEADER,
+    HEADER_TEXT,
+    INPUT,
+    SheetSpec,
+    Table,
+)
+
+__all__ = ["bridgemania_workbook", "season_workbook", "HOW_TO_LINES"]
+
+
+def bridgemania_workbook(blank: bool = False):
+    """The BridgeMania season workbook: the demo season recalculated, or a blank template."""
+    if blank:
+        return season_workbook(None)
+    from xlbridge.clubs.bridgemania.demo import demo_season
+
+    season = demo_season()
+    # the next tournament of the demo's rotation of hosts, with 8 base pairs
+    return season_workbook(season, next_host=season.reference[len(season.tournaments) % len(season.reference)],
+                           capacity=8)
+
+
+def season_workbook(season: bm.Season | None, next_host: str | None = None, capacity: int | None = None):
+    """A workbook holding ``season`` as a scorer would type it, recalculated (``None``: a blank template)."""
+    from openpyxl import Workbook
+
+    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.bridgemania.plan import BridgeManiaSeason
+    from xlbridge.workbooks.recalc import apply
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = d.SEASON
+    _build_season(ws, season)
+    if season is not None:
+        for t in season.tournaments:
+            _build_tournament(wb.create_sheet(t.id), season, t)
+    _build_tournament(wb.create_sheet(d.BLANK_TOURNAMENT), season, None)
+    _build_championship(wb.create_sheet(d.CHAMPIONSHIP), season)
+    _build_participation(wb.create_sheet(d.PARTICIPATION), season)
+    participation = wb[d.PARTICIPATION]
+    participation[d.NEXT_HOST.cell], participation[d.CAPACITY.cell] = next_host, capacity
+    _build_how_to(wb.create_sheet(d.HOW_TO))
+    if season is not None:
+        adapter = OpenpyxlBook(wb)
+        apply(adapter, BridgeManiaSeason().plan(adapter))
+    return wb
+
+
+# ------------------------------------------------------------------ the look, from the declaration
+
+
+class _Style:
+    """The openpyxl objects of the house style (made once per workbook)."""
+
+    def __init__(self) -> None:
+        from openpyxl.styles import Alignment, Font, PatternFill
+
+        def fill(colour: str) -> PatternFill:
+            rgb = "FF" + colour.lstrip("#")
+            return PatternFill("solid", start_color=rgb, end_color=rgb)
+
+        self.typed_header, self.computed_header = fill(HEADER), fill(COMPUTED_HEADER)
+        self.input, self.computed = fill(INPUT), fill(COMPUTED)
+        self.header_font = Font(bold=True, color="FF" + HEADER_TEXT.lstrip("#"))
+        self.title, self.bold = Font(bold=True, size=14), Font(bold=True)
+        self.center = Alignment(horizontal="center", vertical="center", wrap_text=True)
+
+
+_STYLE: list[_Style] = []
+
+
+def _style() -> _Style:
+    if not _STYLE:
+        _STYLE.append(_Style())
+    return _STYLE[0]
+
+
+def _header(ws, table: Table) -> None:
+    """The header row of ``table``: its labels (board columns headed by their number), blue or green."""
+    st = _style()
+    for offset, column in enumerate(table.columns):
+        text = column.text()
+        value = int(text) if column.kind == "board" else (text or None)
+        cell = ws.cell(row=table.header_row, column=table.first_col + offset, value=value)
+        cell.fill = st.typed_header if column.typed else st.computed_header
+        cell.font, cell.alignment = st.header_font, st.center
+
+
+def _cells(ws, table: Table, rows: int, typed_cols: int | None = None) -> None:
+    """``rows`` rows under the header: typed cells yellow, computed cells blue, with the columns' number
+    formats (``typed_cols``: the typed area is that wide, whatever the columns)."""
+    st = _style()
+    columns = list(table.columns)
+    if typed_cols is not None:
+        columns = [columns[min(i, len(columns) - 1)] for i in range(typed_cols)]
+    for r in range(table.first_row, table.first_row + rows):
+        for offset, column in enumerate(columns):
+            cell = ws.cell(row=r, column=table.first_col + offset)
+            if column.typed:
+                if column.yellow:
+                    cell.fill = st.input
+                if column.number_format != "General":
+                    cell.number_format = column.number_format
+            else:
+                cell.fill = st.computed
+                cell.number_format = column.number_format
+
+
+def _width(ws, col: int, width: float) -> None:
+    from openpyxl.utils import get_column_letter
+
+    ws.column_dimensions[get_column_letter(col)].width = width
+
+
+def _widths(ws, spec: SheetSpec) -> None:
+    """The tables' column widths and the sheet's own (the gaps); other columns keep Excel's default."""
+    for col, width in enumerate(spec.widths, start=1):
+        if width:
+            _width(ws, col, width)
+    for t in spec.tables:
+        for offset, column in enumerate(t.columns):
+            _width(ws, t.first_col + offset, column.width)
+
+
+def _title(ws, text: str) -> None:
+    ws["A1"] = text
+    ws["A1"].font = _style().title
+
+
+def _freeze(ws, spec: SheetSpec) -> None:
+    assert spec.freeze is not None
+    ws.freeze_panes = ws.cell(row=spec.freeze[0], column=spec.freeze[1])
+
+
+# ------------------------------------------------------------------ the sheets
+
+
+def _build_season(ws, season: bm.Season | None) -> None:
+    st, spec = _style(), d.SEASON_SHEET
+    _title(ws, d.SEASON_TITLE)
+    name = spec.setting("name")
+    ws.cell(row=name.row, column=name.label_col, value=name.text()).font = st.bold
+    ws.cell(row=name.row, column=name.col, value=season.name if season else None).fill = st.input
+    for t in spec.tables:
+        ws.cell(row=d.CAPTION_ROW, column=t.first_col, value=d.SEASON_CAPTIONS[t.id]).font = st.bold
+        _header(ws, t)
+    _widths(ws, spec)
+    _freeze(ws, spec)
+    rows = {d.BASE.id: max(d.BASE.room, len(season.base_pairs) if season else 0),
+            d.GUESTS.id: max(d.GUESTS.room, len(season.guests) if season else 0),
+            d.CALENDAR.id: max(d.CALENDAR.room, len(season.tournaments) if season else 0)}
+    rows[d.CALENDAR_RESULTS.id] = rows[d.CALENDAR.id]
+    for t in spec.tables:
+        _cells(ws, t, rows[t.id])
+    if season is None:
+        return
+    lot = {pid: i for i, pid in enumerate(season.reference, start=1)}
+    for r, b in enumerate(season.base_pairs, start=d.BASE.first_row):
+        for column, value in zip(d.BASE.columns, (b.id, b.players[0], b.players[1], b.name, lot.get(b.id))):
+            ws.cell(row=r, column=d.BASE.col(column.id), value=value)
+    for r, g in enumerate(season.guests, start=d.GUESTS.first_row):
+        ws.cell(row=r, column=d.GUESTS.col("guest"), value=g.id)
+        ws.cell(row=r, column=d.GUESTS.col("name"), value=g.name)
+    for r, t in enumerate(season.tournaments, start=d.CALENDAR.first_row):
+        ws.cell(row=r, column=d.CALENDAR.col("tournament"), value=t.id)
+        ws.cell(row=r, column=d.CALENDAR.col("date"), value=dt.datetime.fromisoformat(t.date) if t.date else None)
+        ws.cell(row=r, column=d.CALENDAR.col("host"), value=t.host)
+
+
+def _pair_rows(season: bm.Season | None, t: bm.Tournament | None) -> list[tuple[str, Any, Any, Sequence[Any]]]:
+    """The pairs of a tournament sheet: every base pair (its scores, or its status), temporary pairs, guests."""
+    if season is None:
+        return []
+    if t is None:
+        return [(b.id, None, None, ()) for b in season.base_pairs]
+    rows: list[tuple[str, Any, Any, Sequence[Any]]] = []
+    split_base = {b.id for b in season.base_pairs
+                  if any(p in members for members in t.splits.values() for p in b.players)}
+    for b in season.base_pairs:
+        if b.id in t.scores:
+            rows.append((b.id, None, None, t.scores[b.id]))
+        elif b.id in split_base:
+            rows.append((b.id, "split", None, ()))
+        else:
+            rows.append((b.id, t.status.get(b.id), None, ()))
+    for temp, members in t.splits.items():
+        rows.append((temp, None, " / ".join(members), t.scores[temp]))
+    for entry, scores in t.scores.items():
+        if entry not in {r[0] for r in rows}:
+            rows.append((entry, None, None, scores))
+    return rows
+
+
+def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> None:
+    st = _style()
+    nboards = len(next(iter(t.scores.values()))) if t else d.TEMPLATE_BOARDS
+    spec = d.tournament_sheet(nboards, t.id if t else d.BLANK_TOURNAMENT)
+    pairs, results = spec.tables
+    _title(ws, f"{d.TOURNAMENT_TITLE} {t.id}" if t else f"{d.TOURNAMENT_TITLE} (copy this sheet, rename it as the "
+           "tournament and add it to the list on the Season sheet)")
+    values = {d.MOVEMENT.id: t.movement if t else None, d.TOP.id: t.top if t else None,
+              d.COUNTS.id: ("yes" if t.championship else "no") if t else None,
+              d.EXTRA.id: ", ".join(t.top_hand) if t and t.top_hand else None}
+    for s in spec.settings:
+        ws.cell(row=s.row, column=s.label_col, value=s.text()).font = st.bold
+        ws.cell(row=s.row, column=s.col, value=values[s.id]).fill = st.input
+    for s in spec.settings:
+        ws.cell(row=s.row, column=s.col + 1, value=s.note)
+    _header(ws, pairs)
+    _header(ws, results)
+    _widths(ws, spec)
+    _freeze(ws, spec)
+    rows = _pair_rows(season, t)
+    nrows = max(len(rows) + 2, d.PAIRS.room)
+    _cells(ws, pairs, nrows)
+    _cells(ws, results, nrows)
+    for r, (pair, word, players, scores) in enumerate(rows, start=pairs.first_row):
+        for column, value in zip(("pair", "status", "players"), (pair, word, players)):
+            ws.cell(row=r, column=pairs.col(column), value=value)
+        for b, value in enumerate(scores, start=1):
+            ws.cell(row=r, column=d.FIRST_BOARD_COL + b - 1, value=value)
+    _build_sections(ws, t, pairs.first_row + nrows + 1, nboards)
+
+
+def _section_lines(t: bm.Tournament | None) -> dict[str, list[list[Any]]]:
+    lines: dict[str, list[list[Any]]] = {s.id: [] for s in d.SECTIONS}
+    if t is None:
+        return lines
+    for penalty in t.penalties:
+        for guilty in penalty.pairs:
+            lines[d.PENALTIES.id].append([guilty, _board_of(penalty.note), penalty.note])
+    for rect in t.rectifications:
+        lines[d.RECTIFICATIONS.id].append([rect.board, rect.kind, ", ".join(rect.row) or None,
+                                           ", ".join(rect.ns) or None])
+    for entry, hands in t.hand_scores.items():
+        lines[d.BRIDGE_SCORES.id].append([entry, None, None, *hands])
+    return lines
+
+
+def _build_sections(ws, t: bm.Tournament | None, row: int, nboards: int) -> None:
+    """Penalties, Rectifications, Bridge scores below the pairs, each under its title."""
+    st = _style()
+    lines = _section_lines(t)
+    for section in d.SECTIONS:
+        ws.cell(row=row, column=1, value=section.title).font = st.title
+        ws.cell(row=row, column=3, value=section.help)
+        table = section.at(row, nboards)
+        _header(ws, table)
+        size = max(len(lines[section.id]) + 1, section.min_rows)
+        _cells(ws, table, size, typed_cols=section.typed_cols(nboards))
+        for r, line in enumerate(lines[section.id], start=table.first_row):
+            for c, value in enumerate(line, start=1):
+                ws.cell(row=r, column=c, value=value)
+        row += 2 + size + 1
+
+
+def _board_of(note: str) -> int | None:
+    words = note.replace(":", " ").split()
+    for a, b in zip(words, words[1:]):
+        if a.lower() == "board" and b.isdigit():
+            return int(b)
+    return None
+
+
+def _build_championship(ws, season: bm.Season | None) -> None:
+    st, spec = _style(), d.CHAMPIONSHIP_SHEET
+    _title(ws, d.CHAMPIONSHIP_TITLE)
+    for t in spec.tables:
+        ws.cell(row=t.header_row - 1, column=t.first_col).font = st.bold  # the caption: written by the plan
+        _header(ws, t)
+    nbase = max(d.BASE.room, len(season.base_pairs) if season else 0)
+    rows = {d.FINAL.id: nbase,
+            d.GENERAL.id: nbase + max(d.GUESTS.room, len(season.guests) if season else 0),
+            d.AFTER.id: nbase * max(d.CALENDAR.room, len(season.tournaments) if season else 0)}
+    for t in spec.tables:
+        _cells(ws, t, rows[t.id])
+    _widths(ws, spec)
+    _freeze(ws, spec)
+
+
+def _build_participation(ws, season: bm.Season | None) -> None:
+    st, spec = _style(), d.PARTICIPATION_SHEET
+    _title(ws, d.PARTICIPATION_TITLE)
+    for s in spec.settings:
+        ws.cell(row=s.row, column=s.label_col, value=s.text()).font = st.bold
+        ws.cell(row=s.row, column=s.col).fill = st.input
+    ws.cell(row=d.NEXT_HOST.row, column=d.NEXT_HOST.col + 1, value=d.NEXT_HOST.note)
+    _header(ws, d.NEXT)
+    _cells(ws, d.NEXT, max(d.NEXT.room, len(season.base_pairs) if season else 0))
+    _widths(ws, spec)
+    ntour = max(d.CALENDAR.room, len(season.tournaments) if season else 0)
+    for i in range(2 * ntour):
+        _width(ws, d.LISTS_COL + i, d.LIST_WIDTHS[i % 2])
+    _freeze(ws, spec)
+
+
+HOW_TO_LINES = [
+    "How to use the BridgeMania season workbook",
+    "",
+    "Yellow cells are typed by the scorer; blue cells are computed by xlbridge (recalculate: the Recalculate season "
+    "button on the Season sheet in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten.",
+    "",
+    "Season: the base pairs (id, players, name, lot = place in the reference list drawn by lot), the guest "
+    "register, and the tournaments in playing order (sheet name, date, host).",
+    "A new tournament: copy the 'Blank tournament' sheet, rename it as in the list on Season (e.g. T15).",
+    "Tournament sheet: Movement, TOP (blank = from the scores), Championship (no = a friendly), then one row per "
+    "pair: every base pair (its board scores, or a status: waiting / ill / unable, or split), each guest, each "
+    "temporary pair of a split night (its two players in Players, e.g. Barbara / Sergio).",
+    "Board scores as on the traveller (0-2-4-...-TOP); R = sit-out (TOP/2). Every board must add up.",
+    "Penalties: one row per guilty pair and error. Rectifications: board, partial or irreversible, and for a "
+    "partial one the annulled row (NS, EW) and every NS pair of the board. Bridge scores: optional, for the extra "
+    "PTS (the highest bridge score of the night).",
+    "Championship: the final Ricalibratura ranking (grey = not eligible), the general ranking, and the three "
+    "standings after each tournament. Participation: the O/P/A/I list of every tournament and the next one "
+    "(type the next host and the number of base pairs that can play).",
+    "",
+    "Problems are listed on the Messages sheet and their cells marked in red; nothing is recalculated until "
+    "they are fixed. Changed results are listed on the Corrections sheet.",
+    "",
+    "Worksheet functions (with the xlbridge add-in):",
+    '=BM_PCT(D9:Q9, 8)  ->  the tournament score in % of a row of board scores (R = sit-out)',
+    '=BM_FINAL(I6:I16, J6:J16, K6:K16)  ->  the final places from the places in the three standings',
+    '=AWARD("bm.f1-fast", 3, 10)  ->  PTS of Tab.1 for the 3rd of 10 pairs (bm.indycar-hard, bm.f1-hybrid)',
+    "",
+    "Rules and decisions: docs/clubs/bridgemania.md.",
+]
+
+
+def _build_how_to(ws) -> None:
+    from xlbridge.workbooks.style import write_lines
+
+    write_lines(ws, HOW_TO_LINES)
+    ws["A1"].font = _style().title
+    _width(ws, 1, d.HOW_TO_WIDTH)

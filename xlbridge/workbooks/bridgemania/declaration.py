@@ -1,0 +1,288 @@
+"""The BridgeMania season workbook, declared once: its sheets, settings, tables and sections.
+
+Everything else of the kind is derived from this declaration: the builder
+(:mod:`~xlbridge.workbooks.bridgemania.build`) writes the headers, fills, number
+formats and widths from it; the reader (:mod:`~xlbridge.workbooks.bridgemania.read`)
+checks the headers and finds columns and settings by id; the problems are put at
+their cells (:mod:`~xlbridge.workbooks.bridgemania.locate`) by mapping their
+concerns through it; and a sheet the recalculation adds again gets its look from
+:func:`layout`.  The layout is described in ``docs/clubs/bridgemania.md``
+("The workbook").
+
+Standard library only: the recalculation runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from xlbridge.workbooks.book import Layout
+from xlbridge.workbooks.declare import (
+    COMPUTED,
+    COMPUTED_HEADER,
+    Column,
+    Setting,
+    SheetSpec,
+    Table,
+)
+from xlbridge.workbooks.declare import _merge as merge_areas
+
+__all__ = ["SEASON", "CHAMPIONSHIP", "PARTICIPATION", "BLANK_TOURNAMENT", "HOW_TO", "SEASON_SHEET",
+           "tournament_sheet", "CHAMPIONSHIP_SHEET", "PARTICIPATION_SHEET", "SECTIONS", "layout"]
+
+# ------------------------------------------------------------------ sheets and titles
+
+SEASON = "Season"
+CHAMPIONSHIP = "Championship"
+PARTICIPATION = "Participation"
+BLANK_TOURNAMENT = "Blank tournament"  # the sheet to copy for a new tournament; never read
+HOW_TO = "How to"
+
+SEASON_TITLE = "BridgeMania championship — season"
+TOURNAMENT_TITLE = "BridgeMania tournament"
+CHAMPIONSHIP_TITLE = "BridgeMania championship — standings (computed: do not type here)"
+PARTICIPATION_TITLE = "BridgeMania participation lists (section B)"
+
+#: Fills of the plan beyond the house colours: an ineligible pair's row of the final ranking.
+INELIGIBLE = "#D9D9D9"
+
+PCT = "0.00"
+PTS = "0.000"
+
+
+def _computed(column_id: str, label: str, width: float, number_format: str = "General") -> Column:
+    return Column(column_id, label, typed=False, width=width, number_format=number_format)
+
+
+# ------------------------------------------------------------------ the Season sheet
+
+#: Row 3: a caption above each table (bold).
+CAPTION_ROW = 3
+
+BASE = Table("base", header_row=4, room=11, columns=(
+    Column("pair", "Pair", width=8),
+    Column("player1", "Player 1", width=12),
+    Column("player2", "Player 2", width=12),
+    Column("name", "Name", width=20),
+    Column("lot", "Lot", kind="whole", width=6),
+))
+GUESTS = Table("guests", header_row=4, first_col=7, room=10, columns=(
+    Column("guest", "Guest", width=8),
+    Column("name", "Name", width=20),
+))
+CALENDAR = Table("calendar", header_row=4, first_col=10, room=20, columns=(
+    Column("tournament", "Tournament", width=12),
+    Column("date", "Date", kind="date", number_format="yyyy-mm-dd", width=12),
+    Column("host", "Host", width=8),
+))
+CALENDAR_RESULTS = Table("calendar-results", header_row=4, first_col=14, room=20, columns=(
+    _computed("pairs", "Pairs", 7),
+    _computed("tables", "Tables", 7, "0.0"),
+    _computed("boards", "Boards", 7),
+    _computed("top", "TOP", 6),
+    _computed("penalty", "Penalty", 8),
+    _computed("base_pairs", "Base pairs", 7),
+    _computed("counts", "Counts", 13),
+    _computed("winner", "Winner", 12),
+))
+SEASON_SHEET = SheetSpec(
+    "season", SEASON, title=SEASON_TITLE, settings=(Setting("name", row=2, label="Season"),),
+    tables=(BASE, GUESTS, CALENDAR, CALENDAR_RESULTS), freeze=(BASE.first_row, 1),
+    widths=(0, 0, 0, 0, 0, 2, 0, 0, 2, 0, 0, 0, 2),  # the gaps between the tables
+)
+SEASON_CAPTIONS = {
+    "base": "Base pairs (Lot = place in the reference list drawn by lot, section B)",
+    "guests": "Guest register",
+    "calendar": "Tournaments: one sheet each, named as here",
+    "calendar-results": "Computed by xlbridge",
+}
+
+# ------------------------------------------------------------------ a tournament sheet
+
+MOVEMENT = Setting("movement", row=3, label="Movement", note="howell or mitchell scrambled (blank = howell)",
+                   allowed=("howell", "mitchell scrambled"))
+TOP = Setting("top", row=4, label="TOP", kind="whole", note="blank = from the scores: 2 x (rows - 1)")
+COUNTS = Setting("championship", row=5, label="Championship", allowed=("yes", "no"),
+                 note="yes = counts for the championship (blank = yes); no = a friendly")
+EXTRA = Setting("extra", row=6, label="Extra PTS to",
+                note="only when no bridge scores are typed below: the pairs with the highest bridge score")
+TOURNAMENT_SETTINGS = (MOVEMENT, TOP, COUNTS, EXTRA)
+
+#: The pairs: Pair, Status, Players, then one column per board (headed 1, 2, 3, ...).
+PAIRS = Table("pairs", header_row=8, room=16, columns=(
+    Column("pair", "Pair", width=8),
+    Column("status", "Status", width=9, allowed=("waiting", "ill", "unable", "split")),
+    Column("players", "Players", width=18),
+))
+FIRST_BOARD_COL = PAIRS.first_col + PAIRS.width()
+BOARD_WIDTH = 6.5  # board scores, and four-digit bridge scores (-1430) further down
+TEMPLATE_BOARDS = 28  # the board columns of the blank tournament
+#: The computed columns, right of the boards after one narrow gap column.
+RESULTS = Table("results", header_row=8, first_col=0, columns=(
+    _computed("list", "List", 7.5),
+    _computed("penalty", "Penalty", 9),
+    _computed("absolute", "Absolute", 10),
+    _computed("pct", "Score %", 9, PCT),
+    _computed("rank", "Rank", 7.5),
+    _computed("tops", "TOPs", 7.5),
+    _computed("pots", "POTs", 7.5),
+    _computed("extra", "Extra", 7.5),
+    _computed("f1", "F1 PTS", 9, PTS),
+    _computed("indy", "IndyCar PTS", 13, PTS),
+    _computed("hybrid", "Hybrid PTS", 12, PTS),
+))
+GAP_WIDTH = 2
+
+
+def board_columns(nboards: int) -> tuple[Column, ...]:
+    """The board columns 1..n (``kind="board"``: headed by the number)."""
+    return tuple(Column(f"board{b}", str(b), kind="board", width=BOARD_WIDTH) for b in range(1, nboards + 1))
+
+
+def results_at(first_col: int) -> Table:
+    """The computed columns where a sheet has them."""
+    return replace(RESULTS, first_col=first_col)
+
+
+def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT) -> SheetSpec:
+    """A tournament sheet of ``nboards`` boards."""
+    pairs = replace(PAIRS, columns=PAIRS.columns + board_columns(nboards))
+    results = results_at(FIRST_BOARD_COL + nboards + 1)
+    widths = [0.0] * (results.first_col - 1)
+    widths[-1] = GAP_WIDTH
+    return SheetSpec("tournament", name, title=TOURNAMENT_TITLE, settings=TOURNAMENT_SETTINGS,
+                     tables=(pairs, results), freeze=(PAIRS.first_row, FIRST_BOARD_COL), widths=tuple(widths))
+
+
+@dataclass(frozen=True)
+class Section:
+    """A typed section below the pairs, found by its ``title`` in column A; its
+    header row follows the title, its rows the header.  ``board_wide``: the typed
+    area reaches over the board columns (3 + boards)."""
+
+    id: str
+    title: str
+    help: str
+    table: Table
+    min_rows: int
+    board_wide: bool = False
+
+    def at(self, title_row: int, nboards: int = 0) -> Table:
+        """The section's table under its title at ``title_row`` (with ``nboards`` board columns when it has them)."""
+        columns = self.table.columns + (board_columns(nboards) if self.id == "bridge" else ())
+        return replace(self.table, header_row=title_row + 1, columns=columns)
+
+    def typed_cols(self, nboards: int) -> int:
+        return FIRST_BOARD_COL - 1 + max(nboards, 1) if self.board_wide else self.table.width()
+
+
+PENALTIES = Section("penalties", "Penalties",
+                    "one row per guilty pair and error (D.04): each loses half the average board score",
+                    Table("penalties", 0, (Column("pair", "Pair"), Column("board", "Board", kind="whole"),
+                                           Column("note", "Note"))), min_rows=3)
+RECTIFICATIONS = Section("rectifications", "Rectifications",
+                         "D.05: partial (annulled row NS, EW; and every NS pair of the board) or irreversible",
+                         Table("rectifications", 0, (Column("board", "Board", kind="whole"),
+                                                     Column("kind", "Kind", allowed=("partial", "irreversible")),
+                                                     Column("row", "Annulled row (NS, EW)"),
+                                                     Column("ns", "NS pairs of the board"))),
+                         min_rows=3, board_wide=True)
+BRIDGE_SCORES = Section("bridge", "Bridge scores",
+                        "optional: each pair's bridge score per board (+1430, -100; R = sit-out) -> the extra PTS",
+                        Table("bridge", 0, (Column("pair", "Pair"), Column("gap1", ""), Column("gap2", ""))),
+                        min_rows=4, board_wide=True)
+SECTIONS = (PENALTIES, RECTIFICATIONS, BRIDGE_SCORES)
+
+
+def section(section_id: str) -> Section:
+    return next(s for s in SECTIONS if s.id == section_id)
+
+
+# ------------------------------------------------------------------ the Championship sheet (all computed)
+
+SUMMARY_ROW = 2
+SUMMARY = ("Valid tournaments", "Needed to be eligible (half + 1)")
+FINAL = Table("final", header_row=5, room=11, columns=(
+    _computed("place", "Place", 6),
+    _computed("pair", "Pair", 7),
+    _computed("name", "Name", 18),
+    _computed("played", "Played", 7),
+    _computed("eligible", "Eligible", 8),
+    _computed("f1", "F1 PTS", 9, PTS),
+    _computed("indy", "IndyCar PTS", 9, PTS),
+    _computed("hybrid", "Hybrid PTS", 9, PTS),
+    _computed("rank_f1", "Rank F1", 7),
+    _computed("rank_indy", "Rank IndyCar", 9),
+    _computed("rank_hybrid", "Rank Hybrid", 8),
+    _computed("points", "Points", 7),
+    _computed("tops", "TOPs", 6),
+    _computed("pots", "POTs", 6),
+    _computed("tie_break", "Tie-break", 30),
+))
+GENERAL = Table("general", header_row=5, first_col=17, room=21, columns=(
+    _computed("rank", "Rank", 6),
+    _computed("pair", "Pair", 7),
+    _computed("kind", "Kind", 7),
+    _computed("played", "Played", 7),
+    _computed("mean", "Mean %", 8, PCT),
+))
+AFTER = Table("after", header_row=5, first_col=23, room=220, columns=(
+    _computed("after", "After", 7),
+    _computed("pair", "Pair", 7),
+    _computed("played", "Played", 7),
+    _computed("f1", "F1 PTS", 9, PTS),
+    _computed("indy", "IndyCar PTS", 9, PTS),
+    _computed("hybrid", "Hybrid PTS", 9, PTS),
+    _computed("rank_f1", "Rank F1", 7),
+    _computed("rank_indy", "Rank IndyCar", 9),
+    _computed("rank_hybrid", "Rank Hybrid", 8),
+))
+CHAMPIONSHIP_SHEET = SheetSpec("championship", CHAMPIONSHIP, title=CHAMPIONSHIP_TITLE, tables=(FINAL, GENERAL, AFTER),
+                               freeze=(FINAL.first_row, 1), widths=(0,) * 15 + (2,) + (0,) * 5 + (2,))
+CHAMPIONSHIP_CAPTIONS = {
+    "final": "Final ranking — Ricalibratura della storia (C.04)",
+    "general": "General ranking: mean of the tournament scores (C.02)",
+    "after": "The three standings after each tournament (C.03)",
+}
+
+# ------------------------------------------------------------------ the Participation sheet
+
+NEXT_HOST = Setting("next_host", row=3, label="Next host",
+                    note="type the next host: the next list is computed (host O, then P up to the number, A, unable I)")
+CAPACITY = Setting("capacity", row=4, label="Base pairs that can play (host included)", kind="whole")
+UNABLE = Setting("unable", row=5, label="Unable to play (ids, comma-separated)")
+NEXT = Table("next", header_row=7, room=11, columns=(
+    _computed("position", "Position", 36),
+    _computed("pair", "Next list", 10),
+    _computed("status", "Status", 8),
+))
+LISTS_COL = NEXT.first_col + NEXT.width() + 1  # two columns per tournament: its id and its list
+LIST_WIDTHS = (7, 8)
+PARTICIPATION_SHEET = SheetSpec("participation", PARTICIPATION, title=PARTICIPATION_TITLE,
+                                settings=(NEXT_HOST, CAPACITY, UNABLE), tables=(NEXT,), freeze=(NEXT.first_row, 1))
+
+HOW_TO_WIDTH = 120
+
+
+# ------------------------------------------------------------------ the look of a sheet a recalculation adds
+
+
+def layout(spec: SheetSpec, rows: int = 0, filled: tuple[str, ...] = ()) -> Layout:
+    """The look of ``spec`` for a sheet a recalculation adds: the declaration's
+    layout, with the computed cells blue under green headers as the builder makes
+    them (``filled``: the tables whose fills the plan itself writes)."""
+    base = spec.layout(rows)
+    computed = []
+    for t in spec.tables:
+        if t.id in filled:
+            continue
+        room = max(rows, t.room)
+        for offset, c in enumerate(t.columns):
+            if room and not c.typed:
+                computed.append(((t.first_row, t.first_col + offset, room, 1), COMPUTED))
+    if not spec.tables or any(c.typed for t in spec.tables for c in t.columns):
+        return replace(base, fills=base.fills + tuple(merge_areas(computed)))
+    # all computed (Championship, Participation): one green header band over every table
+    last = max(t.first_col + t.width() - 1 for t in spec.tables)
+    return replace(base, header_fill=COMPUTED_HEADER, header_cols=last, fills=base.fills + tuple(merge_areas(computed)))
+

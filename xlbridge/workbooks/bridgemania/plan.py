@@ -1,0 +1,345 @@
+"""The BridgeMania season kind: read the workbook, recalculate, plan the computed cells.
+
+:class:`BridgeManiaSeason` (registered in :data:`xlbridge.workbooks.kinds.KINDS`)
+reads the sheets into a :class:`~xlbridge.clubs.bridgemania.Season`
+(:mod:`~xlbridge.workbooks.bridgemania.read`), calls the engine
+(:func:`xlbridge.clubs.bridgemania.recalculate`) and returns the computed cells:
+the computed columns of each tournament sheet and of the calendar, the
+Championship sheet and the participation lists.  Every problem -- the reader's and
+the engine's, put at its cell by :mod:`~xlbridge.workbooks.bridgemania.locate` --
+is reported together; nothing is written while any remains.
+
+Standard library only: the recalculation runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xlbridge.clubs import bridgemania as bm
+from xlbridge.rules.problems import RuleError
+from xlbridge.values import as_text, is_blank
+from xlbridge.workbooks.book import BookAdapter, Grid, cell, column_letter
+from xlbridge.workbooks.bridgemania import declaration as d
+from xlbridge.workbooks.bridgemania.locate import locate
+from xlbridge.workbooks.bridgemania.read import (
+    SeasonPlaces,
+    TournamentPlaces,
+    check_headers,
+    ids,
+    is_tournament_sheet,
+    read_season,
+    read_tournament,
+)
+from xlbridge.workbooks.declare import COMPUTED
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
+
+__all__ = ["BridgeManiaSeason"]
+
+Reader = Callable[[str], Grid]
+
+
+class BridgeManiaSeason:
+    """The BridgeMania season workbook (``xlbridge new bridgemania``)."""
+
+    name = "bridgemania"
+
+    def recognises(self, book: BookAdapter) -> bool:
+        names = book.sheet_names()
+        if d.SEASON in names:
+            title = cell(book.read(d.SEASON), 1, 1)
+            return isinstance(title, str) and title.startswith("BridgeMania championship")
+        # the season sheet renamed or deleted: still ours if a tournament sheet is there
+        return any(is_tournament_sheet(book.read(n)) for n in names if n not in (d.CHAMPIONSHIP, d.PARTICIPATION))
+
+    def plan(self, book: BookAdapter) -> Plan:
+        names = book.sheet_names()
+        if d.SEASON not in names:
+            raise BookInputError([at(d.SEASON, None, "bm.book.season-missing", "the season sheet is missing: a sheet "
+                                     "named {sheet!r} with {title!r} in A1 (sheets: {sheets})", sheet=d.SEASON,
+                                     title=d.SEASON_TITLE, sheets=", ".join(names))])
+        grids: dict[str, Grid] = {}
+
+        def grid(sheet: str) -> Grid:
+            if sheet not in grids:
+                grids[sheet] = book.read(sheet)
+            return grids[sheet]
+
+        problems: list[Problem] = []
+        where = SeasonPlaces()
+        header_problems = [p for t in (d.BASE, d.GUESTS, d.CALENDAR) for p in check_headers(d.SEASON, grid(d.SEASON), t)]
+        if header_problems:
+            raise BookInputError(header_problems)
+        base_pairs, guests, reference, calendar = read_season(grid(d.SEASON), where, problems)
+        sheets: dict[str, TournamentPlaces] = {}
+        tournaments = _tournaments(names, grid, where, calendar, base_pairs, guests, sheets, problems)
+        if not base_pairs and not problems:
+            problems.append(at(d.SEASON, d.BASE.cell("pair", d.BASE.first_row), "bm.season.no-base-pairs",
+                               "no base pairs typed: one row per base pair (pair id, player 1, player 2)",
+                               field="pair"))
+        season = bm.Season(base_pairs=tuple(base_pairs), tournaments=tuple(tournaments), guests=tuple(guests),
+                           reference=tuple(reference), name=as_text(d.SEASON_SHEET.setting("name").value(
+                               grid(d.SEASON))))
+        standings = None
+        try:
+            standings = bm.recalculate(season)
+        except bm.SeasonError as error:
+            problems += [locate(p, where, sheets) for p in error.problems]
+        except RuleError as error:  # pragma: no cover - the engine collects; kept as a safety net
+            problems.append(Problem(d.SEASON, None, error.problem))
+        next_list = None
+        if standings is not None and d.PARTICIPATION in names:
+            next_list = _next_list(grid(d.PARTICIPATION), standings, reference or [b.id for b in base_pairs],
+                                   problems)
+        if problems:
+            raise BookInputError(problems)
+        assert standings is not None
+        return _plan(grid, names, season, standings, where, sheets, next_list)
+
+
+def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: list[tuple[str, str]],
+                 base_pairs: list[bm.BasePair], guests: list[bm.Guest], sheets: dict[str, TournamentPlaces],
+                 problems: list[Problem]) -> list[bm.Tournament]:
+    """Every tournament of the calendar read from its sheet; a listed sheet that is
+    missing and a tournament sheet that is not listed are problems."""
+    base_ids = [b.id for b in base_pairs]
+    guest_ids = {g.id for g in guests}
+    listed = {tid for _, tid in where.calendar}
+    tournaments: list[bm.Tournament] = []
+    for (row, tid), (date, host) in zip(where.calendar, calendar):
+        if tid not in names:
+            problems.append(at(d.SEASON, d.CALENDAR.cell("tournament", row), "bm.book.sheet-missing", "no sheet named "
+                               "{tournament!r}: every tournament of the list needs its own sheet (copy {blank!r} and "
+                               "rename it)", tournament=tid, field="tournament", row=row, blank=d.BLANK_TOURNAMENT))
+            continue
+        if tid in sheets:
+            continue  # listed twice: the engine reports it
+        ts = TournamentPlaces(tid)
+        t = read_tournament(tid, grid(tid), ts, date, host, base_ids, guest_ids, problems)
+        if t is not None:
+            sheets[tid] = ts
+            tournaments.append(t)
+    column = column_letter(d.CALENDAR.col("tournament"))
+    for name in names:
+        if name in listed or name in (d.SEASON, d.CHAMPIONSHIP, d.PARTICIPATION, d.BLANK_TOURNAMENT, d.HOW_TO):
+            continue
+        if is_tournament_sheet(grid(name)):
+            problems.append(at(name, "A1", "bm.book.sheet-not-listed", "a tournament sheet that is not in the "
+                               "tournament list of {season} (add {tournament!r} to column {column} there, or delete "
+                               "the sheet)", tournament=name, season=d.SEASON, column=column))
+    return tournaments
+
+
+def _next_list(grid: Grid, standings: bm.Standings, reference: Sequence[str],
+               problems: list[Problem]) -> list[tuple[str, str]] | None:
+    """The next tournament's participation list, when the next host is typed."""
+    host, capacity, unable = (s.value(grid) for s in (d.NEXT_HOST, d.CAPACITY, d.UNABLE))
+    if is_blank(host):
+        return None
+    if is_blank(capacity):
+        problems.append(at(d.PARTICIPATION, d.CAPACITY.cell, "bm.next.capacity-empty", "the number of base pairs "
+                           "that can play is empty; type how many base pairs can play in the next tournament (the "
+                           "host included)", field=d.CAPACITY.id))
+        return None
+    try:
+        if not standings.tournaments:
+            return bm.first_participation_list(list(reference), as_text(host), capacity, ids(unable))
+        return bm.upcoming_participation_list(standings, as_text(host), capacity, ids(unable))
+    except RuleError as error:
+        setting = {"capacity": d.CAPACITY, "unable": d.UNABLE}.get(error.problem.field, d.NEXT_HOST)
+        problems.append(Problem(d.PARTICIPATION, setting.cell, error.problem))
+        return None
+
+
+# ------------------------------------------------------------------ the computed cells
+
+
+def _last_used_row(grid: Grid, first_row: int, col: int, width: int) -> int:
+    """The last row from ``first_row`` with a value in columns col .. col+width-1 (first_row - 1 if none)."""
+    last = first_row - 1
+    for r in range(first_row, len(grid) + 1):
+        line = grid[r - 1]
+        if any(v is not None for v in line[col - 1: col - 1 + width]):
+            last = r
+    return last
+
+
+def _padded(values: Grid, grid: Grid | None, row: int, col: int, width: int) -> Grid:
+    """``values`` extended with blank rows over what the previous run left below it."""
+    out = [list(line) + [None] * (width - len(line)) for line in values]
+    if grid is not None:
+        last = _last_used_row(grid, row, col, width)
+        out += [[None] * width for _ in range(last - row + 1 - len(out))]
+    return out
+
+
+def _winner(result: bm.TournamentResult) -> str:
+    return ", ".join(e.entry for e in result.entries if e.rank == 1)
+
+
+def _tie_note(row: bm.FinalRow, final: Sequence[bm.FinalRow]) -> str | None:
+    """Which pairs ``row`` is level with on points, and what separated them (C.04)."""
+    if row.place is None:
+        return None
+    peers = [o for o in final if o.pair != row.pair and o.place is not None and o.points == row.points]
+    if not peers:
+        return None
+    parts = []
+    for o in peers:
+        if o.played != row.played:
+            how = "tournaments played"
+        elif o.tops != row.tops:
+            how = "TOPs"
+        elif o.pots != row.pots:
+            how = "POTs"
+        else:
+            how = "still tied"
+        parts.append(f"{o.pair} ({how})")
+    return f"{row.points} points like " + ", ".join(parts)
+
+
+def _plan(grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings, where: SeasonPlaces,
+          sheets: dict[str, TournamentPlaces], next_list: list[tuple[str, str]] | None) -> Plan:
+    plan = Plan()
+    _calendar(plan, grid(d.SEASON), standings, where)
+    results = {r.id: r for r in standings.tournaments}
+    for tid, ts in sheets.items():
+        _tournament(plan, results[tid], ts)
+    _championship(plan, grid, names, season, standings)
+    _participation(plan, grid, names, standings, next_list)
+    return plan
+
+
+def _calendar(plan: Plan, grid: Grid, standings: bm.Standings, where: SeasonPlaces) -> None:
+    """The calendar's computed columns, one row per listed tournament."""
+    results = {r.id: r for r in standings.tournaments}
+    table = d.CALENDAR_RESULTS
+    listed = dict(where.calendar)
+    values: Grid = []
+    rows: list[str] = []
+    for r in range(table.first_row, where.last_calendar_row + 1):
+        tid = listed.get(r)
+        res = results.get(tid) if tid else None
+        rows.append(tid or "")
+        if res is None:
+            values.append([None] * table.width())
+            continue
+        values.append([res.pairs, res.tables, res.boards, res.top, res.penalty_unit, res.base_pairs_playing,
+                       "yes" if res.championship else "no (friendly)", _winner(res)])
+    values = _padded(values, grid, table.first_row, table.first_col, table.width())
+    if values:
+        plan.blocks.append(Block(d.SEASON, table.first_row, table.first_col, values, what=d.SEASON, rows=rows,
+                                 columns=table.headers()))
+
+
+def _tournament(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces) -> None:
+    """The computed columns of one tournament sheet, on the rows of its pairs."""
+    entries = {e.entry: e for e in res.entries}
+    nights = {n.pair: n for n in res.base}
+    listed = dict(res.participation)
+    order = dict(ts.main_order)
+    table = d.results_at(ts.computed_col)
+    block: Grid = []
+    units: list[str] = []
+    for r in range(table.first_row, ts.main_end + 1):
+        pair = order.get(r)
+        units.append(pair or "")
+        e, n = entries.get(pair), nights.get(pair)
+        mark = listed.get(pair)
+        if e is not None:
+            f1, indy, hybrid = (e.f1, e.indy, e.hybrid) if n is None else (n.f1, n.indy, n.hybrid)
+            if e.kind == "guest":
+                f1 = indy = hybrid = None
+            block.append([mark, e.penalty, e.absolute, e.percent, e.rank, e.tops, e.pots, e.extra, f1, indy, hybrid])
+        elif n is not None and n.status == "S":
+            block.append([mark, None, None, n.percent, None, n.tops, n.pots, n.extra, n.f1, n.indy, n.hybrid])
+        elif n is not None:
+            block.append([mark, None, None, None, None, None, None, None, n.f1, n.indy, n.hybrid])
+        else:
+            block.append([None] * table.width())
+    if block:
+        plan.blocks.append(Block(ts.sheet, table.first_row, table.first_col, block, what=ts.sheet, rows=units,
+                                 columns=table.headers()))
+
+
+def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:
+    """The Championship sheet, all computed: summary, final ranking, general ranking, standings after each."""
+    sheet = d.CHAMPIONSHIP_SHEET
+    old = grid(d.CHAMPIONSHIP) if d.CHAMPIONSHIP in names else None
+    if old is None:
+        plan.new_sheets.append(d.CHAMPIONSHIP)
+        plan.layouts.append((d.CHAMPIONSHIP, d.layout(sheet, filled=(d.FINAL.id,))))
+    plan.blocks.append(Block(d.CHAMPIONSHIP, 1, 1, [[d.CHAMPIONSHIP_TITLE]], what=d.CHAMPIONSHIP))
+    valid, needed = d.SUMMARY
+    plan.blocks.append(Block(d.CHAMPIONSHIP, d.SUMMARY_ROW, 1, [[valid, standings.valid, needed, standings.threshold]],
+                             what=d.CHAMPIONSHIP, rows=["summary"],
+                             columns=["", "Valid tournaments", "", "Needed to be eligible"]))
+    width = max(t.first_col + t.width() - 1 for t in sheet.tables)
+    labels: Grid = [[None] * width, [None] * width]
+    for t in sheet.tables:
+        labels[0][t.first_col - 1] = d.CHAMPIONSHIP_CAPTIONS[t.id]
+        labels[1][t.first_col - 1: t.first_col - 1 + t.width()] = t.headers()
+    plan.blocks.append(Block(d.CHAMPIONSHIP, d.FINAL.header_row - 1, 1, labels, what=d.CHAMPIONSHIP))
+    names_of = {b.id: b.name for b in season.base_pairs}
+    names_of.update({g.id: g.name for g in season.guests})
+    last = {r.pair: r for r in standings.after[-1][1]} if standings.after else {}
+    final = []
+    for i, row in enumerate(standings.final):
+        totals = last.get(row.pair)
+        final.append([row.place, row.pair, names_of.get(row.pair) or None, row.played,
+                      "yes" if row.eligible else "no",
+                      totals.f1 if totals else None, totals.indy if totals else None,
+                      totals.hybrid if totals else None, row.rank_f1, row.rank_indy, row.rank_hybrid,
+                      row.points, row.tops, row.pots, _tie_note(row, standings.final)])
+        colour = COMPUTED if row.eligible else d.INELIGIBLE
+        plan.fills += [(d.CHAMPIONSHIP, d.FINAL.first_row + i, d.FINAL.first_col + c, colour)
+                       for c in range(d.FINAL.width())]
+    general = [[g.rank, g.pair, g.kind, g.played, g.mean] for g in standings.general]
+    after = [[tid, r.pair, r.played, r.f1, r.indy, r.hybrid, r.rank_f1, r.rank_indy, r.rank_hybrid]
+             for tid, table in standings.after for r in table]
+    for t, values, what, units in (
+        (d.FINAL, final, "Final ranking", [r.pair for r in standings.final]),
+        (d.GENERAL, general, "General ranking", [g.pair for g in standings.general]),
+        (d.AFTER, after, "Standings after each tournament",
+         [f"{tid} {r.pair}" for tid, table in standings.after for r in table]),
+    ):
+        plan.blocks.append(Block(d.CHAMPIONSHIP, t.first_row, t.first_col,
+                                 _padded(values, old, t.first_row, t.first_col, t.width()),
+                                 what=what, rows=units, columns=t.headers()))
+
+
+def _participation(plan: Plan, grid: Reader, names: list[str], standings: bm.Standings,
+                   next_list: list[tuple[str, str]] | None) -> None:
+    """The next participation list, and the list of every tournament (two columns each)."""
+    sheet, table = d.PARTICIPATION_SHEET, d.NEXT
+    if d.PARTICIPATION not in names:
+        plan.new_sheets.append(d.PARTICIPATION)
+        plan.layouts.append((d.PARTICIPATION, d.layout(sheet)))
+        plan.blocks.append(Block(d.PARTICIPATION, 1, 1, [[d.PARTICIPATION_TITLE]], what=d.PARTICIPATION))
+        plan.blocks.append(Block(d.PARTICIPATION, sheet.settings[0].row, 1, [[s.text()] for s in sheet.settings],
+                                 what=d.PARTICIPATION))
+        plan.blocks.append(Block(d.PARTICIPATION, table.header_row, 1, [table.headers()], what=d.PARTICIPATION))
+        pgrid = None
+    else:
+        pgrid = grid(d.PARTICIPATION)
+    upcoming = [[i + 1, p, s] for i, (p, s) in enumerate(next_list or [])]
+    plan.blocks.append(Block(d.PARTICIPATION, table.first_row, table.first_col,
+                             _padded(upcoming, pgrid, table.first_row, table.first_col, table.width()),
+                             what="Next participation list", rows=[p for _, p, _ in upcoming],
+                             columns=table.headers()))
+    lists: Grid = [[] for _ in range(1 + max((len(t.participation) for t in standings.tournaments), default=0))]
+    for t in standings.tournaments:
+        lists[0] += [t.id, f"{t.id} list"]
+        for i in range(1, len(lists)):
+            pair, mark = t.participation[i - 1] if i - 1 < len(t.participation) else (None, None)
+            lists[i] += [pair, mark]
+    width = len(lists[0])
+    if pgrid is not None:  # as wide as what the previous run left
+        for line in pgrid[table.header_row - 1:]:
+            used = [c for c, v in enumerate(line, start=1) if c >= d.LISTS_COL and v is not None]
+            width = max(width, (max(used) - d.LISTS_COL + 1) if used else 0)
+    if width:
+        lists = _padded(lists, pgrid, table.header_row, d.LISTS_COL, width)
+        plan.blocks.append(Block(d.PARTICIPATION, table.header_row, d.LISTS_COL, lists, what="Participation lists",
+                                 rows=["header"] + [f"position {i}" for i in range(1, len(lists))],
+                                 columns=lists[0]))

@@ -1,0 +1,454 @@
+"""Reading the BridgeMania workbook into the engine's typed records, once.
+
+:func:`read_season` reads the Season sheet (base pairs, guest register, the
+tournament calendar) and :func:`read_tournament` one tournament sheet into a
+:class:`~xlbridge.clubs.bridgemania.Tournament`; both check the sheet's structure
+against the declaration (:mod:`~xlbridge.workbooks.bridgemania.declaration`) and
+remember where each pair, penalty and rectification was typed
+(:class:`SeasonPlaces`, :class:`TournamentPlaces`), so that the engine's problems
+can be put at their cells.  What the engine checks (scores, statuses, the TOP,
+validity) is left to it: nothing is validated twice.
+
+Standard library only: the recalculation runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from xlbridge.clubs import bridgemania as bm
+from xlbridge.values import as_date, as_text, as_whole, is_blank
+from xlbridge.workbooks.book import Grid, cell
+from xlbridge.workbooks.bridgemania import declaration as d
+from xlbridge.workbooks.declare import Table, cell_ref
+from xlbridge.workbooks.plan import Problem, at
+
+__all__ = ["SeasonPlaces", "TournamentPlaces", "read_season", "read_tournament", "is_tournament_sheet",
+           "check_headers", "ids"]
+
+SPLIT_WORDS = {"split", "s", "scoppiata", "scoppiati", "scoppiate"}
+YES = {"yes", "y", "si", "sì", "true", "1", "x"}
+NO = {"no", "n", "false", "0", "friendly", "amichevole"}
+
+
+# ------------------------------------------------------------------ where things were typed
+
+
+@dataclass
+class SeasonPlaces:
+    """The rows of the Season sheet's tables, by id."""
+
+    base_rows: dict[str, list[int]] = field(default_factory=dict)
+    guest_rows: dict[str, list[int]] = field(default_factory=dict)
+    calendar_rows: dict[str, list[int]] = field(default_factory=dict)
+    calendar: list[tuple[int, str]] = field(default_factory=list)  # (row, tournament id), in order
+    last_calendar_row: int = d.CALENDAR.first_row - 1
+
+
+@dataclass
+class TournamentPlaces:
+    """Where the pairs, sections and computed columns of one tournament sheet are."""
+
+    sheet: str
+    main_rows: dict[str, int] = field(default_factory=dict)
+    main_order: list[tuple[int, str]] = field(default_factory=list)  # every non-blank pair row
+    main_end: int = d.PAIRS.first_row - 1
+    computed_col: int = 0
+    board_width: int = 0  # the board columns headed 1, 2, 3, ...
+    boards: int = 0  # the boards played: the last board column with any score
+    penalty_rows: list[tuple[int, str]] = field(default_factory=list)
+    rect_rows: dict[int, int] = field(default_factory=dict)
+    hand_rows: dict[str, int] = field(default_factory=dict)
+    typed_split: set[str] = field(default_factory=set)
+    sections: dict[str, int] = field(default_factory=dict)  # section id -> title row
+
+    def board_col(self, board: int) -> int:
+        return d.FIRST_BOARD_COL + board - 1
+
+    def section_rows(self, section_id: str, last_row: int) -> range:
+        """The typed rows of a section: below its header, up to the next section."""
+        first = self.sections[section_id]
+        following = [s for s in self.sections.values() if s > first]
+        return range(first + 2, min(following) if following else last_row + 1)
+
+
+# ------------------------------------------------------------------ small readers
+
+
+def ids(value: Any) -> list[str]:
+    """``"AF, LS"`` / ``"AF - LS"`` / ``"AF/LS"`` -> ``["AF", "LS"]``."""
+    text = as_text(value)
+    for sep in (";", "/", "&", "+", " - "):
+        text = text.replace(sep, ",")
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _players(value: Any) -> list[str]:
+    text = as_text(value)
+    for sep in (";", "/", "&", "+"):
+        text = text.replace(sep, ",")
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _date(value: Any) -> str:
+    date = as_date(value)
+    return date.isoformat() if date is not None else as_text(value)
+
+
+def _found(value: Any) -> str:
+    return "empty" if is_blank(value) else repr(value)
+
+
+def is_tournament_sheet(grid: Grid) -> bool:
+    title = cell(grid, 1, 1)
+    return isinstance(title, str) and title.startswith(d.TOURNAMENT_TITLE)
+
+
+def check_headers(sheet: str, grid: Grid, table: Table, only: tuple[str, ...] | None = None) -> list[Problem]:
+    """A problem at every header cell of ``table`` that does not hold its label."""
+    out = []
+    for column in table.columns:
+        if only is not None and column.id not in only:
+            continue
+        col = table.col(column.id)
+        got = cell(grid, table.header_row, col)
+        expected = column.text()
+        if as_text(got) != expected:
+            out.append(at(sheet, cell_ref(table.header_row, col), "bm.sheet.header", "the header should be "
+                          "{expected!r}, found {found} (a renamed or moved column: put the header back)",
+                          field=column.id, expected=expected, found=_found(got)))
+    return out
+
+
+# ------------------------------------------------------------------ the Season sheet
+
+
+def read_season(grid: Grid, where: SeasonPlaces, problems: list[Problem]):
+    """The base pairs, guests, reference list and calendar ((date, host) per listed tournament)."""
+    base_pairs: list[bm.BasePair] = []
+    lots: list[tuple[int, Any, str]] = []
+    guests: list[bm.Guest] = []
+    calendar: list[tuple[str, str]] = []
+    for r in range(d.BASE.first_row, len(grid) + 1):
+        pair = _base_row(grid, r, problems)
+        if pair is not None:
+            base_pairs.append(pair)
+            where.base_rows.setdefault(pair.id, []).append(r)
+            lots.append((r, cell(grid, r, d.BASE.col("lot")), pair.id))
+        guest = _guest_row(grid, r, problems)
+        if guest is not None:
+            guests.append(guest)
+            where.guest_rows.setdefault(guest.id, []).append(r)
+        listed = _calendar_row(grid, r, problems)
+        if listed is not None:
+            tid, date, host = listed
+            where.calendar.append((r, tid))
+            where.calendar_rows.setdefault(tid, []).append(r)
+            where.last_calendar_row = r
+            calendar.append((date, host))
+    return base_pairs, guests, _reference(lots, problems), calendar
+
+
+def _base_row(grid: Grid, r: int, problems: list[Problem]) -> bm.BasePair | None:
+    t = d.BASE
+    pid, p1, p2, name, lot = (cell(grid, r, t.col(c.id)) for c in t.columns)
+    if all(is_blank(v) for v in (pid, p1, p2, name, lot)):
+        return None
+    if is_blank(pid):
+        problems.append(at(d.SEASON, t.cell("pair", r), "bm.season.pair-empty", "a base pair row without its pair id",
+                           field="pair", row=r))
+        return None
+    for number, player in ((1, p1), (2, p2)):
+        if is_blank(player):
+            problems.append(at(d.SEASON, t.cell(f"player{number}", r), "bm.season.player-empty",
+                               "base pair {pair}: player {number} is empty", pair=as_text(pid),
+                               field=f"player{number}", row=r, number=number))
+    return bm.BasePair(as_text(pid), (as_text(p1), as_text(p2)), as_text(name))
+
+
+def _guest_row(grid: Grid, r: int, problems: list[Problem]) -> bm.Guest | None:
+    t = d.GUESTS
+    gid, name = cell(grid, r, t.col("guest")), cell(grid, r, t.col("name"))
+    if is_blank(gid) and is_blank(name):
+        return None
+    if is_blank(gid):
+        problems.append(at(d.SEASON, t.cell("guest", r), "bm.season.guest-empty", "a guest row without its pair id",
+                           field="guest", row=r))
+        return None
+    return bm.Guest(as_text(gid), as_text(name))
+
+
+def _calendar_row(grid: Grid, r: int, problems: list[Problem]) -> tuple[str, str, str] | None:
+    t = d.CALENDAR
+    tid, date, host = (cell(grid, r, t.col(c.id)) for c in t.columns)
+    if is_blank(tid) and is_blank(date) and is_blank(host):
+        return None
+    if is_blank(tid):
+        problems.append(at(d.SEASON, t.cell("tournament", r), "bm.season.tournament-empty",
+                           "a tournament row without its sheet name", field="tournament", row=r))
+        return None
+    return as_text(tid), _date(date), as_text(host)
+
+
+def _reference(lots: list[tuple[int, Any, str]], problems: list[Problem]) -> list[str]:
+    """The reference list (section B): the lot numbers 1..n, or all blank (= the order of the rows)."""
+    if all(is_blank(lot) for _, lot, _ in lots):
+        return []
+    n = len(lots)
+    seen: dict[int, int] = {}
+    for r, lot, pid in lots:
+        number = as_whole(lot)
+        place = d.BASE.cell("lot", r)
+        if is_blank(lot):
+            problems.append(at(d.SEASON, place, "bm.season.lot-empty", "base pair {pair}: the lot number is empty "
+                               "(type 1..{count} for every pair, or leave the whole column blank)", pair=pid,
+                               field="lot", row=r, count=n))
+        elif number is None or not 1 <= number <= n:
+            problems.append(at(d.SEASON, place, "bm.season.lot", "lot {value!r} is not a whole number from 1 to "
+                               "{count}", pair=pid, field="lot", row=r, value=lot, count=n))
+        elif number in seen:
+            problems.append(at(d.SEASON, place, "bm.season.lot-twice", "lot {value} is also in row {other}",
+                               pair=pid, field="lot", row=r, value=number, other=seen[number]))
+        else:
+            seen[number] = r
+    if len(seen) != n:
+        return []
+    return [pid for _, lot, pid in sorted(lots, key=lambda x: as_whole(x[1]) or 0)]
+
+
+# ------------------------------------------------------------------ a tournament sheet
+
+
+def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host: str, base_ids: list[str],
+                    guest_ids: set[str], problems: list[Problem]) -> bm.Tournament | None:
+    """One tournament sheet as the scorer typed it (``None`` when its structure is broken)."""
+    if not _structure(tid, grid, ts, problems):
+        return None
+    scores, status, splits = _pairs(tid, grid, ts, base_ids, guest_ids, problems)
+    penalties = _penalties(tid, grid, ts, problems)
+    rectifications = _rectifications(tid, grid, ts, problems)
+    hand_scores = _bridge_scores(tid, grid, ts, problems)
+    top_hand = ids(d.EXTRA.value(grid))
+    if top_hand and any(not is_blank(v) for row in hand_scores.values() for v in row):
+        problems.append(at(tid, d.EXTRA.cell, "bm.extra.both", "type either the bridge scores (the extra PTS is then "
+                           "computed) or the pairs in {label!r}, not both", tournament=tid, field=d.EXTRA.id,
+                           label=d.EXTRA.text()))
+    counts = _championship(tid, grid, problems)
+    movement = d.MOVEMENT.value(grid)
+    return bm.Tournament(
+        id=tid, host=host, scores=scores, date=date, top=d.TOP.value(grid),
+        movement="howell" if is_blank(movement) else as_text(movement), status=status, splits=splits,
+        penalties=tuple(penalties), rectifications=tuple(rectifications), hand_scores=hand_scores,
+        top_hand=tuple(top_hand), championship=counts,
+    )
+
+
+def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> bool:
+    """The title, settings labels, headers, board columns, computed columns and
+    sections are where the declaration has them; ``False`` (problems added) if not."""
+    before = len(problems)
+    if not is_tournament_sheet(grid):
+        problems.append(at(tid, "A1", "bm.sheet.not-tournament", "not a BridgeMania tournament sheet (A1 should start "
+                           "with {title!r}; copy {blank!r} for a new tournament)", tournament=tid,
+                           title=d.TOURNAMENT_TITLE, blank=d.BLANK_TOURNAMENT))
+        return False
+    for s in d.TOURNAMENT_SETTINGS:
+        found = cell(grid, s.row, s.label_col)
+        if as_text(found) != s.text():
+            problems.append(at(tid, cell_ref(s.row, s.label_col), "bm.sheet.label", "the label should be "
+                               "{expected!r} (found {found})", tournament=tid, field=s.id, expected=s.text(),
+                               found=_found(found)))
+    problems += check_headers(tid, grid, d.PAIRS)
+    col = d.FIRST_BOARD_COL
+    while as_whole(cell(grid, d.PAIRS.header_row, col)) == col - d.FIRST_BOARD_COL + 1:
+        col += 1
+    ts.board_width = col - d.FIRST_BOARD_COL
+    if col == d.FIRST_BOARD_COL:
+        problems.append(at(tid, cell_ref(d.PAIRS.header_row, d.FIRST_BOARD_COL), "bm.sheet.boards",
+                           "the board numbers 1, 2, 3, ... should start here", tournament=tid, field="boards"))
+    _results(tid, grid, ts, col, problems)
+    _sections(tid, grid, ts, problems)
+    if len(problems) > before:
+        return False
+    ts.main_end = min(ts.sections.values()) - 1
+    return True
+
+
+def _results(tid: str, grid: Grid, ts: TournamentPlaces, after: int, problems: list[Problem]) -> None:
+    """The computed columns: found by their first header, right of the boards (from column ``after``)."""
+    header_row = d.RESULTS.header_row
+    width = len(grid[header_row - 1]) if len(grid) >= header_row else 0
+    first = d.RESULTS.columns[0].text()
+    start = next((c for c in range(after, max(width, after) + 1) if as_text(cell(grid, header_row, c)) == first), None)
+    if start is None:
+        problems.append(at(tid, cell_ref(header_row, after + 1), "bm.sheet.results-missing", "the computed columns "
+                           "({columns}) should start here, right of the boards (a renamed or deleted header?)",
+                           tournament=tid, field=d.RESULTS.columns[0].id, columns=", ".join(d.RESULTS.headers())))
+        return
+    problems += check_headers(tid, grid, d.results_at(start))
+    ts.computed_col = start
+
+
+def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> None:
+    """The section titles in column A below the pairs, each once."""
+    titles = {s.title: s.id for s in d.SECTIONS}
+    for r in range(d.PAIRS.first_row, len(grid) + 1):
+        label = as_text(cell(grid, r, 1))
+        if label in titles:
+            if titles[label] in ts.sections:
+                problems.append(at(tid, cell_ref(r, 1), "bm.sheet.section-twice", "a second {section!r} section "
+                                   "(also row {other})", tournament=tid, field=titles[label], section=label,
+                                   other=ts.sections[titles[label]]))
+            ts.sections[titles[label]] = r
+    for s in d.SECTIONS:
+        if s.id not in ts.sections:
+            problems.append(at(tid, cell_ref(d.PAIRS.first_row, 1), "bm.sheet.section-missing", "the section "
+                               "{section!r} is missing: its title should be in column A below the pairs (renamed or "
+                               "deleted?)", tournament=tid, field=s.id, section=s.title))
+
+
+def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], guest_ids: set[str],
+           problems: list[Problem]) -> tuple[dict[str, list[Any]], dict[str, Any], dict[str, tuple[str, ...]]]:
+    """The pair rows: each pair's board scores, each base pair's typed status, the split pairs' players."""
+    rows = range(d.PAIRS.first_row, ts.main_end + 1)
+    # the boards used are those with any score typed
+    for r in rows:
+        last = next((b for b in range(ts.board_width, 0, -1) if not is_blank(cell(grid, r, ts.board_col(b)))), 0)
+        ts.boards = max(ts.boards, last)
+    scores: dict[str, list[Any]] = {}
+    status: dict[str, Any] = {}
+    splits: dict[str, tuple[str, ...]] = {}
+    for r in rows:
+        pid, word, players = (cell(grid, r, d.PAIRS.col(c)) for c in ("pair", "status", "players"))
+        board_values = [cell(grid, r, ts.board_col(b)) for b in range(1, ts.boards + 1)]
+        has_scores = any(not is_blank(v) for v in board_values)
+        if is_blank(pid) and is_blank(word) and is_blank(players) and not has_scores:
+            continue
+        if is_blank(pid):
+            problems.append(at(tid, d.PAIRS.cell("pair", r), "bm.pair.id-empty", "a row without its pair id",
+                               tournament=tid, field="pair", row=r))
+            continue
+        pair = as_text(pid)
+        if pair in ts.main_rows:
+            problems.append(at(tid, d.PAIRS.cell("pair", r), "bm.pair.twice", "pair {pair} appears twice (also row "
+                               "{other})", tournament=tid, pair=pair, field="pair", row=r, other=ts.main_rows[pair]))
+            continue
+        ts.main_rows[pair] = r
+        ts.main_order.append((r, pair))
+        _status(tid, ts, r, pair, word, has_scores, pair in base_ids, status, problems)
+        if pair not in base_ids and pair not in guest_ids:
+            if not is_blank(players):
+                splits[pair] = tuple(_players(players))
+            elif not has_scores:
+                problems.append(at(tid, d.PAIRS.cell("pair", r), "bm.pair.unknown-row", "unknown pair {pair!r}: not a "
+                                   "base pair, a registered guest or a split pair (type its two players in Players)",
+                                   tournament=tid, pair=pair, field="pair", row=r))
+                continue
+        if has_scores:
+            scores[pair] = board_values
+    return scores, status, splits
+
+
+def _status(tid: str, ts: TournamentPlaces, r: int, pair: str, word: Any, has_scores: bool, base: bool,
+            status: dict[str, Any], problems: list[Problem]) -> None:
+    """A base pair's typed status (split, or why it did not play); none for the others."""
+    typed = as_text(word)
+    place = d.PAIRS.cell("status", r)
+    where = {"tournament": tid, "pair": pair, "field": "status", "row": r}
+    if base:
+        if typed.lower() in SPLIT_WORDS:
+            ts.typed_split.add(pair)
+            if has_scores:
+                problems.append(at(tid, place, "bm.status.split-with-scores", "{pair}: typed split, but it has board "
+                                   "scores (a split pair's players play in temporary pairs)", **where))
+        elif not is_blank(word):
+            if has_scores and bm.STATUS_WORDS.get(typed.lower()):
+                # reported once here; the scores stay in for the board checks (they are
+                # on the traveller), so the boards do not report a follow-on each
+                problems.append(at(tid, place, "bm.status.with-scores", "{pair}: the status says {value!r} but board "
+                                   "scores are typed: clear the scores or the status", value=typed, **where))
+            else:
+                status[pair] = typed
+    elif not is_blank(word) and typed.upper() not in ("O", "P"):
+        problems.append(at(tid, place, "bm.status.not-base-pair", "{pair}: a status (waiting, ill, unable, split) is "
+                           "only for base pairs; leave it blank for guests and temporary pairs", **where))
+
+
+def _penalties(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> list[bm.Penalty]:
+    """One penalty per row: the guilty pair, the board (for the reader), a note."""
+    table = d.PENALTIES.at(ts.sections["penalties"])
+    penalties = []
+    for r in ts.section_rows("penalties", len(grid)):
+        pid, board, note = (cell(grid, r, table.col(c.id)) for c in table.columns)
+        if is_blank(pid) and is_blank(board) and is_blank(note):
+            continue
+        if is_blank(pid):
+            problems.append(at(tid, table.cell("pair", r), "bm.penalty.pair-empty", "a penalty without the guilty "
+                               "pair", tournament=tid, field="penalty", row=r))
+            continue
+        ts.penalty_rows.append((r, as_text(pid)))
+        penalties.append(bm.Penalty((as_text(pid),), as_text(note)))
+    return penalties
+
+
+def _rectifications(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> list[bm.Rectification]:
+    """One rectification per row: board, kind, the annulled row and the NS pairs of a partial one."""
+    table = d.RECTIFICATIONS.at(ts.sections["rectifications"])
+    out = []
+    for r in ts.section_rows("rectifications", len(grid)):
+        board, kind, row, ns = (cell(grid, r, table.col(c.id)) for c in table.columns)
+        if all(is_blank(v) for v in (board, kind, row, ns)):
+            continue
+        number = as_whole(board)
+        if is_blank(board):
+            problems.append(at(tid, table.cell("board", r), "bm.rect.board-empty", "rectification: the board is empty "
+                               "(type the board number)", tournament=tid, field="board", row=r))
+            continue
+        if number is None:
+            problems.append(at(tid, table.cell("board", r), "bm.rect.board-text", "rectification: board {value!r} is "
+                               "not a board number", tournament=tid, field="board", row=r, value=board))
+            continue
+        ts.rect_rows.setdefault(number, r)
+        out.append(bm.Rectification(number, as_text(kind).lower(), tuple(ids(row)), tuple(ids(ns))))
+    return out
+
+
+def _bridge_scores(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> dict[str, list[Any]]:
+    """Each pair's bridge score per board (for the extra PTS), in the board columns."""
+    table = d.BRIDGE_SCORES.at(ts.sections["bridge"])
+    hand_scores: dict[str, list[Any]] = {}
+    for r in ts.section_rows("bridge", len(grid)):
+        pid = cell(grid, r, table.col("pair"))
+        values = [cell(grid, r, ts.board_col(b)) for b in range(1, ts.boards + 1)]
+        if is_blank(pid) and all(is_blank(v) for v in values):
+            continue
+        if is_blank(pid):
+            problems.append(at(tid, table.cell("pair", r), "bm.hand.pair-empty", "bridge scores without the pair id",
+                               tournament=tid, field="hand", row=r))
+            continue
+        pair = as_text(pid)
+        if pair in ts.hand_rows:
+            problems.append(at(tid, table.cell("pair", r), "bm.hand.twice", "bridge scores of {pair} twice (also row "
+                               "{other})", tournament=tid, pair=pair, field="hand", row=r, other=ts.hand_rows[pair]))
+            continue
+        ts.hand_rows[pair] = r
+        hand_scores[pair] = values
+    return hand_scores
+
+
+def _championship(tid: str, grid: Grid, problems: list[Problem]) -> bool:
+    """Championship: blank or yes = counts; no = a friendly."""
+    value = d.COUNTS.value(grid)
+    if isinstance(value, bool):
+        return value
+    if is_blank(value):
+        return True
+    word = as_text(value).lower()
+    if word in NO:
+        return False
+    if word not in YES:
+        problems.append(at(tid, d.COUNTS.cell, "bm.championship.word", "{label} {value!r} should be yes or no (no = a "
+                           "friendly, not counted)", tournament=tid, field=d.COUNTS.id, label=d.COUNTS.text(),
+                           value=value))
+    return True
