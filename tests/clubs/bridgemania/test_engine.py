@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlbridge.rules.base import RuleError
 from xlbridge.clubs.bridgemania import (
     BasePair,
     Guest,
@@ -30,6 +29,7 @@ from xlbridge.clubs.bridgemania import (
     upcoming_participation_list,
 )
 from xlbridge.clubs.bridgemania.demo import demo_season
+from xlbridge.rules.problems import RuleError
 
 # Six entries in three rows per board: (A,B) (C,D) (E,F), NS = A, C, E; TOP = 4.
 P1 = [4, 0, 2, 2, 0, 4]
