@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the shared hand-made season (heeg_season_fixture.py beside this file)
 from heeg_season_fixture import P1, season_frame, settings  # noqa: E402
+
 from xlbridge.clubs.frames import plain_records  # noqa: E402
 from xlbridge.clubs.heeg import (  # noqa: E402
     Entry,

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from openpyxl import load_workbook
 
 import xlbridge
 

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from xlbridge.workbooks.book import Layout
-from xlbridge.workbooks.declare import Column, SheetSpec, Setting, Table
+from xlbridge.workbooks.declare import Column, Setting, SheetSpec, Table
 
 __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO", "RED", "PROMOTE_FILL",
            "RELEGATE_FILL", "NOTE_COLOUR", "SETTINGS", "WHOLE_FROM", "SEASON_WIDTHS", "PERIODS_HEADER_ROW",

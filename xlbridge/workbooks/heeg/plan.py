@@ -43,7 +43,6 @@ from xlbridge.workbooks.heeg.declaration import (
     evening_layout,
     evening_sheet,
     evening_table,
-    period_sheet,
     period_spec,
     standings_layout,
     year_spec,
