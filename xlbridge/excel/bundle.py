@@ -21,6 +21,7 @@ import base64
 import hashlib
 import io
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import PurePosixPath
@@ -43,8 +44,10 @@ REQUIREMENTS = (
 #: house style (openpyxl), the analyst's pandas interface and the demo seasons.
 #: A folder ends in "/".
 EXCLUDED = {"cli.py", "__main__.py", "files/", "excel/emulate.py", "excel/bundle.py", "excel/server.py",
-            "excel/classic.py", "excel/shipped.py", "excel/lite.py", "excel/button.py", "clubs/frames.py", "clubs/heeg/demo.py",
-            "clubs/bridgemania/demo.py", "workbooks/style.py", "workbooks/events/build.py"}
+            "excel/server_guard.py", "excel/server_pool.py", "excel/classic.py", "excel/shipped.py", "excel/lite.py",
+            "excel/button.py", "clubs/frames.py", "clubs/heeg/demo.py", "clubs/heeg/frames.py",
+            "clubs/bridgemania/demo.py", "clubs/bridgemania/frames.py", "workbooks/style.py",
+            "workbooks/events/build.py", "workbooks/heeg/build.py", "workbooks/bridgemania/build.py"}
 SUFFIXES = (".py", ".csv")
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # zip entries get a fixed time: the bundle is reproducible
 
@@ -96,7 +99,7 @@ import xlwings as xw
 from xlwings import script
 
 
-@script(name={action!r}, button={button!r}, show_taskpane=True)
+@script(name={action!r}, button={button!r}, show_taskpane=True{sheets})
 def recalculate_season(book: xw.Book):
     """Fill every computed cell from what you typed: percentages, corrections,
     standings and points. Nothing is written when something you typed is wrong:
@@ -165,9 +168,20 @@ def _zip(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] | None = None) -> str:
+def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] | None = None,
+            exclude: Sequence[str] = ()) -> str:
     """The ``main.py`` a workbook carries: the scorer's docstring (App Mode shows
-    it), the script wired to ``button``, and the bundled package."""
+    it), the script wired to ``button``, and the bundled package.
+
+    ``exclude``: sheets the recalculation never reads (the workbook kind knows them,
+    e.g. "How to"): the script's ``@script(exclude=[...])``, so that Excel sends them
+    without their values.  xlwings' Office.js client matches exact sheet names only
+    (no patterns), so the sheets a recalculation reads by pattern (an evening or
+    tournament sheet per date) cannot be *included*; an excluded name the workbook
+    does not have is ignored.  Never name a sheet the recalculation reads: it would
+    arrive empty."""
+    import json
+
     from xlbridge import __version__
 
     files = source_files() if files is None else files
@@ -177,12 +191,13 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
     wrapped = "\n".join(encoded[i : i + 100] for i in range(0, len(encoded), 100))
     return MAIN_TEMPLATE.format(title=title, rules=rules, action=ACTION, sheet=button.sheet, button=button.target,
                                 version=__version__, count=len(files), digest=digest, short=digest[:12],
-                                begin=MARK_BEGIN, payload=wrapped, end=MARK_END)
+                                begin=MARK_BEGIN, payload=wrapped, end=MARK_END,
+                                sheets=f", exclude={json.dumps(list(exclude), ensure_ascii=False)}" if exclude else "")
 
 
-def lite_files(button: Button, *, title: str, rules: str) -> dict[str, str]:
-    """Every file of the workbook's Lite project."""
-    return {"main.py": main_py(button, title=title, rules=rules), "requirements.txt": REQUIREMENTS}
+def lite_files(button: Button, *, title: str, rules: str, exclude: Sequence[str] = ()) -> dict[str, str]:
+    """Every file of the workbook's Lite project (``exclude``: see :func:`main_py`)."""
+    return {"main.py": main_py(button, title=title, rules=rules, exclude=exclude), "requirements.txt": REQUIREMENTS}
 
 
 def unpack(main_py_text: str) -> dict[str, bytes]:
