@@ -4,11 +4,13 @@ conventions both backends keep."""
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from xlbridge.workbooks.book import (Area, Grid, Layout, _as_text_if_formula_like, _clean, _clean_value_for_write, _is_number,
-                                     _ReadOnce, cell, column_letter, rectangular)
+                                     _ReadOnce, column_letter, rectangular)
 
 
 class XlwingsBook(_ReadOnce):
@@ -17,49 +19,94 @@ class XlwingsBook(_ReadOnce):
     def __init__(self, book: Any):
         self.book = book
         self._grids: dict[str, Grid] = {}  # sheets read and not written since: one round trip each
+        self._sheets: dict[str, Any] | None = None  # name -> sheet (xlwings finds a name by a scan)
+        self._values: dict[str, dict[tuple[int, int], Any]] = {}  # cells to write, by sheet: (row, col) -> value
+        self._fills: dict[str, dict[tuple[int, int], str | None]] = {}  # fills to set, by sheet
+        self._remote = _is_remote(book)
 
     def sheet_names(self) -> list[str]:
         return [s.name for s in self.book.sheets]
 
+    def _sheet(self, name: str) -> Any:
+        if self._sheets is None:
+            self._sheets = {getattr(s, "name", None): s for s in self.book.sheets}
+        found = self._sheets.get(name)
+        return found if found is not None else self.book.sheets[name]
+
     def _read(self, sheet: str) -> Grid:
-        ws = self.book.sheets[sheet]
+        ws = self._sheet(sheet)
         used = ws.used_range
         last_row, last_col = used.last_cell.row, used.last_cell.column
         if last_row == 1 and last_col == 1 and ws.range((1, 1)).value in (None, ""):
             return []
+        convert = _office_js_value() if self._remote else None
+        if convert is not None:
+            # what xlwings' conversion gives (its own function: ISO dates, Excel's error texts), called
+            # for text only: numbers and flags come as they are, "" is an empty cell
+            raw = ws.range((1, 1), (last_row, last_col)).raw_value
+            return [[None if v == "" else convert(v, dt.datetime, None, None, False) if type(v) is str else v
+                     for v in row] for row in raw]
         values = ws.range((1, 1), (last_row, last_col)).options(ndim=2).value
         return [[_clean(v) for v in row] for row in values]
 
     def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
         """Write only what changes: the smallest block holding every cell whose value
-        differs from what the sheet holds (as read, or as written since), in one
-        range; nothing when nothing changes (a second click writes no cell)."""
-        block = rectangular([[_clean_value_for_write(v) for v in line] for line in values])
+        differs from what the sheet holds (as read, or as written since); nothing when
+        nothing changes (a second click writes no cell).  The cells wait until
+        :meth:`flush`, which sends contiguous cells as one range."""
+        block = rectangular([_cleaned(line) for line in values])
         if not block or not block[0]:
             return
         known = self._grids.get(sheet)
-        top, left, bottom, right = 0, 0, len(block) - 1, len(block[0]) - 1
-        if known is not None:
-            changed = [(r, c) for r, line in enumerate(block) for c, value in enumerate(line)
-                       if not _same_cell(cell(known, row + r, col + c), value)]
-            if not changed:
+        if known is None:
+            top, left, bottom, right = 0, 0, len(block) - 1, len(block[0]) - 1
+        else:
+            span = _changed_span(known, row, col, block)
+            if span is None:
                 return
-            top, bottom = min(r for r, _ in changed), max(r for r, _ in changed)
-            left, right = min(c for _, c in changed), max(c for _, c in changed)
-        part = [[_as_text_if_formula_like(v) for v in line[left:right + 1]] for line in block[top:bottom + 1]]
-        self.book.sheets[sheet].range((row + top, col + left), (row + bottom, col + right)).value = part
+            top, left, bottom, right = span
+        pending = self._values.setdefault(sheet, {})
+        columns = range(col + left, col + right + 1)
+        for r in range(top, bottom + 1):
+            pending.setdefault(row + r, {}).update(zip(columns, block[r][left:right + 1]))
         if known is not None:
             _put(known, row + top, col + left, [line[left:right + 1] for line in block[top:bottom + 1]])
 
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
-        self.book.sheets[sheet].range((row, col)).color = colour
+        """Set at :meth:`flush`: cells of one colour that form a rectangle are one range."""
+        self._fills.setdefault(sheet, {})[(row, col)] = colour
+
+    def flush(self) -> None:
+        """Send the waiting values and fills: one range per rectangle of contiguous
+        cells; the last value or fill given to a cell wins.  Fills: the colour of most
+        cells goes first over every filled cell, the other colours over it."""
+        values, fills = self._values, self._fills
+        self._values, self._fills = {}, {}
+        for sheet, rows in values.items():
+            ws = self._sheet(sheet)
+            for top, left, bottom, right in _rectangles(rows):
+                part = [[rows[r][c] for c in range(left, right + 1)] for r in range(top, bottom + 1)]
+                target = ws.range((top, left), (bottom, right))
+                if self._remote:  # what xlwings' conversion sends, without its pass over the whole sheet per range
+                    target.raw_value = [["" if v is None else _as_text_if_formula_like(v) if isinstance(v, str) else v
+                                         for v in line] for line in part]
+                else:
+                    target.value = [[_as_text_if_formula_like(v) for v in line] for line in part]
+        for sheet, cells in fills.items():
+            ws = self._sheet(sheet)
+            for colour, area in _fill_areas(cells):
+                top, left, bottom, right = area
+                ws.range((top, left), (bottom, right)).color = colour
 
     def add_sheet(self, name: str) -> None:
+        self.flush()
         self.book.sheets.add(name, after=self.book.sheets[len(self.book.sheets) - 1])
+        self._sheets = None
         self._grids[name] = []  # a new sheet is empty
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
-        ws = self.book.sheets[sheet]
+        self.flush()
+        ws = self._sheet(sheet)
 
         def rng(area: Area) -> Any:
             row, col, nrows, ncols = area
@@ -104,10 +151,132 @@ class XlwingsBook(_ReadOnce):
                 pass  # operations (e.g. frozen panes on some hosts) must not stop a finished recalculation
 
     def alert(self, message: str) -> None:
+        self.flush()
         try:
             self.book.app.alert(message, title="xlbridge")
         except Exception:  # noqa: BLE001 - an alert must never break the recalculation
             pass
+
+
+def _is_remote(book: Any) -> bool:
+    """Whether ``book`` is xlwings' Office.js book (xlwings Lite, xlwings Server): its
+    writes are actions in a JSON reply."""
+    try:
+        return book.app.engine.type == "remote"
+    except Exception:  # noqa: BLE001 - a book without an engine (a stand-in) is not remote
+        return False
+
+
+@functools.cache
+def _office_js_value() -> Callable[..., Any] | None:
+    """xlwings' conversion of one value of an Office.js book (xlwings Lite, xlwings
+    Server), or None when this xlwings has none (its public conversion is used then).
+    Imported on first use: ``xlwings.pro`` wants a licence key outside those hosts."""
+    try:
+        from xlwings.pro._xlremote import _clean_value_data_element
+    except Exception:  # noqa: BLE001 - ImportError, or xlwings' LicenseError
+        return None
+    return _clean_value_data_element
+
+
+def rectangles(cells: Any) -> list[tuple[int, int, int, int]]:
+    """The ``(top, left, bottom, right)`` rectangles covering ``cells`` ((row, col)
+    pairs), each cell once: runs of contiguous columns per row, stacked while the
+    next row has the same run.  Sorted by top row, then left column."""
+    rows: dict[int, dict[int, Any]] = {}
+    for r, c in cells:
+        rows.setdefault(r, {})[c] = None
+    return _rectangles(rows)
+
+
+def _rectangles(rows: dict[int, Any]) -> list[tuple[int, int, int, int]]:
+    """:func:`rectangles` of the cells ``{row: {column: ...}}``."""
+    done: list[tuple[int, int, int, int]] = []
+    open_: dict[tuple[int, int], int] = {}  # (left, right) -> top of a rectangle reaching the previous row
+    previous = None
+    for r in sorted(rows):
+        cols = sorted(rows[r])
+        if cols[-1] - cols[0] + 1 == len(cols):
+            runs = [(cols[0], cols[-1])]  # the usual case: one run
+        else:
+            runs = []
+            start = end = cols[0]
+            for c in cols[1:]:
+                if c != end + 1:
+                    runs.append((start, end))
+                    start = c
+                end = c
+            runs.append((start, end))
+        still: dict[tuple[int, int], int] = {}
+        for run in runs:
+            top = open_.pop(run, None) if previous == r - 1 else None
+            still[run] = r if top is None else top
+        for (left, right), top in open_.items():
+            done.append((top, left, previous, right))
+        open_, previous = still, r
+    for (left, right), top in open_.items():
+        done.append((top, left, previous, right))
+    return sorted(done)
+
+
+def _fill_areas(cells: dict[tuple[int, int], Any]) -> list[tuple[Any, tuple[int, int, int, int]]]:
+    """(colour, rectangle) in the order to set them so that each cell ends with its
+    colour in ``cells``: each colour's own rectangles, or -- when fewer -- the
+    commonest colour over every cell first and the others' rectangles over it."""
+    by_colour: dict[Any, dict[int, dict[int, None]]] = {}
+    for (r, c), colour in cells.items():
+        by_colour.setdefault(colour, {}).setdefault(r, {})[c] = None
+    own = [(colour, area) for colour, rows in by_colour.items() for area in _rectangles(rows)]
+    if len(by_colour) < 2:
+        return own
+    base = max(by_colour, key=lambda colour: sum(len(cols) for cols in by_colour[colour].values()))
+    everything: dict[int, dict[int, None]] = {}
+    for r, c in cells:
+        everything.setdefault(r, {})[c] = None
+    layered = [(base, area) for area in _rectangles(everything)]
+    layered += [(colour, area) for colour, rows in by_colour.items() if colour != base for area in _rectangles(rows)]
+    return layered if len(layered) < len(own) else own
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def _cleaned(line: Sequence[Any]) -> list[Any]:
+    """``_clean_value_for_write`` of each value (the common types without a call)."""
+    return [v if type(v) in _PLAIN or (type(v) is float and v == v) else _clean_value_for_write(v)  # NaN != NaN
+            for v in line]
+
+
+def _changed_span(known: Grid, row: int, col: int, block: Grid) -> tuple[int, int, int, int] | None:
+    """(top, left, bottom, right), 0-based in ``block`` (its corner at ``row``, ``col``
+    of the grid ``known``): the smallest span of the cells that do not already show
+    their value (:func:`_same_cell`); None when every cell does."""
+    width = len(block[0])
+    top = bottom = None
+    left, right = width, -1
+    for r, line in enumerate(block):
+        i = row + r - 1
+        held = known[i][col - 1:col - 1 + width] if i < len(known) else []
+        if len(held) < width:
+            held = held + [None] * (width - len(held))
+        if held == line and ((bool not in map(type, held) and bool not in map(type, line))
+                             or [type(v) is bool for v in held] == [type(v) is bool for v in line]):
+            continue  # equal as Python compares them, and flags only where flags were: the same cells
+        first = last = None
+        for c in range(width):
+            old, new = held[c], line[c]
+            if (type(old) is type(new) and old == new) or _same_cell(old, new):
+                continue
+            if first is None:
+                first = c
+            last = c
+        if first is None:
+            continue
+        if top is None:
+            top = r
+        bottom = r
+        left, right = min(left, first), max(right, last)
+    return None if top is None else (top, left, bottom, right)
 
 
 def _same_cell(old: Any, new: Any) -> bool:
@@ -129,5 +298,4 @@ def _put(grid: Grid, row: int, col: int, values: Sequence[Sequence[Any]]) -> Non
         target = grid[row + r - 1]
         if len(target) < col + len(line) - 1:
             target.extend([None] * (col + len(line) - 1 - len(target)))
-        for c, value in enumerate(line):
-            target[col + c - 1] = value
+        target[col - 1:col - 1 + len(line)] = line

@@ -27,14 +27,17 @@ def recalculate(book) -> None:
     """Recalculate every computed column of this xlbridge workbook (``book``: a
     live ``xlwings.Book``)."""
     adapter = XlwingsBook(book)
-    clear_marks(adapter)  # first: the recalculation may fill a cell marked last time
     try:
-        report = recalculate_adapter(adapter)
-    except BookInputError as error:
-        report_problems(adapter, error.problems, clear_old=False)
-        return
-    changed = f"; {len(report.changes)} earlier values changed (see Corrections)" if report.changes else ""
-    report_problems(adapter, [], done=f"Recalculated {report.cells_written} cells{changed}.", clear_old=False)
+        clear_marks(adapter)  # first: the recalculation may fill a cell marked last time
+        try:
+            report = recalculate_adapter(adapter)
+        except BookInputError as error:
+            report_problems(adapter, error.problems, clear_old=False)
+            return
+        changed = f"; {len(report.changes)} earlier values changed (see Corrections)" if report.changes else ""
+        report_problems(adapter, [], done=f"Recalculated {report.cells_written} cells{changed}.", clear_old=False)
+    finally:
+        adapter.flush()  # the values and fills still waiting (the alert sends them first)
 
 
 @xw.script(name=ACTION)

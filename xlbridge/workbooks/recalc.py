@@ -57,6 +57,9 @@ def diff(book: BookAdapter, plan: Plan) -> list[Change]:
         if grid is None:  # (not setdefault: that would read, i.e. copy, the sheet for every block)
             grid = grids[block.sheet] = book.read(block.sheet)
         for r, line in enumerate(block.values):
+            held = grid[block.row + r - 1][block.col - 1:block.col - 1 + len(line)] if block.row + r <= len(grid) else []
+            if held == line or held.count(None) == len(held):  # each cell the same, or empty before: no change
+                continue
             for c, new in enumerate(line):
                 row, col = block.row + r, block.col + c
                 old = grid[row - 1][col - 1] if row <= len(grid) and col <= len(grid[row - 1]) else None
