@@ -94,7 +94,7 @@ def _demo_replaced(module, name: str, value):
 
 def bm_workbook(size: int):
     """The BridgeMania workbook of the shipped builder, filled with a season of ``size``."""
-    from xlbridge.clubs import bridgemania_demo
+    from xlbridge.clubs.bridgemania import demo as bridgemania_demo
     from xlbridge.workbooks.bridgemania import bridgemania_workbook
 
     season = bm_season(size)
@@ -104,7 +104,7 @@ def bm_workbook(size: int):
 
 def heeg_workbook(size: int):
     """The Heeg workbook of the shipped builder, filled with a season of ``size``."""
-    from xlbridge.clubs import heeg_demo
+    from xlbridge.clubs.heeg import demo as heeg_demo
     from xlbridge.workbooks.heeg import heeg_workbook as build
 
     season = heeg_season(size)

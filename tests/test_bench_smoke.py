@@ -16,3 +16,22 @@ def test_engine_bench_prints_a_table():
     lines = done.stdout.splitlines()
     assert any(line.startswith("| # ") and "median" in line for line in lines), done.stdout
     assert any(line.startswith("| 1 ") and "40 rankings" in line and "of sorting them" in line for line in lines), done.stdout
+
+
+def test_excel_path_bench_prints_its_table():
+    """bench --only excel-path --quick (issue 18): real Pyodide beside CPython, 1x seasons."""
+    import shutil
+
+    import pytest
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not on PATH: the Excel-path section runs Pyodide under Node")
+    done = subprocess.run([sys.executable, "-m", "bench", "--quick", "--only", "excel-path"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| 5 ")]
+    assert not any("cannot run" in row or "failed:" in row for row in rows), "\n".join(rows)
+    for expected in ("main.py import in a fresh Pyodide", "AWARD: a later call", "heeg 1×: first click",
+                     "bridgemania 1×: first click", "second click in Pyodide", "sheets sent but not read"):
+        assert any(expected in row for row in rows), (expected, done.stdout)
+    assert not any("DIFFER" in row for row in rows), "\n".join(rows)
