@@ -45,7 +45,9 @@ import pytest
 from filelock import FileLock
 from openpyxl import Workbook, load_workbook
 
-from xlbridge.files import headless
+from xlbridge.files import carry, headless
+from xlbridge.files.locks import RunLock
+from xlbridge.files.package import add_default, add_relationship, rewrite
 from xlbridge.cli import main
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.excel import functions as fn
@@ -334,7 +336,13 @@ def _(ctx):
     middle = start + info.compress_size // 2
     data[middle:middle + 4] = bytes(b ^ 0xFF for b in data[middle:middle + 4])  # damaged compressed data
     Path(BOOK).write_bytes(bytes(data))
-    return recalc_file()
+    printed = recalc_file()
+    # a part cut off inside a valid zip (openpyxl: a raw ParseError): the same message
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    sheet = zipfile.ZipFile(BOOK).read("xl/worksheets/sheet1.xml")
+    rewrite(BOOK, {"xl/worksheets/sheet1.xml": sheet[: len(sheet) // 2]})
+    assert recalc_file() == printed
+    return printed
 
 
 @scenario("E-FILE-NOT-A-WORKBOOK-ZIP")
@@ -362,9 +370,181 @@ def _(ctx):
         headless.LOCK_WAIT_SECONDS = wait
 
 
+@contextlib.contextmanager
+def patched(owner: object, name: str, value: object):
+    """``owner.name`` is ``value`` for the duration (the scenarios have no monkeypatch)."""
+    old = getattr(owner, name)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, old)
+
+
+def failing(error: OSError) -> Callable[..., object]:
+    def fail(*args: object, **kwargs: object) -> object:
+        raise error
+    return fail
+
+
+def during_the_run(action: Callable[[], object]):
+    """``action()`` in the middle of the recalculation (between the read and the replace)."""
+    real = headless.recalculate
+
+    def recalculate(book, **kwargs):
+        report = real(book, **kwargs)
+        action()
+        return report
+
+    return patched(headless, "recalculate", recalculate)
+
+
+@scenario("E-FILE-OPEN-IN-LIBREOFFICE")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    Path(f".~lock.{BOOK}#").write_text("LibreOffice user,host,...")
+    return recalc_file()
+
+
+@scenario("E-FILE-LOCKED")
+def _(ctx):
+    import fcntl
+
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    fd = os.open(BOOK, os.O_RDONLY)  # another program's lock on the workbook itself
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return recalc_file()
+    finally:
+        os.close(fd)
+
+
+@scenario("E-FILE-CHANGED")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    theirs = ctx.sources("se-masterpoints")  # what the other program saved meanwhile
+
+    def save() -> None:
+        Path("EXCEL0001.tmp").write_bytes(theirs)
+        os.replace("EXCEL0001.tmp", BOOK)
+
+    with during_the_run(save):
+        printed = cli_error("recalc", BOOK)
+    assert Path(BOOK).read_bytes() == theirs and not headless.backup_path(Path(BOOK)).exists()
+    return printed
+
+
+@scenario("E-FILE-OPENED-DURING-RUN")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    with during_the_run(lambda: Path("~$" + BOOK).write_bytes(b"owner")):
+        return recalc_file()
+
+
+@scenario("E-FILE-READ-ONLY")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    os.chmod(BOOK, 0o444)
+    return recalc_file()
+
+
+@scenario("E-FILE-HARD-LINKS")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    os.link(BOOK, "season-copy.xlsx")
+    return recalc_file()
+
+
+@scenario("E-FILE-BACKUP-FOLDER")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    Path("season.backup.xlsx").mkdir()
+    printed = cli_error("recalc", BOOK)
+    assert Path(BOOK).read_bytes() == ctx.sources("tbf-club")
+    return printed
+
+
+@scenario("E-FILE-MACROS")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    with zipfile.ZipFile(BOOK) as archive:
+        rels, types = archive.read("xl/_rels/workbook.xml.rels"), archive.read("[Content_Types].xml")
+    rels, _ = add_relationship(rels, "http://schemas.microsoft.com/office/2006/relationships/vbaProject",
+                               "/xl/macros/project.bin")
+    types, _ = add_default(types, "bin", "application/vnd.ms-office.vbaProject")
+    types = types.replace(b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                          b"application/vnd.ms-excel.sheet.macroEnabled.main+xml")
+    rewrite(BOOK, {"xl/_rels/workbook.xml.rels": rels, "[Content_Types].xml": types,
+                   "xl/macros/project.bin": b"a VBA project"})
+    os.replace(BOOK, "season.xlsm")
+    return recalc_file("season.xlsm")
+
+
+@scenario("E-FILE-NO-PERMISSION")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    # where the issue met "[Errno 13] Permission denied: '.season.xlsx.xlbridge-lock'": a folder it may not write in
+    # (tests/files/test_file_safety.py does it for real, as another user)
+    with patched(RunLock, "_open", failing(PermissionError(13, "Permission denied", ".season.xlsx.xlbridge-lock"))):
+        return recalc_file()
+
+
+@scenario("E-FILE-DISK-FULL")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    with patched(carry, "save_keeping", failing(OSError(28, "No space left on device"))):
+        printed = recalc_file()
+    assert sorted(os.listdir(".")) == [BOOK]  # no temporary file left
+    return printed
+
+
+@scenario("E-FILE-TOO-LARGE")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    with patched(carry, "save_keeping", failing(OSError(27, "File too large"))):
+        return recalc_file()
+
+
+@scenario("E-FILE-READ-ONLY-DISK")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    with patched(RunLock, "_open", failing(OSError(30, "Read-only file system", ".season.xlsx.xlbridge-lock"))):
+        return recalc_file()
+
+
+@scenario("E-FILE-OS-ERROR")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    with patched(headless.Snapshot, "take", failing(OSError(5, "Input/output error", BOOK))):
+        return recalc_file()
+
+
 # --- any workbook
 
 simple("E-BOOK-NOT-XLBRIDGE", "empty", None)
+
+
+def edited_file(ctx: Ctx, edit: Callable[[Workbook], object]) -> list[str]:
+    """The TBF club workbook edited as a scorer would, then ``xlbridge recalc``."""
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    wb = load_workbook(BOOK)
+    edit(wb)
+    wb.save(BOOK)
+    return recalc_file()
+
+
+scenario("E-BOOK-FAR-OUT")(lambda ctx: edited_file(ctx, setting("Tournament", XFD1048576="stray")))
+scenario("E-BOOK-MERGED-COMPUTED")(lambda ctx: edited_file(
+    ctx, lambda wb: (setting("Tournament", C20=66.0)(wb), wb["Tournament"].merge_cells("D12:E12"))))
+
+
+@scenario("E-BOOK-MERGED-FAR")
+def _(ctx):
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    sheet = zipfile.ZipFile(BOOK).read("xl/worksheets/sheet2.xml")  # How to: openpyxl would make 17 billion cells
+    rewrite(BOOK, {"xl/worksheets/sheet2.xml": sheet.replace(
+        b"</sheetData>", b'</sheetData><mergeCells count="1"><mergeCell ref="A1000:XFD1048576"/></mergeCells>', 1)})
+    return recalc_file()
 
 # --- event sheets (TBF club tournament, Swedish events)
 
@@ -556,6 +736,223 @@ def _(ctx):
     printed = cli_error("new", "heeg", BOOK)
     assert Path(BOOK).read_bytes() == b"keep me"
     return printed
+
+
+# --- xlbridge serve: starting it
+
+
+@contextlib.contextmanager
+def environ(**values: str | None):
+    """Environment variables set (None: removed) for the duration."""
+    old = {k: os.environ.get(k) for k in values}
+    for key, value in values.items():
+        os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+    try:
+        yield
+    finally:
+        for key, value in old.items():
+            os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+
+
+def free_port() -> str:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return str(probe.getsockname()[1])
+
+
+@scenario("E-SERVE-LICENCE")
+def _(ctx):
+    with environ(XLWINGS_LICENSE_KEY=None):
+        return cli_error("serve", "--port", free_port())
+
+
+@scenario("E-SERVE-NOT-INSTALLED")
+def _(ctx):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    with patched(importlib.util, "find_spec", lambda name, *a: None if name in ("xlwings_server", "uvicorn")
+                 else real(name, *a)):
+        return cli_error("serve", "--noncommercial")
+
+
+scenario("E-SERVE-OPTION-RANGE")(lambda ctx: cli_error("serve", "--port", "70000", "--noncommercial"))
+
+
+@scenario("E-SERVE-PORT-IN-USE")
+def _(ctx):
+    import socket
+
+    with socket.socket() as taken:  # another program on the default port (or it is taken already)
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            taken.bind(("127.0.0.1", 8000))
+            taken.listen()
+        except OSError:
+            pass
+        return cli_error("serve", "--noncommercial")
+
+
+@scenario("E-SERVE-PORT-DENIED")
+def _(ctx):
+    import socket
+
+    from xlbridge.excel import server
+
+    class Socket(socket.socket):  # a system where port 80 is for the administrator (the tests may run as root)
+        def bind(self, address):
+            raise PermissionError(13, "Permission denied")
+
+    with patched(server.socket, "socket", Socket):
+        return cli_error("serve", "--port", "80", "--noncommercial")
+
+
+scenario("E-SERVE-HOST-ADDRESS")(lambda ctx: cli_error("serve", "--host", "192.0.2.1", "--port", free_port(),
+                                                        "--noncommercial"))
+
+
+@scenario("E-SERVE-PROJECT-DIR")
+def _(ctx):
+    Path(BOOK).write_bytes(b"a file, not a folder")
+    return cli_error("serve", "--noncommercial", "--port", free_port(), "--project-dir", f"{BOOK}/serve")
+
+
+# --- xlbridge serve: requests it refuses (through its guard, in front of a stand-in for xlwings Server)
+
+
+def guarded(path: str, data: bytes = b"", *, host: str = "localhost:8000", headers: tuple = (),
+            slow: bool = False) -> list[str]:
+    """The status and message the guard answers to one request (an error, never the stand-in's 200)."""
+    import asyncio
+
+    from xlbridge.excel import server_guard
+    from xlbridge.excel.server import Limits
+
+    async def stand_in(scope, receive, send):  # xlwings Server: must not be reached
+        raise AssertionError("the request reached xlwings Server")
+
+    guard = server_guard.Guard(stand_in, Limits(), {"award"}, {"recalculate_season"})
+    scope = {"type": "http", "method": "POST", "path": path,
+             "headers": [(b"host", host.encode()), *((k.encode(), v.encode()) for k, v in headers)]}
+    answer: dict = {}
+
+    async def receive():
+        return {"type": "http.request", "body": data, "more_body": False}
+
+    async def send(message):
+        answer.update(message)
+
+    async def never(awaitable, timeout):  # the body does not come: the limit's time is up at once
+        awaitable.close()
+        raise asyncio.TimeoutError
+
+    with patched(server_guard.asyncio, "wait_for", never) if slow else contextlib.nullcontext():
+        asyncio.run(guard(scope, receive, send))
+    assert 400 <= answer.get("status", 200) < 500, answer
+    return [answer["body"].decode()]
+
+
+CALL = "/xlwings/custom-functions-call"
+
+
+def call_json(func_name: str, **extra: object) -> bytes:
+    import json
+
+    return json.dumps({"func_name": func_name, "args": [[["tr.club"]], [[1.0]], [[20.0]]], "version": "0.37.8",
+                       "client": "Office.js", **extra}).encode()
+
+
+scenario("E-SERVE-HOST-REFUSED")(lambda ctx: guarded(CALL, call_json("award"), host="attacker.example"))
+scenario("E-SERVE-BODY-TOO-LARGE")(lambda ctx: guarded(CALL, headers=(("content-length", str(33 << 20)),)))
+scenario("E-SERVE-BODY-TOO-SLOW")(lambda ctx: guarded(CALL, slow=True))
+scenario("E-SERVE-NOT-A-CALL")(lambda ctx: guarded(CALL, b'{"func_name": "award"}'))
+scenario("E-SERVE-NOT-A-BOOK")(lambda ctx: guarded("/xlwings/custom-scripts-call/recalculate_season", b"[]"))
+scenario("E-SERVE-NO-FUNCTION")(lambda ctx: guarded(CALL, call_json("awrd")))
+scenario("E-SERVE-NO-SCRIPT")(lambda ctx: guarded("/xlwings/custom-scripts-call/recalculate", b"{}"))
+
+
+@scenario("E-SERVE-HEADERS-TOO-SLOW")
+def _(ctx):
+    from xlbridge.excel.server import Limits
+    from xlbridge.excel.server_guard import guarded_protocol
+
+    class Transport:  # what the connection is sent when the headers are late (tests/excel: a real uvicorn)
+        data = b""
+
+        def is_closing(self):
+            return False
+
+        def write(self, data):
+            self.data += data
+
+        def close(self):
+            pass
+
+    protocol = object.__new__(guarded_protocol(Limits().header_seconds))
+    protocol.transport = Transport()
+    protocol._too_slow()
+    head, _, message = protocol.transport.data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408 ")
+    return [message.decode()]
+
+
+# --- xlbridge serve: calls it stops (its worker processes)
+
+
+def served(job: tuple, *, answer_as: str = "function", kill_after: float | None = None, **limits: object) -> list[str]:
+    """Run one job in a pool of one worker with ``limits``: what the cell (or the message box) says."""
+    import asyncio
+    import threading
+
+    from xlbridge.excel import server_pool
+    from xlbridge.excel.server import Limits
+
+    settings = Limits(workers=1, **limits)
+    pool = server_pool.Pool(settings)
+    try:
+        if kill_after is not None:
+            asyncio.run(pool.call(("function", "award", ("tr.club", 1.0, 26.0), {}), 120))  # started
+            threading.Timer(kill_after, lambda: pool._all[0].process.kill()).start()
+        answer = asyncio.run(pool.call(job, settings.time_limit if job[0] == "function" else settings.script_time_limit))
+    finally:
+        pool.close()
+    if answer_as == "function":
+        return [server_pool._function_answer("AWARD", answer, settings)]
+    text = {"timeout": server_pool.SCRIPT_TIME_LIMIT, "memory": server_pool.SCRIPT_MEMORY,
+            "died": server_pool.SCRIPT_STOPPED}[answer[0]]
+    return [text.format(script="Recalculate season", seconds=settings.script_time_limit, mb=settings.memory_mb)]
+
+
+def season_payload(ctx: Ctx, filler_rows: int = 0) -> dict:
+    from xlbridge.excel.emulate import payload
+
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    book = payload(load_workbook(BOOK))
+    if filler_rows:  # a workbook larger than the worker's memory
+        book["sheets"].append({**book["sheets"][0], "name": "Filler",
+                               "values": [[float(r * 10 + c) for c in range(10)] for r in range(filler_rows)]})
+    return book
+
+
+scenario("E-SERVE-CELL-TIME-LIMIT")(lambda ctx: served(("function", "award", ("tr.club", 1.0, 5e6), {}), time_limit=2))
+scenario("E-SERVE-CELL-MEMORY")(lambda ctx: served(("function", "award", ("tr.club", 1.0, 3e6), {}), time_limit=120,
+                                                   memory_mb=400))
+scenario("E-SERVE-CELL-STOPPED")(lambda ctx: served(("function", "award", ("tr.club", 1.0, 5e6), {}), time_limit=120,
+                                                    kill_after=1.0))
+
+
+def served_script(ctx: Ctx, filler_rows: int = 0, **limits: object) -> list[str]:
+    # the worker runs the script as xlwings Server does: xlwings imported with XLWINGS_ON_SERVER=true
+    with environ(XLWINGS_ON_SERVER="true", XLWINGS_LICENSE_KEY="noncommercial"):
+        return served(("script", "recalculate_season", season_payload(ctx, filler_rows), None), answer_as="script",
+                      **limits)
+
+
+scenario("E-SERVE-SCRIPT-TIME-LIMIT")(lambda ctx: served_script(ctx, 300_000, script_time_limit=0.01))
+scenario("E-SERVE-SCRIPT-MEMORY")(lambda ctx: served_script(ctx, 500_000, memory_mb=400))
+scenario("E-SERVE-SCRIPT-STOPPED")(lambda ctx: served_script(ctx, memory_mb=50))  # a worker that cannot even start
 
 
 # ------------------------------------------------------------------ the tests

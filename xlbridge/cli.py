@@ -7,7 +7,8 @@
     xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
     xlbridge new tbf-club PATH [--blank] [--force]  write a workbook
     xlbridge recalc PATH                            recalculate a workbook in place
-    xlbridge serve [--host H] [--port P]            xlwings Server with xlbridge's functions (extra: server)
+    xlbridge serve [--host H] [--port P] [--allow-host NAME] [--time-limit S] [--workers N]
+                                                    xlwings Server with xlbridge's functions (extra: server)
 
 Errors print one line on stderr (``xlbridge: error: ...``) and exit with code 2;
 a workbook with several problems prints one such line per problem.
@@ -84,7 +85,8 @@ def cmd_schemes(args: argparse.Namespace) -> None:
 def cmd_award(args: argparse.Namespace) -> None:
     result = award(args.scheme, args.place, _field(args.field), **_options(args.option))
     if args.json:
-        print(json.dumps({"scheme": args.scheme, "place": args.place, "points": result.points, "unit": result.unit}))
+        print(json.dumps({"scheme": args.scheme, "place": args.place, "points": result.points, "unit": result.unit,
+                          **_also(result)}))
     else:
         print(result)
 
@@ -93,9 +95,14 @@ def cmd_awards(args: argparse.Namespace) -> None:
     ranks = [part.strip() for part in args.ranks.split(",")]
     results = awards(args.scheme, ranks, **_options(args.option))
     if args.json:
-        print(json.dumps([{"rank": r, "points": a.points, "unit": a.unit} for r, a in zip(ranks, results)]))
+        print(json.dumps([{"rank": r, "points": a.points, "unit": a.unit, **_also(a)} for r, a in zip(ranks, results)]))
         return
-    _print_awards([(r or "-", str(a).split()[0], a.unit) for r, a in zip(ranks, results)], ("rank", "points", "unit"))
+    _print_awards([(r or "-", str(a).split()[0], a.unit_text) for r, a in zip(ranks, results)], ("rank", "points", "unit"))
+
+
+def _also(result) -> dict:
+    """An award's further currency parts (a Swedish tie across currencies: 3 sp + 7 bp), for --json."""
+    return {"also": [{"points": p, "unit": u} for p, u in result.also]} if result.also else {}
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
@@ -165,8 +172,12 @@ def _demo_heeg(folder: str | None) -> None:
 
 def cmd_new(args: argparse.Namespace) -> None:
     from xlbridge.excel.shipped import build
+    from xlbridge.files.problems import describe_os_error
 
-    path = build(args.kind, args.path, blank=args.blank, force=args.force)
+    try:
+        path = build(args.kind, args.path, blank=args.blank, force=args.force)
+    except OSError as error:  # a folder it may not write in, a full disk: the file is left as it was
+        raise CliError(describe_os_error(args.path, error)) from None
     print(f"wrote {path}")
 
 
@@ -181,8 +192,13 @@ def cmd_recalc(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     from xlbridge.excel import server
 
-    code = server.run(args.host, args.port, project_dir=args.project_dir, noncommercial=args.noncommercial)
-    if code:
+    limits = server.Limits(allowed_hosts=server.allowed_hosts(args.host, args.allow_host or ()),
+                           time_limit=args.time_limit, script_time_limit=args.script_time_limit,
+                           workers=args.workers if args.workers is not None else server.Limits.workers,
+                           memory_mb=args.memory_limit)
+    code = server.run(args.host, args.port, project_dir=args.project_dir, noncommercial=args.noncommercial,
+                      limits=limits)
+    if code:  # a stop by Ctrl+C or SIGTERM is code 0
         raise CliError(f"the server stopped with exit code {code}")
 
 
@@ -233,6 +249,16 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--project-dir", help="xlwings Server project directory (keeps its .env); default: a new temporary one")
     s.add_argument("--noncommercial", action="store_true",
                    help="use xlwings under the PolyForm Noncommercial licence (else set XLWINGS_LICENSE_KEY)")
+    s.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a Host name to answer to besides localhost and --host (repeatable; * = any, behind a proxy "
+                        "that checks it)")
+    s.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
+                   help="stop a worksheet function call after this long (default 10)")
+    s.add_argument("--script-time-limit", type=float, default=120.0, metavar="SECONDS",
+                   help="stop a script (Recalculate season) after this long (default 120)")
+    s.add_argument("--workers", type=int, help="worker processes running the calls (default: up to 4, one per CPU)")
+    s.add_argument("--memory-limit", type=int, default=2048, metavar="MB",
+                   help="memory of one worker process, where the system can limit it (default 2048; 0 = none)")
     s.set_defaults(func=cmd_serve)
     return p
 
@@ -247,7 +273,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in error.problems:
             print(f"xlbridge: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    except (CliError, ValueError, OSError) as error:
+    except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
+        from xlbridge.files.problems import describe_os_error
+
+        print(f"xlbridge: error: {describe_os_error(error.filename or 'xlbridge', error)}", file=sys.stderr)
+        return EXIT_USAGE
+    except (CliError, ValueError) as error:
         print(f"xlbridge: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     return 0

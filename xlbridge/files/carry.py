@@ -9,7 +9,9 @@ saves, writes a new package from them.  Parts it does not model are lost:
   thumbnail, ...  (:func:`package_extras`);
 - every worksheet's drawing (the "Recalculate season" button; charts and images
   openpyxl would re-write, lossy) with everything it refers to
-  (:func:`xlbridge.files.drawings.sheet_drawings`).
+  (:func:`xlbridge.files.drawings.sheet_drawings`);
+- the parts a macro-enabled workbook's VBA project refers to (its signature)
+  that openpyxl's ``keep_vba`` does not write back (:func:`vba_parts`).
 
 :func:`carried` reads both from the earlier version of a file;
 :func:`save_keeping` saves an openpyxl workbook and puts them back, byte for
@@ -26,6 +28,7 @@ import posixpath
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from xlbridge.files import drawings
 from xlbridge.files.package import (CONTENT_TYPES, ROOT_RELS, Package, Rel, add_default, add_override,
@@ -33,6 +36,7 @@ from xlbridge.files.package import (CONTENT_TYPES, ROOT_RELS, Package, Rel, add_
 
 #: Root relationships openpyxl writes itself (their last path segment).
 OPENPYXL_ROOT = frozenset({"officeDocument", "core-properties", "extended-properties", "custom-properties"})
+REL_VBA = "http://schemas.microsoft.com/office/2006/relationships/vbaProject"
 
 
 @dataclass(frozen=True)
@@ -57,9 +61,10 @@ class Carried:
 
     extras: Extras = field(default_factory=Extras)
     drawings: dict[str, drawings.SheetDrawing] = field(default_factory=dict)
+    vba: Extras = field(default_factory=Extras)  # parts only (no root relationships)
 
     def __bool__(self) -> bool:
-        return bool(self.extras or self.drawings)
+        return bool(self.extras or self.drawings or self.vba.parts)
 
 
 def package_extras(package: Package) -> Extras:
@@ -89,11 +94,36 @@ def package_extras(package: Package) -> Extras:
     return Extras(tuple(r for r in rels if package.find(resolve("", r.target)) in parts), parts, typed, by_extension)
 
 
-def carried(source: str | os.PathLike[str]) -> Carried:
-    """What a save of the workbook at ``source`` must put back."""
+def vba_parts(package: Package) -> dict[str, bytes]:
+    """The workbook's VBA project with everything it refers to (a signature), by name."""
+    book = package.workbook()
+    queue = [resolve(book, r.target) for r in package.rels(book) if r.type == REL_VBA and is_internal_part(r)]
+    parts: dict[str, bytes] = {}
+    while queue:
+        name = package.find(queue.pop(0))
+        if name is None or name in parts:
+            continue
+        parts[name] = package.read(name) or b""
+        own = package.find(rels_name(name))
+        if own is not None:
+            parts[own] = package.read(own) or b""
+            queue += [resolve(name, r.target) for r in package.rels(name) if is_internal_part(r)]
+    return parts
+
+
+def vba_extras(package: Package) -> Extras:
+    """The VBA project's parts with their content types (written back where openpyxl did not)."""
+    parts = vba_parts(package)
+    overrides, _ = package.content_types()
+    return Extras((), parts, {n: overrides[n.lower()] for n in parts if n.lower() in overrides}, {})
+
+
+def carried(source: str | os.PathLike[str] | IO[bytes]) -> Carried:
+    """What a save of the workbook at ``source`` (a path or an open binary file) must put back."""
     with zipfile.ZipFile(source) as archive:
         package = Package(archive)
-        return Carried(package_extras(package), drawings.sheet_drawings({n: package.read(n) for n in package.names}))
+        return Carried(package_extras(package), drawings.sheet_drawings({n: package.read(n) for n in package.names}),
+                       vba_extras(package))
 
 
 def _with_extras(extras: Extras, root_rels: bytes, types: bytes, written: set[str]) -> tuple[dict[str, bytes], bytes, bytes]:
@@ -147,6 +177,12 @@ def _finish(carried: Carried, held: dict[str, bytes], written: list[str]) -> dic
                                                                  taken)
         out.update(parts)
         taken |= {n.lower() for n in parts}
+    if carried.vba.parts and ROOT_RELS in out and CONTENT_TYPES in out:
+        parts, out[ROOT_RELS], out[CONTENT_TYPES] = _with_extras(carried.vba, out[ROOT_RELS], out[CONTENT_TYPES], taken)
+        for name, content_type in carried.vba.overrides.items():  # also for the parts openpyxl wrote back
+            out[CONTENT_TYPES] = add_override(out[CONTENT_TYPES], name, content_type)
+        out.update(parts)
+        taken |= {n.lower() for n in parts}
     if carried.drawings:
         out = drawings.place(carried.drawings, [n for n in written if n not in out], out)
     return out
@@ -191,15 +227,16 @@ class _KeepingZip(zipfile.ZipFile):
 
 def save_keeping(workbook, target: str | os.PathLike[str], carried: Carried) -> None:
     """Save the openpyxl ``workbook`` to ``target`` with everything ``carried``
-    put back (a plain ``workbook.save`` when there is nothing to keep)."""
-    if not carried:
-        workbook.save(target)
-        return
+    put back.  Also with nothing to keep it saves through :class:`_KeepingZip`,
+    which closes the file when the save fails (openpyxl's own save leaves it
+    open: on a full disk, its flush fails again later, when it is collected)."""
     detach_drawings(workbook, carried)
     try:
         from openpyxl.writer.excel import ExcelWriter
     except ImportError:  # an openpyxl without it: save, then complete the file (a second pass)
         workbook.save(target)
+        if not carried:
+            return
         with zipfile.ZipFile(target) as archive:
             names = archive.namelist()
             held = {n: archive.read(n) for n in names if _held(carried, n)}
@@ -212,7 +249,10 @@ def save_keeping(workbook, target: str | os.PathLike[str], carried: Carried) -> 
         ExcelWriter(workbook, archive).save()
     except BaseException:
         archive.abandon()
-        archive.close()
+        try:
+            archive.close()
+        except OSError:  # a full disk again: the save's own error says what went wrong
+            pass
         raise
 
 
@@ -232,4 +272,4 @@ def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -
 
 
 __all__ = ["Carried", "Extras", "carried", "package_extras", "save_keeping", "carry_over", "detach_drawings",
-           "OPENPYXL_ROOT"]
+           "vba_parts", "OPENPYXL_ROOT", "REL_VBA"]

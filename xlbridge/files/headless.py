@@ -3,35 +3,52 @@
 - The file is read with openpyxl and recalculated by the same code as the Excel
   button (:func:`xlbridge.workbooks.recalc.recalculate`).
 - Nothing is written when the workbook has a problem: every problem is reported.
-- Refuses a workbook that Excel has open (its ``~$`` owner file lies beside it).
-- One run at a time per file (a lock file beside it, ``.<name>.xlbridge-lock``,
-  left in place: deleting it while another run waits would let two runs in).
-- Writes atomically (a temporary file in the same folder, then replace) and keeps
-  the previous version as ``<name>.backup.xlsx`` in the same folder.
-- Keeps the xlwings Lite code and task pane that openpyxl would drop, and every
-  sheet's drawing (the button shape, charts, images) byte for byte.
+- Honours every lock a scorer's other programs use (:mod:`xlbridge.files.locks`):
+  refuses a workbook open in Excel (``~$NAME``) or LibreOffice (``.~lock.NAME#``)
+  or locked by another program, at the start and again just before the replace;
+  one run at a time per real file (``.NAME.xlbridge-lock``, removed after the run).
+- Never overwrites another program's save: the file's identity and content
+  (:class:`xlbridge.files.atomic.Snapshot`) are taken when it is read and checked
+  again just before the replace; if it changed, nothing is written.
+- Writes atomically (:mod:`xlbridge.files.atomic`): the new version and the backup
+  ``NAME.backup.xlsx`` (the version read, byte for byte) each go to a temporary
+  file, synced, and replace the old ones by a rename -- never through a link.
+  A symlinked workbook is updated where it really is; mode and, where possible,
+  owner are kept; read-only workbooks are refused.
+- Keeps what the file is: an ``.xlsm`` keeps its VBA project byte for byte and its
+  macro-enabled content type, or nothing is written; the xlwings Lite code, the
+  task pane and every sheet's drawing (the button shape, charts) are kept too.
+
+docs/reliability.md states these promises with the figures of an attack run.
 """
 
 from __future__ import annotations
 
+import io
 import os
-import shutil
-import tempfile
+import re
+import stat
 import zipfile
 import zlib
 from pathlib import Path
-
-from filelock import FileLock, Timeout
+from xml.parsers import expat
 
 from xlbridge.files import carry
+from xlbridge.files.carry import REL_VBA, vba_parts
+from xlbridge.files.atomic import ChangedWhileReading, Keep, Snapshot, clear_stale_temps, commit, discard, prepare
+from xlbridge.files.locks import Busy, RunLock, held_by_another, open_in_excel, open_in_libreoffice
 from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.files.package import CONTENT_TYPES, Package
+from xlbridge.files.problems import LOCKED, FileProblem, from_os_error
+from xlbridge.workbooks.plan import at
 from xlbridge.workbooks.recalc import BookInputError, Problem, Report, recalculate
 
 LOCK_WAIT_SECONDS = 60
 
-
-class FileProblem(ValueError):
-    """The file itself cannot be recalculated (missing, open in Excel, damaged...)."""
+CHANGED = ("{name} changed while it was being recalculated (another program saved it); nothing was written: "
+           "run xlbridge recalc again")
+OPENED = ("{name} was opened in Excel or LibreOffice during the recalculation; nothing was written: close it there, "
+          "then run xlbridge recalc again")
 
 
 def backup_path(path: Path) -> Path:
@@ -49,7 +66,15 @@ def owner_file(path: Path) -> Path:
 
 
 def excel_has_it_open(path: Path) -> bool:
-    return owner_file(path).exists() or (len(path.name) > 2 and path.with_name("~$" + path.name[2:]).exists())
+    return open_in_excel(path)
+
+
+def real_path(path: Path) -> Path:
+    """Where the workbook at ``path`` really is (links followed)."""
+    return Path(os.path.realpath(path))
+
+
+# ------------------------------------------------------------------ reading
 
 
 def unreadable_part(archive: zipfile.ZipFile) -> str | None:
@@ -65,78 +90,275 @@ def unreadable_part(archive: zipfile.ZipFile) -> str | None:
     return None
 
 
-def load(path: Path):
-    """Open an .xlsx with openpyxl, with a clear message for what it is not."""
+def malformed_xml_part(archive: zipfile.ZipFile) -> str | None:
+    """The first XML part that is not well-formed (cut off inside a valid zip, say)."""
+    for info in archive.infolist():
+        if not info.filename.lower().endswith((".xml", ".rels", ".vml")):
+            continue
+        try:
+            expat.ParserCreate().Parse(archive.read(info), True)
+        except expat.ExpatError:
+            return info.filename
+    return None
+
+
+def macro_enabled(package: Package) -> bool:
+    """Is the workbook macro-enabled (its content type, or a VBA project)?"""
+    overrides, _ = package.content_types()
+    book = package.workbook()
+    return "macroenabled" in overrides.get(book.lower(), "").lower() or any(
+        r.type == REL_VBA for r in package.rels(book))
+
+
+def workbook_content_type(package: Package) -> str:
+    overrides, _ = package.content_types()
+    return overrides.get(package.workbook().lower(), "")
+
+
+#: At most this many merged cells per sheet: openpyxl makes an object of every one
+#: (a merge of A1:XFD1048576 would be 17 billion).
+MAX_MERGED_CELLS = 100_000
+MERGED_FAR = ("cells merged far outside the sheet's tables (a sheet may have at most {limit:,} merged cells); "
+              "unmerge them")
+_MERGE = re.compile(rb"<(?:[\w.-]+:)?mergeCell\b[^>]*?\bref\s*=\s*[\"']([A-Za-z$]{1,4}[$]?\d{1,8})(?::([A-Za-z$]{1,4}[$]?\d{1,8}))?")
+_REF = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d+)")
+
+
+def _position(ref: bytes) -> tuple[int, int]:
+    from openpyxl.utils import column_index_from_string
+
+    match = _REF.fullmatch(ref.decode("ascii"))
+    if match is None:
+        return (0, 0)
+    try:
+        return int(match[2]), column_index_from_string(match[1].upper())
+    except ValueError:
+        return (0, 0)
+
+
+def merges_too_large(package: Package) -> list[Problem]:
+    """Sheets whose merged areas openpyxl could not hold (checked before loading)."""
+    problems = []
+    for sheet, part in package.sheets().items():
+        data = package.read(part) or b""
+        if b"mergeCell" not in data:
+            continue
+        total, largest, where = 0, 0, ""
+        for match in _MERGE.finditer(data):
+            (r1, c1), (r2, c2) = _position(match[1]), _position(match[2] or match[1])
+            size = (abs(r2 - r1) + 1) * (abs(c2 - c1) + 1)
+            total += size
+            if size > largest:
+                largest, where = size, (match[1] + (b":" + match[2] if match[2] else b"")).decode("ascii")
+        if total > MAX_MERGED_CELLS:
+            problems.append(at(sheet, where.replace("$", ""), "file.sheet.merged-far", MERGED_FAR,
+                               limit=MAX_MERGED_CELLS))
+    return problems
+
+
+def _damaged(name: object, part: str) -> FileProblem:
+    return FileProblem(f"{name} is damaged (part {part} does not read back); restore it from its backup")
+
+
+def load_bytes(data: bytes, name: object):
+    """Open the .xlsx (or .xlsm) whose bytes are ``data`` with openpyxl, with a clear
+    message (naming the file ``name``) for what it is not.  A macro-enabled
+    workbook is loaded with its VBA project kept."""
     from openpyxl import load_workbook
 
+    if data.startswith(b"\xd0\xcf\x11\xe0"):
+        raise FileProblem(f"{name} is password-protected or an old .xls workbook; save it from Excel as an "
+                          "unprotected .xlsx workbook first")
+    source = io.BytesIO(data)
+    if not zipfile.is_zipfile(source):
+        raise FileProblem(f"{name} is not an .xlsx workbook (damaged, or another kind of file renamed)")
+    try:
+        with zipfile.ZipFile(source) as archive:
+            names = set(archive.namelist())
+            bad = unreadable_part(archive)
+            if not {"[Content_Types].xml", "xl/workbook.xml"} <= names:
+                raise FileProblem(f"{name} is a zip file but not an Excel workbook (it has no xl/workbook.xml); "
+                                  "use the real workbook")
+            if bad is not None:
+                raise _damaged(name, bad)
+            package = Package(archive)
+            keep_vba = macro_enabled(package)
+            too_large = merges_too_large(package)
+        if too_large:
+            raise BookInputError(too_large)
+        return load_workbook(io.BytesIO(data), keep_vba=keep_vba)
+    except (FileProblem, BookInputError):
+        raise
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, SyntaxError, expat.ExpatError) as error:
+        # an XML part cut off inside a valid zip (openpyxl: a raw ParseError) is a damaged file
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                bad = malformed_xml_part(archive)
+        except (zipfile.BadZipFile, OSError, ValueError):
+            bad = None
+        if bad is not None:
+            raise _damaged(name, bad) from None
+        raise FileProblem(f"{name} is not a readable .xlsx workbook ({type(error).__name__}: {error})") from None
+
+
+def load(path: Path):
+    """Open an .xlsx with openpyxl, with a clear message for what it is not."""
+    path = Path(path)
     if not path.exists():
         raise FileProblem(f"{path}: no such file")
     if path.is_dir():
         raise FileProblem(f"{path} is a folder, not a workbook")
-    with path.open("rb") as handle:
-        head = handle.read(8)
-    if head.startswith(b"\xd0\xcf\x11\xe0"):
-        raise FileProblem(f"{path} is password-protected or an old .xls workbook; save it from Excel as an "
-                          "unprotected .xlsx workbook first")
-    if not zipfile.is_zipfile(path):
-        raise FileProblem(f"{path} is not an .xlsx workbook (damaged, or another kind of file renamed)")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = set(archive.namelist())
-            bad = unreadable_part(archive)
-        if not {"[Content_Types].xml", "xl/workbook.xml"} <= names:
-            raise FileProblem(f"{path} is a zip file but not an Excel workbook (it has no xl/workbook.xml); "
-                              "use the real workbook")
-        if bad is not None:
-            raise FileProblem(f"{path} is damaged (part {bad} does not read back); restore it from its backup")
-        return load_workbook(path)
-    except FileProblem:
-        raise
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError) as error:
-        raise FileProblem(f"{path} is not a readable .xlsx workbook ({type(error).__name__}: {error})") from None
+    return load_bytes(path.read_bytes(), path)
 
 
-def save_atomically(workbook, path: Path, carry_from: Path | None = None) -> None:
-    """Save to a temporary file beside ``path`` and move it into place.
+# ------------------------------------------------------------------ the checks
 
-    ``carry_from``: an earlier version whose xlwings Lite parts and sheet drawings
-    (the button, charts: :func:`xlbridge.files.carry.carried`) are put back into the
-    new file, in the same pass, before it replaces the old one.  The workbook's
-    own copies of those drawings' charts and images are dropped first
-    (:func:`xlbridge.files.carry.detach_drawings`): openpyxl would write them as a
-    second, lossy drawing of the sheet.
-    """
+
+def check_name(shown: Path) -> None:
+    if shown.suffix.lower() not in (".xlsx", ".xlsm"):
+        if shown.suffix.lower() == ".xls":
+            raise FileProblem(f"{shown} is an old .xls workbook; save it from Excel as .xlsx first")
+        raise FileProblem(f"{shown} must be an .xlsx workbook")
+
+
+def check_file(shown: Path, real: Path) -> os.stat_result:
+    """The workbook is there, a regular file, writable, with one name; its stat."""
+    if not shown.exists():
+        raise FileProblem(f"{shown}: no such file")
+    if shown.is_dir():
+        raise FileProblem(f"{shown} is a folder, not a workbook")
+    info = os.stat(real)
+    if not stat.S_ISREG(info.st_mode):
+        raise FileProblem(f"{shown} is not an .xlsx workbook (damaged, or another kind of file renamed)")
+    if not info.st_mode & 0o222 or not os.access(real, os.W_OK):
+        raise FileProblem(f"{shown} is read-only; nothing was changed: make it writable first if it should be "
+                          "recalculated")
+    if info.st_nlink > 1:
+        raise FileProblem(f"{shown} has {info.st_nlink} names (hard links); xlbridge recalc replaces the file, which "
+                          "would leave the other names on the old version: copy it to a file of its own first")
+    return info
+
+
+def check_not_open(shown: Path, real: Path, *, late: bool = False) -> None:
+    """Excel's and LibreOffice's lock files, and an advisory lock on the file."""
+    places = (shown, real) if shown.absolute() != real else (real,)
+    if open_in_excel(*places):
+        raise FileProblem(OPENED.format(name=shown) if late else
+                          f"{shown} is open in Excel (its ~$ owner file exists); close it in Excel first")
+    if open_in_libreoffice(*places):
+        raise FileProblem(OPENED.format(name=shown) if late else
+                          f"{shown} is open in LibreOffice (its .~lock.{shown.name}# lock file exists); "
+                          "close it in LibreOffice first")
+    if held_by_another(real):
+        raise FileProblem(LOCKED.format(name=shown))
+
+
+def check_backup_place(shown: Path, real: Path) -> None:
+    backup = backup_path(real)
+    if backup.is_dir() and not backup.is_symlink():
+        raise FileProblem(f"{backup_path(shown).name} is a folder; nothing was changed: rename it (xlbridge keeps the "
+                          f"previous version of {shown.name} under that name), or run with --no-backup")
+
+
+def check_unchanged(shown: Path, real: Path, snapshot: Snapshot) -> None:
+    """Just before a replace: nobody opened, locked or saved the file since it was read."""
+    check_not_open(shown, real, late=True)
+    if not snapshot.matches(real):
+        raise FileProblem(CHANGED.format(name=shown))
+
+
+def check_macros(shown: Path, data: bytes, written: Path) -> None:
+    """The new version keeps the VBA project -- reached through the workbook's own
+    relationship, as Excel finds it -- byte for byte, and the content type."""
+    with zipfile.ZipFile(io.BytesIO(data)) as old_zip:
+        old = Package(old_zip)
+        if not macro_enabled(old):
+            return
+        kept, kind = vba_parts(old), workbook_content_type(old)
+    with zipfile.ZipFile(written) as new_zip:
+        new = Package(new_zip)
+        found = vba_parts(new)
+        lost = sorted(name for name, part in kept.items() if found.get(name) != part)
+        if workbook_content_type(new) != kind:
+            lost.append(CONTENT_TYPES)
+    if lost:
+        raise FileProblem(f"{shown}: its macros ({', '.join(lost)}) would not survive a recalculation without Excel; "
+                          "nothing was written: recalculate it in Excel with the Recalculate season button")
+
+
+# ------------------------------------------------------------------ writing
+
+
+def save_atomically(workbook, path: Path, carry_from: Path | io.BytesIO | None = None,
+                    keep: Keep | None = None) -> None:
+    """Save ``workbook`` to a temporary file beside ``path`` and move it into place;
+    the parts openpyxl drops are carried from ``carry_from`` (an earlier version)."""
     parts = carry.carried(carry_from) if carry_from is not None else carry.Carried()
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
-    temp = Path(temp_name)
+    temp = prepare(path, lambda t: carry.save_keeping(workbook, t, parts), keep)
     try:
-        carry.save_keeping(workbook, temp, parts)
-        os.replace(temp, path)
+        commit(temp, path)
     except BaseException:
-        temp.unlink(missing_ok=True)
+        discard(temp)
         raise
+
+
+def _write_backup(data: bytes, info: os.stat_result):
+    def write(temp: Path) -> None:
+        temp.write_bytes(data)
+        os.utime(temp, ns=(info.st_atime_ns, info.st_mtime_ns))  # the backup shows when that version was saved
+    return write
 
 
 def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str | None = None) -> Report:
     """Recalculate the workbook at ``path`` in place (see the module docstring)."""
-    target = Path(path)
-    if target.suffix.lower() not in (".xlsx", ".xlsm"):
-        if target.suffix.lower() == ".xls":
-            raise FileProblem(f"{target} is an old .xls workbook; save it from Excel as .xlsx first")
-        raise FileProblem(f"{target} must be an .xlsx workbook")
-    if excel_has_it_open(target):
-        raise FileProblem(f"{target} is open in Excel (its ~$ owner file exists); close it in Excel first")
+    shown = Path(path)
+    check_name(shown)
     try:
-        with FileLock(str(lock_path(target)), timeout=LOCK_WAIT_SECONDS):
-            workbook = load(target)
-            report = recalculate(OpenpyxlBook(workbook), when=when)
-            if backup:
-                shutil.copy2(target, backup_path(target))
-            save_atomically(workbook, target, carry_from=backup_path(target) if backup else target)
-            return report
-    except Timeout:
-        raise FileProblem(f"{target} is being recalculated by another run; try again when it is done") from None
+        real = real_path(shown)
+        check_file(shown, real)
+        check_not_open(shown, real)
+        if backup:
+            check_backup_place(shown, real)
+        with RunLock(lock_path(real), LOCK_WAIT_SECONDS):
+            return _recalc_locked(shown, real, backup=backup, when=when)
+    except Busy:
+        raise FileProblem(f"{shown} is being recalculated by another run; try again when it is done") from None
+    except ChangedWhileReading:
+        raise FileProblem(CHANGED.format(name=shown)) from None
+    except OSError as error:
+        raise from_os_error(shown, error) from None
 
 
-__all__ = ["FileProblem", "BookInputError", "Problem", "recalc_path", "backup_path", "load"]
+def _recalc_locked(shown: Path, real: Path, *, backup: bool, when: str | None) -> Report:
+    clear_stale_temps(real)
+    if backup:
+        clear_stale_temps(backup_path(real))
+    check_file(shown, real)  # again: it may have changed while this run waited
+    check_not_open(shown, real)
+    snapshot, data = Snapshot.take(real)
+    workbook = load_bytes(data, shown)
+    report = recalculate(OpenpyxlBook(workbook), when=when)
+    keep = Keep.of(snapshot.info)
+    parts = carry.carried(io.BytesIO(data))
+    new = old = None
+    try:
+        new = prepare(real, lambda temp: carry.save_keeping(workbook, temp, parts), keep)
+        check_macros(shown, data, new)
+        if backup:
+            old = prepare(backup_path(real), _write_backup(data, snapshot.info), keep)
+        check_unchanged(shown, real, snapshot)
+        if old is not None:
+            commit(old, backup_path(real))
+            old = None
+        if not snapshot.matches(real):
+            raise FileProblem(CHANGED.format(name=shown))
+        commit(new, real)
+        new = None
+    finally:
+        discard(new)
+        discard(old)
+    return report
+
+
+__all__ = ["FileProblem", "BookInputError", "Problem", "recalc_path", "backup_path", "load", "load_bytes",
+           "lock_path", "real_path"]

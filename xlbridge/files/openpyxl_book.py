@@ -1,6 +1,15 @@
 """The headless backend of the workbook adapter: an ``openpyxl.Workbook``
 (``xlbridge recalc``, the builders).  See :mod:`xlbridge.workbooks.book` for the
-conventions both backends keep."""
+conventions both backends keep.
+
+Bounds (docs/reliability.md): a sheet is read as a grid from A1 to its last used
+cell, built from the cells the file holds (never by visiting every position).
+A sheet whose values reach beyond :data:`MAX_ROWS` rows or :data:`MAX_COLUMNS`
+columns, or span more than :data:`MAX_CELLS` cells, is a problem located at the
+far-out values (a stray value in XFD1048576 would otherwise make a grid of 17
+billion cells); empty formatted cells out there are ignored.  A computed cell
+inside a merged area (not its top-left cell) is a located problem, not a write.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +17,33 @@ from collections.abc import Sequence
 from typing import Any
 
 from xlbridge.workbooks.book import Grid, Layout, _clean, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
+from xlbridge.workbooks.plan import BookInputError, Problem, at, cell_name
+
+#: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
+#: 1,000 would be 800 MB of grid, hence the cell bound).  xlbridge's largest
+#: workbooks use a few thousand rows and fewer than 100 columns.
+MAX_ROWS = 100_000
+MAX_COLUMNS = 1_000
+MAX_CELLS = 2_000_000
+#: How many far-out values of one sheet are reported (the rest follow on the next run).
+MAX_REPORTED = 20
+FAR_OUT = ("this value is far outside the sheet's tables (a sheet xlbridge reads may use at most {rows:,} rows, "
+           "{columns:,} columns and {cells:,} cells); delete it")
+MERGED = "this computed cell is merged into {area}; unmerge {area} (Home, Merge & Center) so that xlbridge can write it"
+
+
+def within_bounds(rows: int, cols: int) -> bool:
+    return rows <= MAX_ROWS and cols <= MAX_COLUMNS and rows * cols <= MAX_CELLS
+
+
+def far_out(sheet: str, positions: list[tuple[int, int]]) -> list[Problem]:
+    """Problems at the values that make a sheet's used area too large."""
+    beyond = sorted((p for p in positions if p[0] > MAX_ROWS or p[1] > MAX_COLUMNS),
+                    key=lambda p: (-(p[0] * p[1]), p))
+    if not beyond:  # within rows and columns, but too many cells: the farthest ones
+        beyond = sorted(positions, key=lambda p: (-(p[0] * p[1]), p))[:1]
+    return [at(sheet, cell_name(r, c), "file.sheet.far-out", FAR_OUT, rows=MAX_ROWS, columns=MAX_COLUMNS,
+               cells=MAX_CELLS) for r, c in sorted(beyond[:MAX_REPORTED])]
 
 
 def _holds(cell: Any, value: Any) -> bool:
@@ -49,9 +85,14 @@ class OpenpyxlBook(_ReadOnce):
         cells = ws._cells
         if not cells:
             return []
-        rows, cols = ws.max_row, ws.max_column
+        rows, cols = max(r for r, _ in cells), max(c for _, c in cells)  # ws.max_row, ws.max_column
         if rows == 1 and cols == 1 and cells[(1, 1)].value is None:
             return []
+        if not within_bounds(rows, cols):  # formatted empty cells far out do not count
+            used = [p for p, cell in cells.items() if cell.value is not None]
+            rows, cols = max((r for r, _ in used), default=0), max((c for _, c in used), default=0)
+            if not within_bounds(rows, cols):
+                raise BookInputError(far_out(sheet, used))
         grid: Grid = [[None] * cols for _ in range(rows)]
         for (r, c), cell in cells.items():
             value = cell.value
@@ -59,9 +100,31 @@ class OpenpyxlBook(_ReadOnce):
                 grid[r - 1][c - 1] = _clean(value)
         return grid
 
+    def _merged_into(self, ws: Any, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> list[Problem]:
+        """Problems for the cells of a block that lie in a merged area, not its
+        top-left cell, and would get a value: openpyxl (and Excel) cannot hold one."""
+        ranges = ws.merged_cells.ranges
+        if not ranges:
+            return []
+        last_row = row + len(values) - 1
+        last_col = col + max((len(line) for line in values), default=0) - 1
+        problems = []
+        for area in ranges:
+            if area.max_row < row or area.min_row > last_row or area.max_col < col or area.min_col > last_col:
+                continue
+            for r in range(max(row, area.min_row), min(last_row, area.max_row) + 1):
+                line = values[r - row]
+                for c in range(max(col, area.min_col), min(col + len(line) - 1, area.max_col) + 1):
+                    if (r, c) != (area.min_row, area.min_col) and _clean_value_for_write(line[c - col]) is not None:
+                        problems.append(at(sheet, cell_name(r, c), "file.cell.merged", MERGED, area=area.coord))
+        return problems
+
     def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
         self._grids.pop(sheet, None)
         ws = self._ws(sheet)
+        merged = self._merged_into(ws, sheet, row, col, values)
+        if merged:
+            raise BookInputError(merged)
         stored = ws._cells
         for r, line in enumerate(values):
             for c, value in enumerate(line):

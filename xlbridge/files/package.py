@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import tempfile
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 import zipfile
@@ -24,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 from xml.sax.saxutils import escape, unescape
+
+from xlbridge.files.atomic import Keep, write_atomically
 
 NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 NS_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -328,14 +329,13 @@ def retarget(rels_xml: bytes, change: Callable[[str, bool], str | None]) -> byte
 
 def rewrite(path: str | os.PathLike[str], replace: Mapping[str, bytes]) -> None:
     """Rewrite the zip at ``path`` with some parts replaced or added, atomically
-    (a temporary file in the same folder, then ``os.replace``).  A replaced part
+    (:func:`xlbridge.files.atomic.write_atomically`: a temporary file in the same
+    folder, synced, then ``os.replace``; the file keeps its mode).  A replaced part
     keeps its zip entry's time; an added one gets :data:`FIXED_TIME`: the result
     depends on the inputs only."""
     target = Path(path)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(handle)
-    temp = Path(temp_name)
-    try:
+
+    def write(temp: Path) -> None:
         with zipfile.ZipFile(target) as src, zipfile.ZipFile(temp, "w", zipfile.ZIP_DEFLATED) as dst:
             old = {}
             for item in src.infolist():
@@ -348,10 +348,8 @@ def rewrite(path: str | os.PathLike[str], replace: Mapping[str, bytes]) -> None:
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = old[name].external_attr if name in old else 0o600 << 16
                 dst.writestr(info, data)
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+
+    write_atomically(target, write, Keep.of(os.stat(target)))
 
 
 def free_name(name: str, taken: set[str]) -> str:

@@ -102,16 +102,16 @@ def test_only_computed_cells_change(club):
 
 
 SLOW_SAVE = textwrap.dedent("""
-    import sys, time, openpyxl
-    from openpyxl.workbook.workbook import Workbook
-    original = Workbook.save
-    def slow_save(self, filename):
-        original(self, filename)
+    import sys, time
+    from xlbridge.files import carry
+    original = carry.save_keeping
+    def slow_save(workbook, filename, carried):
+        original(workbook, filename, carried)
         with open(filename, "r+b") as handle:   # half-written file
             handle.truncate(1000)
         print("saving", flush=True)
         time.sleep(60)
-    Workbook.save = slow_save
+    carry.save_keeping = slow_save
     from xlbridge.files.headless import recalc_path
     recalc_path(sys.argv[1])
 """)
