@@ -258,8 +258,23 @@ MANUAL = {
     ("A2", 76, 22): "8 bp", ("A2", 76, 23): "7 bp", ("A2", 76, 24): "6 bp", ("A2", 76, 25): "4 bp",
     ("A2", 76, 26): "4 bp",
     ("C", 33, 2): "34 bp",
+    ("A2", 46, 2): "62 bp",
+    ("A2", 90, 4): "75 bp", ("A2", 90, 5): "60 bp", ("A2", 92, 5): "61 bp",
 }
+A2_46_SECOND = (
+    "misprint, re-decided (issue 15): the table's own rule 'Tvåan erhåller 2/3 av ettan' with 'Decimaler avrundas "
+    "uppåt' gives 2/3 x 92 = 61 1/3 -> 62, and the second place of every other printed row of A1 and A2 is exactly "
+    "2/3 of its winner rounded up (A2 44: 59, 48: 64); the printed 61 is the figure rounded down"
+)
+FROM_A2_46 = (
+    "inherited: the printed figure follows from the printed 61 of A2 46/2 (fifth = the second of half the field; "
+    "90: the mean of rows 44 and 46, fourth = (third + fifth) / 2); the principle with 46/2 = 62 gives one more; "
+    "printed kept (the printed table is the authority for a row that follows its own rule)"
+)
 MANUAL_REASON = {
+    ("A2", 46): A2_46_SECOND,
+    ("A2", 90): FROM_A2_46,
+    ("A2", 92): FROM_A2_46,
     ("A2", 76): DROPPED_CELL,
     ("C", 33): "order: only out of line with row 34, whose second place (32) is the misprint; 34 = 2/3 of the "
                "winner's 50 rounded up, printed kept",

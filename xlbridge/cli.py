@@ -85,7 +85,8 @@ def cmd_schemes(args: argparse.Namespace) -> None:
 def cmd_award(args: argparse.Namespace) -> None:
     result = award(args.scheme, args.place, _field(args.field), **_options(args.option))
     if args.json:
-        print(json.dumps({"scheme": args.scheme, "place": args.place, "points": result.points, "unit": result.unit}))
+        print(json.dumps({"scheme": args.scheme, "place": args.place, "points": result.points, "unit": result.unit,
+                          **_also(result)}))
     else:
         print(result)
 
@@ -94,9 +95,14 @@ def cmd_awards(args: argparse.Namespace) -> None:
     ranks = [part.strip() for part in args.ranks.split(",")]
     results = awards(args.scheme, ranks, **_options(args.option))
     if args.json:
-        print(json.dumps([{"rank": r, "points": a.points, "unit": a.unit} for r, a in zip(ranks, results)]))
+        print(json.dumps([{"rank": r, "points": a.points, "unit": a.unit, **_also(a)} for r, a in zip(ranks, results)]))
         return
-    _print_awards([(r or "-", str(a).split()[0], a.unit) for r, a in zip(ranks, results)], ("rank", "points", "unit"))
+    _print_awards([(r or "-", str(a).split()[0], a.unit_text) for r, a in zip(ranks, results)], ("rank", "points", "unit"))
+
+
+def _also(result) -> dict:
+    """An award's further currency parts (a Swedish tie across currencies: 3 sp + 7 bp), for --json."""
+    return {"also": [{"points": p, "unit": u} for p, u in result.also]} if result.also else {}
 
 
 def cmd_demo(args: argparse.Namespace) -> None:

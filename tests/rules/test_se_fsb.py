@@ -355,6 +355,8 @@ def tied_rankings(draw, minimum):
 @settings(max_examples=100, deadline=None)
 @given(data=st.data())
 def test_ties_share_the_sum_of_their_places_rounded_up(data):
+    # 'delar lika på de poäng som de berörda placeringarna ger tillsammans och alla decimaler avrundas
+    # uppåt' -- currency by currency (every scheme: tests/rules/test_ties_per_currency.py)
     scheme, minimum, options = data.draw(st.sampled_from(PAIR_SCHEMES))
     ranks = data.draw(tied_rankings(minimum))
     n = len(ranks)
@@ -367,17 +369,23 @@ def test_ties_share_the_sum_of_their_places_rounded_up(data):
         if count == 1:
             assert got == untied[place - 1]
             continue
-        unit = values[0].unit
         if values[0].points == 0:
             assert got.points == 0
             continue
-        total = sum(v.points * se.VALUE[v.unit] / se.VALUE[unit] for v in values)
-        share = -(-round(total * 1000) // (count * 1000))  # the sum shared, rounded up
-        assert got.unit == unit
-        if any(v.points == 0 for v in values):  # the tie reaches past the last awarded place
-            assert got.points == max(share, got.points) and got.points >= share
-        else:
-            assert got.points == share, (scheme, ranks, place, values, got)
+        totals = {}
+        for v in values:
+            if v.points:
+                totals[v.unit] = totals.get(v.unit, 0) + v.points
+        shares = {unit: -(-round(total) // count) for unit, total in totals.items()}  # each rounded up
+        got_parts = dict((u, p) for p, u in got.parts)
+        assert set(got_parts) == set(shares)
+        assert got.unit == values[0].unit
+        last = [v for v in values if v.points][-1].unit
+        for unit, share in shares.items():
+            if unit == last and any(v.points == 0 for v in values):  # past the last place: at least the minimum
+                assert got_parts[unit] >= share
+            else:
+                assert got_parts[unit] == share, (scheme, ranks, place, values, got)
 
 
 @settings(max_examples=100, deadline=None)
@@ -387,7 +395,7 @@ def test_awards_never_rise_down_a_ranking(data):
     n = data.draw(st.integers(minimum, 160))
     met = data.draw(st.integers(0, n - 1)) if scheme == "se.silver.pairs" else 0
     extra = {"met": met} if met else {}
-    values = [a.points * se.VALUE[a.unit] for a in awards(scheme, list(range(1, n + 1)), **options, **extra)]
+    values = [sum(p * se.VALUE[u] for p, u in a.parts) for a in awards(scheme, list(range(1, n + 1)), **options, **extra)]
     assert all(b <= a for a, b in zip(values, values[1:])), (scheme, n, values)
 
 

@@ -90,15 +90,15 @@ def award(scheme: Scheme, place: Place, field: Field, options: Options = None):
 @xw.func(category=CATEGORY)
 @cell_errors
 def award_unit(scheme: Scheme, place: Place, field: Field, options: Options = None):
-    """Unit of the award for one final place (green, yellow, bp, sp, ...). Example: =AWARD_UNIT("tr.club", 1, 26) gives green."""
-    return engine_award(scheme, place, _flatten(field), **_options(options)).unit
+    """Unit of the award for one final place (green, yellow, bp, sp, ...). Example: =AWARD_UNIT("tr.club", 1, 26) gives green. A Swedish tie across currencies adds its further parts: sp + 7 bp."""
+    return engine_award(scheme, place, _flatten(field), **_options(options)).unit_text
 
 
 @xw.func(category=CATEGORY)
 @cell_errors
 def awards(scheme: Scheme, ranks: Ranks, options: Options = None):
     """Awards of a whole ranking: spills two columns (points, unit), one row per place of the ranks range."""
-    return [[a.points, a.unit] for a in engine_awards(scheme, _column(ranks), **_options(options))]
+    return [[a.points, a.unit_text] for a in engine_awards(scheme, _column(ranks), **_options(options))]
 
 
 @xw.func(category=CATEGORY)

@@ -60,10 +60,40 @@ class Award:
     points: float
     unit: str
     decimals: int = field(default=2, compare=False, repr=False)
+    #: further parts in other currencies, most valuable first: a tie across a currency
+    #: boundary shares each currency's points separately (Svenska Mästarpoäng section 5,
+    #: "Delad placering"), e.g. ``Award(3.0, "sp", 0, also=((7.0, "bp"),))`` is 3 sp + 7 bp.
+    also: tuple[tuple[float, str], ...] = field(default=(), repr=False)
+
+    @property
+    def parts(self) -> tuple[tuple[float, str], ...]:
+        """Every ``(points, unit)`` of the award, the main one first.
+
+        >>> Award(3.0, "sp", 0, also=((7.0, "bp"),)).parts
+        ((3.0, 'sp'), (7.0, 'bp'))
+        """
+        return ((self.points, self.unit), *self.also)
+
+    @property
+    def unit_text(self) -> str:
+        """The unit, followed by the further parts: what a cell beside ``points`` shows.
+
+        >>> Award(3.0, "sp", 0, also=((7.0, "bp"),)).unit_text, Award(0.62, "green").unit_text
+        ('sp + 7 bp', 'green')
+        """
+        return " + ".join([self.unit, *(self._shown(p, u) for p, u in self.also)])
+
+    def _shown(self, points: float, unit: str) -> str:
+        shown = round_half_up(points, self.decimals)
+        return f"{shown:.{self.decimals}f} {unit}"
 
     def __str__(self) -> str:
-        shown = round_half_up(self.points, self.decimals)
-        return f"{shown:.{self.decimals}f} {self.unit}"
+        """``0.62 green``; an award in several currencies: ``3 sp + 7 bp``."""
+        return " + ".join(self._shown(p, u) for p, u in self.parts)
+
+    def __repr__(self) -> str:
+        also = f", also={self.also!r}" if self.also else ""
+        return f"Award(points={self.points!r}, unit={self.unit!r}{also})"
 
     def __float__(self) -> float:
         return float(self.points)

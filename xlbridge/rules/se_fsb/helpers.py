@@ -69,13 +69,22 @@ def no_ties(scheme: str, ranks: Ranks) -> None:
 def share_places(
     ranks: Ranks, cells: Sequence[Cell], *, last_minimum: dict[str, float] | None = None, zero_unit: str = "bp"
 ) -> list[Award]:
-    """Section 5 'Delad placering': tied units share the sum of their places, all decimals rounded up.
+    """Section 5 'Delad placering': 'Par som delar en placering, delar lika på de poäng som de berörda
+    placeringarna ger tillsammans och alla decimaler avrundas uppåt.'
 
-    ``cells[p - 1]`` is the award ``(points, unit)`` of untied place ``p``.  A tie
-    across currencies is valued at 1 gp = 10 sp = 100 bp and paid in the currency
-    of the best shared place.  'Delad sista bp-plats ger 4 bp till alla som delar
-    platsen': when a tie reaches past the last awarded place, everybody in it gets
-    at least ``last_minimum[unit]`` (4 bp in bronze, 8 bp for doubled bronze).
+    ``cells[p - 1]`` is the award ``(points, unit)`` of untied place ``p``.  Tied units share
+    the points of their places **currency by currency**: places worth 6 sp and 14 bp
+    together give each of two tied pairs 3 sp + 7 bp (one :class:`Award` with a part in
+    each currency, the most valuable first).  Each currency's share is rounded up to a
+    whole point, so the ``k`` tied units together receive, in each currency, the places'
+    total rounded up to a multiple of ``k`` -- at most ``k - 1`` points more than the
+    places give, never less.  'Delad sista bp-plats ger 4 bp till alla som delar
+    platsen': when a tie reaches past the last awarded place, the currency of that last
+    place is paid at least ``last_minimum[unit]`` to everybody in it (4 bp in bronze,
+    8 bp for doubled bronze, 12 bp for tripled).
+
+    >>> share_places([1, 2, 3, 4, 4], [(16, "sp"), (11, "sp"), (8, "sp"), (6, "sp"), (14, "bp")])[3]
+    Award(points=3.0, unit='sp', also=((7.0, 'bp'),))
     """
     out: dict[float, Award] = {}
     for rank, count in tie_groups(ranks).items():
@@ -84,12 +93,20 @@ def share_places(
         if not inside:
             out[rank] = Award(0.0, zero_unit, DECIMALS)
             continue
-        unit = inside[0][1]
-        total = sum(points * VALUE[u] / VALUE[unit] for points, u in inside)
-        value = float(ceil(total / count))
-        if count > 1 and len(inside) < count and last_minimum and unit in last_minimum:
-            value = max(value, last_minimum[unit])
-        out[rank] = Award(value, unit, DECIMALS)
+        totals: dict[str, Fraction] = {}
+        for points, unit in inside:
+            totals[unit] = totals.get(unit, Fraction(0)) + Fraction(points)
+        shares = {unit: -(-total // count) for unit, total in totals.items()}  # rounded up, exactly
+        last_unit = inside[-1][1]
+        if count > len(inside) and last_minimum and last_unit in last_minimum:
+            shares[last_unit] = max(shares[last_unit], Fraction(last_minimum[last_unit]))
+        order = sorted(shares, key=lambda unit: -VALUE.get(unit, 0))
+        parts = [(float(shares[unit]), unit) for unit in order if shares[unit] > 0]
+        if not parts:
+            out[rank] = Award(0.0, inside[0][1], DECIMALS)
+            continue
+        (points, unit), *also = parts
+        out[rank] = Award(points, unit, DECIMALS, also=tuple(also))
     return [Award(0.0, zero_unit, DECIMALS) if r is None else out[r] for r in ranks]
 
 

@@ -19,6 +19,7 @@ References:
 
 from __future__ import annotations
 
+import calendar
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -160,21 +161,36 @@ def ranking_points(points, unit: str, event: str = "silver") -> int:
     return int(round_half_up(float(points_given * Fraction(factor)), 0))
 
 
+def months_later(day: date, months: int) -> date:
+    """The same day ``months`` calendar months later; the month's last day where that day does not exist
+    (Excel's ``EDATE``).
+
+    >>> months_later(date(2022, 6, 1), 24), months_later(date(2022, 8, 31), 24), months_later(date(2020, 2, 29), 24)
+    (datetime.date(2024, 6, 1), datetime.date(2024, 8, 31), datetime.date(2022, 2, 28))
+    """
+    year, month = divmod(day.year * 12 + day.month - 1 + months, 12)
+    return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
+
+
 def ranking_total(results: Iterable[tuple[date, float]], as_of: date, best: int = 18, months: int = 24) -> float:
     """Ranking: the 18 best results of the last 24 months ('Resultat äldre än 24 månader stryks.
-    Man får räkna sina 18 bästa resultat.')."""
-    month = as_of.month - months % 12
-    year = as_of.year - months // 12 - (1 if month < 1 else 0)
-    month = month + 12 if month < 1 else month
-    day = min(as_of.day, 28 if month == 2 else 30 if month in (4, 6, 9, 11) else 31)
-    cutoff = date(year, month, day)
+    Man får räkna sina 18 bästa resultat.').
+
+    A result is *older than* 24 months once ``as_of`` is past the day 24 calendar months after it
+    (:func:`months_later`): a result of 1 June 2022 still counts on 1 June 2024 and is struck from
+    2 June 2024; one of 31 August 2022 counts up to 31 August 2024; one of 29 February 2020 up to
+    28 February 2022.  Results after ``as_of`` do not count yet.
+
+    >>> ranking_total([(date(2022, 6, 1), 12)], date(2024, 6, 1)), ranking_total([(date(2022, 6, 1), 12)], date(2024, 6, 2))
+    (12.0, 0.0)
+    """
     kept = []
     for when, rp in results:
         if not isinstance(when, date):
             raise RuleError("se.ranking.date", "ranking_total: each result needs a date; got {value!r}",
                             argument="results", value=when)
         value = float(amount("ranking_total", "ranking points", rp))
-        if cutoff < when <= as_of:
+        if when <= as_of <= months_later(when, months):
             kept.append(value)
     return float(sum(sorted(kept, reverse=True)[:best]))
 

@@ -65,11 +65,19 @@ def _reducebronze_row(bronze: list[Cell], lowest_silver: float | None) -> list[C
 
 
 def silver_cells(family: str, bronze_family: str, n: int, *, winner_field: int, factor: int = 2,
-                 half: bool = False, bronze: bool = True) -> list[Cell]:
+                 half: bool = False, bronze: bool = True, all_met: bool = False) -> list[Cell]:
     """Silver to the best quarter (at most 16) from the row of ``winner_field``, then bronze x ``factor``
-    to one third of the real field ``n``."""
-    if winner_field == n and n in t.final_printed(family) and factor == 2 and bronze:
-        cells = [(float(p), u) for p, u in t.row(family, n)]  # printed row, red figures included
+    to one third of the real field ``n``.
+
+    The table's row with its red figures applies as it stands only when ``all_met`` (all met all,
+    no boards coefficient): 'Röda siffror anger vilka som får bronspoäng. OBS! Dessa poäng gäller om
+    alla mött alla. I övriga fall måste man gå in i tabellen för bronspoäng och rätt parantal.'
+    Otherwise the bronze is the bronze table of the real field x ``factor``, even when the winner's
+    figure happens to equal the field's (40 pairs, each met 38: 1 + 38 + 1/2 = 39.5 -> 40)."""
+    if all_met and winner_field == n and factor == 2 and bronze and (
+            n in t.final_printed(family) or t.interpolated(family, n) is not None):
+        # the printed row (or the row interpolated between two printed rows), red figures included
+        cells = [(float(p), u) for p, u in t.row(family, n)]
         silver = [c for c in cells if c[1] == "sp"]
         red = [c for c in cells if c[1] == "bp"]
     else:
@@ -107,6 +115,13 @@ class SilverScheme(Scheme):
             size = ceil(size * coefficient)
         return min(size, cap_field(self.family))
 
+    def as_printed(self, n: int, options: Mapping[str, Any]) -> bool:
+        """The table's row applies as printed: all met all ('Dessa poäng gäller om alla mött alla') and
+        no boards coefficient (with one, 'erhåller paren ner till 1/3 bronspoäng enligt skalan för
+        antalet startande par')."""
+        met = options.get("met", 0)
+        return (met == 0 or met >= n - 1) and boards_coefficient(options["boards"]) == 1.0
+
     def minimum(self, options: Mapping[str, Any]) -> int:
         return self.min_units
 
@@ -123,7 +138,8 @@ class SilverScheme(Scheme):
         need_units(self.id, self.unit_word, n, self.minimum(options))
         half = self.check_boards(n, options)
         size = self.winner_field(n, options)
-        cells = silver_cells(self.family, self.bronze_family, n, winner_field=size, half=half)
+        cells = silver_cells(self.family, self.bronze_family, n, winner_field=size, half=half,
+                             all_met=self.as_printed(n, options))
         return cells, {"bp": 2 * BRONZE_MIN}
 
 
@@ -241,13 +257,17 @@ class SilverIndividual(SilverScheme):
             raise RuleError("se.silver.rounds", "{scheme} option rounds must be 0-200 (0 = round robin); got {value}",
                             scheme=self.id, option="rounds", value=rounds)
         if not rounds or rounds >= n - 1:
-            return silver_cells("F", "C", n, winner_field=n), {"bp": 2 * BRONZE_MIN}
+            return silver_cells("F", "C", n, winner_field=n, all_met=True), {"bp": 2 * BRONZE_MIN}
         # 'Ex: 24 spelare som spelar 19 ronder. (19+1) x 0,75 + 4 x 0,75/2 = 16,5 = 17 sp.'
         equivalent = 1 + rounds + (n - 1 - rounds) / 2
         winner = ceil(0.75 * equivalent)
         count = min(t.quarter(ceil(equivalent)), t.quarter(n))
         size = ceil(equivalent)
-        silver = t.chain(winner, count) if size <= t.HALF_RULE_FROM else t.silver_values("F", size, count)
+        # 'används samma princip som för par': as in table D ('Tvåan, trean osv erhåller då poäng enligt
+        # tabellen för 46 par') the places after the winner follow the table's row of the equivalent field
+        # (printed, interpolated between printed rows, or the principle); up to 32 that row is the 2/3 chain
+        # from the winner, which the example shows: 17, 12, 8, 6, 4, 3 sp
+        silver = t.chain(winner, count) if size <= t.HALF_RULE_FROM else [winner, *t.silver_scale("F", size)[1:count]]
         scale = bronze_row("C", n)
         red = [(float(2 * (scale[p - 1] if p <= len(scale) else BRONZE_MIN)), "bp") for p in range(count + 1, t.third(n) + 1)]
         return cells_of(silver, "sp") + _reducebronze_row(red, silver[-1]), {"bp": 2 * BRONZE_MIN}

@@ -157,8 +157,9 @@ class SmPairsFinal(Scheme):
         need_units(self.id, "pairs", n, 4)
         rnd = options["round"]
         if rnd == "1":
-            size = min(SILVER_CAP, met_winner(n, options["met"]) if 0 < options["met"] < n - 1 else n)
-            return silver_cells("D", "A", n, winner_field=size), {"bp": 2 * BRONZE_MIN}
+            all_met = not 0 < options["met"] < n - 1
+            size = min(SILVER_CAP, n if all_met else met_winner(n, options["met"]))
+            return silver_cells("D", "A", n, winner_field=size, all_met=all_met), {"bp": 2 * BRONZE_MIN}
         if rnd == "2a":
             golds = fixed_scale("H1-2A")
             scale = bronze_row("A", n)

@@ -14,8 +14,11 @@ Three layers:
   (winner's award, 2/3 of the place above, the A2 "half field" rule, one third
   of the field, minimum 4 bp, silver to the best quarter and at most 16, ...);
 * :func:`row` -- what the engine uses: the printed row with the decisions of
-  ``data/se_errata.csv`` applied, and the principle for every field size the
-  document does not print (odd sizes in A2, more than 100 pairs, ...).
+  ``data/se_errata.csv`` applied; for a silver table (D, E1, F) above 32, a size
+  between two printed rows is interpolated between them (:func:`interpolated`,
+  the document's "medeltalet av vad närmast högre och närmast lägre antal ger");
+  the principle for every other size the document does not print (odd sizes in
+  A2, more than 100 pairs, ...).
 
 A row is a tuple of cells ``(points, unit)``, place 1 first.  Units: ``bp``
 (bronze), ``sp`` (silver); ``bonus`` for the series bonus table B2.
@@ -29,6 +32,7 @@ References:
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import cache
 
 from xlbridge.rules.base import load_table
@@ -266,13 +270,84 @@ def principle(family: str, n: int) -> Row:
 
 @cache
 def row(family: str, n: int) -> Row:
-    """The row the engine uses for field ``n``: corrected print, else the principle."""
+    """The row the engine uses for field ``n``: corrected print, else (a silver table above 32,
+    between two printed rows) the row interpolated between them, else the principle."""
     if n < 1:
         raise ValueError(f"field {n}")
     final = final_printed(family)
     if n in final:
         return final[n]
+    between = interpolated(family, n)
+    if between is not None:
+        return between
     return principle(family, n)
+
+
+@cache
+def _neighbour_rows(family: str) -> tuple[int, ...]:
+    """The printed rows of a silver table an unprinted row is interpolated between: every printed row
+    except one whose winner the errata replace (E1 "60" prints the scale of a 48-unit field)."""
+    decided = errata()
+    return tuple(sorted(
+        field for field in final_printed(family)
+        if decided.get((table_of(family, field), field, 1), {}).get("decision") != "principle"
+    ))
+
+
+def _up(x: Fraction) -> int:
+    return -(-x // 1)
+
+
+@cache
+def interpolated(family: str, n: int) -> Row | None:
+    """A silver-table row (D, E1, F) the document does not print, above 32 and between two printed rows.
+
+    The only rule the document gives for an unprinted row is A2's "Udda parantal är inte angivna.
+    Man tar medeltalet av vad närmast högre och närmast lägre antal ger" (the mean of what the
+    nearest higher and lower field give); tables D, E1 and F use "samma princip som i tabell A2"
+    above 32.  Between printed rows ``lo < n < hi`` each place is interpolated linearly,
+    ``lo_p + (hi_p - lo_p) (n - lo) / (hi - lo)``, rounded up: the document's mean where the
+    printed rows are two apart (every odd row), the table's own winner (n, 1.5 n, 3/4 n) since
+    the printed winners are exactly that, and never outside the two printed figures -- so the
+    printed red (bronze) figures, a reduced scale from about 34 units, carry over to the rows
+    between them.  Silver goes to the best quarter of ``n`` (the lower row's silver scale
+    continued by 2/3 where it has fewer silver places), red figures to one third (a place past
+    a printed row's third counts as the doubled minimum, 8 bp).  ``None`` outside that range.
+
+    >>> [row("D", n)[25] for n in (90, 96, 100)]   # 26th place: 8 bp in the printed rows, and between them
+    [(8, 'bp'), (8, 'bp'), (8, 'bp')]
+    >>> [row("D", n)[0] for n in (90, 96, 100)], row("D", 53)[14:] == ((9, 'bp'), (8, 'bp'), (8, 'bp'), (8, 'bp'))
+    ([(90, 'sp'), (96, 'sp'), (100, 'sp')], True)
+    """
+    if family not in SILVER or n <= HALF_RULE_FROM or n in final_printed(family):
+        return None
+    rows = _neighbour_rows(family)
+    lower = [f for f in rows if f < n]
+    higher = [f for f in rows if f > n]
+    if not lower or not higher:
+        return None
+    lo, hi = max(lower), min(higher)
+    weight = Fraction(n - lo, hi - lo)
+
+    def between(a: int, b: int) -> int:
+        return _up(a + (b - a) * weight)
+
+    silver_count = quarter(n)
+    low_silver, high_silver = silver_scale(family, lo), silver_scale(family, hi)
+    cells: list[Cell] = [(between(low_silver[i], high_silver[i]), "sp") for i in range(silver_count)]
+
+    def red(field: int, place: int) -> int:
+        cells_of_row = row(family, field)
+        if place > len(cells_of_row):
+            return 2 * BRONZE_MINIMUM
+        points, unit = cells_of_row[place - 1]
+        if unit != "bp":  # cannot happen: a row between lo and hi has the quarter of hi (asserted by the tests)
+            raise RuntimeError(f"table {family}: place {place} of row {field} is silver, red in row {n}")
+        return points
+
+    for place in range(silver_count + 1, third(n) + 1):
+        cells.append((between(red(lo, place), red(hi, place)), "bp"))
+    return tuple(cells)
 
 
 def deviations() -> list[tuple[str, int, int, str, str]]:
