@@ -304,6 +304,7 @@ def measure_functions(pair: Pair, repeats: int) -> dict[str, dict[str, float]]:
 
 
 def _click(pair: Pair, side: str, payload: dict[str, Any]) -> tuple[float, list[dict[str, Any]]]:
+    pair.ask(side, "collect")  # the garbage of earlier requests is not this click's
     reply = pair.ask(side, "script", name=SCRIPT, payload=payload)
     return reply["call_ms"] / 1000, reply["actions"]
 
@@ -354,7 +355,10 @@ def measure_season(pair: Pair, kind: str, size: int, repeats: int, meta: dict[st
                 times.setdefault(f"{side}_{click}", []).append(_click(pair, side, payload)[0])
     out.update({key: statistics.median(values) for key, values in times.items()})
     for click, payload in (("first", first), ("second", second)):  # where the time goes (one run each)
-        out[f"phases_{click}"] = pair.ask("pyodide", "phases", name=SCRIPT, payload=payload)
+        for side in ("pyodide", "cpython"):
+            pair.ask(side, "collect")
+            out[f"phases_{click}" + ("" if side == "pyodide" else "_cpython")] = pair.ask(
+                side, "phases", name=SCRIPT, payload=payload)
     return out
 
 
@@ -421,7 +425,9 @@ def render(table: Table, results: dict[str, Any]) -> None:
                                f"{first['actions']:,} ({first['writes']:,} writes, {first['fills']:,} fills of "
                                f"{first['filled']:,} cells)", None,
                       note=f"second click: {second['actions']:,} actions ({second['fills']:,} fills), {_kb(second['bytes'])}")
+            plan_ratio = m["phases_first"]["plan_ms"] / max(m["phases_first_cpython"]["plan_ms"], 1e-3)
             table.add(SECTION, "  where the time goes in Pyodide (one run of each click; ms)", None,
+                      plan_ratio, "of CPython for the plan",
                       note="; ".join(f"{click}: " + ", ".join(f"{k} {m[f'phases_{click}'][k + '_ms']:.0f}" for k in PHASES)
                                      for click in ("first", "second")))
             unread = ", ".join(f"{n} {_kb(b)}" for n, b in m["unread"].items()) or "none"
@@ -454,7 +460,7 @@ def run(table: Table, *, quick: bool = False, sizes: tuple[int, ...] | None = No
         return
     version = lite.PYODIDE_VERSION
     sizes = sizes or ((1,) if quick else SIZES)
-    repeats = 2 if quick else {1: 7, 4: 5, 16: 3}
+    repeats = 2 if quick else {1: 11, 4: 5, 16: 5}
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="xlbridge-bench-pyodide-") as tmp:
         for kind in KINDS:

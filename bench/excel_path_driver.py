@@ -7,6 +7,7 @@ only; it uses the driver's ``_state``, ``_main``, ``_ms`` and ``_OPS``.
 
 Requests:
 
+- ``collect``: ``gc.collect()`` (before each timed click, as bench/common.py does);
 - ``reload_main``: import the workbook's ``main.py`` again as on start-up: its
   unpacked package folder removed, ``main`` and every ``xlbridge`` module dropped
   from ``sys.modules``; replies ``main_ms`` (the import, unpacking included) and,
@@ -187,9 +188,18 @@ async def _bench_profile(request):
         out = _bench_io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(int(request.get("top", 40)))
         texts[order] = out.getvalue()
+    raw = pstats.Stats(profiler).stats  # (file, line, name) -> (calls, primitive calls, own time, cumulative, callers)
+    functions = sorted(([f"{_bench_os.path.basename(f)}:{n}", calls, own, cum] for (f, _, n), (_, calls, own, cum, _)
+                        in raw.items()), key=lambda item: -item[2])
     reply.pop("actions", None)
-    return {"reply": reply, "stats": texts}
+    return {"reply": reply, "stats": texts, "functions": functions[:int(request.get("top", 40)) * 4]}
 
 
-_OPS.update({"reload_main": _bench_reload_main, "reads": _bench_reads, "phases": _bench_phases,
+async def _bench_collect(request):
+    import gc
+
+    return {"collected": gc.collect()}
+
+
+_OPS.update({"collect": _bench_collect, "reload_main": _bench_reload_main, "reads": _bench_reads, "phases": _bench_phases,
              "profile": _bench_profile})

@@ -20,12 +20,15 @@ class XlwingsBook(_ReadOnce):
         self.book = book
         self._grids: dict[str, Grid] = {}  # sheets read and not written since: one round trip each
         self._sheets: dict[str, Any] | None = None  # name -> sheet (xlwings finds a name by a scan)
+        self._names: list[str] | None = None
         self._values: dict[str, dict[tuple[int, int], Any]] = {}  # cells to write, by sheet: (row, col) -> value
         self._fills: dict[str, dict[tuple[int, int], str | None]] = {}  # fills to set, by sheet
         self._remote = _is_remote(book)
 
     def sheet_names(self) -> list[str]:
-        return [s.name for s in self.book.sheets]
+        if self._names is None:  # a recalculation asks often; only add_sheet changes them
+            self._names = [s.name for s in self.book.sheets]
+        return list(self._names)
 
     def _sheet(self, name: str) -> Any:
         if self._sheets is None:
@@ -101,7 +104,7 @@ class XlwingsBook(_ReadOnce):
     def add_sheet(self, name: str) -> None:
         self.flush()
         self.book.sheets.add(name, after=self.book.sheets[len(self.book.sheets) - 1])
-        self._sheets = None
+        self._sheets = self._names = None
         self._grids[name] = []  # a new sheet is empty
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
