@@ -39,6 +39,7 @@ BLANK_TOURNAMENT = "Blank tournament"  # the sheet to copy for a new tournament;
 HOW_TO = "How to"
 
 SEASON_TITLE = "BridgeMania championship — season"
+SEASON_TITLE_START = "BridgeMania championship"  # how the kind recognises its Season sheet
 TOURNAMENT_TITLE = "BridgeMania tournament"
 CHAMPIONSHIP_TITLE = "BridgeMania championship — standings (computed: do not type here)"
 PARTICIPATION_TITLE = "BridgeMania participation lists (section B)"

@@ -48,7 +48,7 @@ class BridgeManiaSeason:
         names = book.sheet_names()
         if d.SEASON in names:
             title = cell(book.read(d.SEASON), 1, 1)
-            return isinstance(title, str) and title.startswith("BridgeMania championship")
+            return isinstance(title, str) and title.startswith(d.SEASON_TITLE_START)
         # the season sheet renamed or deleted: still ours if a tournament sheet is there
         return any(is_tournament_sheet(book.read(n)) for n in names if n not in (d.CHAMPIONSHIP, d.PARTICIPATION))
 

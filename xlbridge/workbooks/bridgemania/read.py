@@ -124,7 +124,8 @@ def check_headers(sheet: str, grid: Grid, table: Table, only: tuple[str, ...] | 
 # ------------------------------------------------------------------ the Season sheet
 
 
-def read_season(grid: Grid, where: SeasonPlaces, problems: list[Problem]):
+def read_season(grid: Grid, where: SeasonPlaces, problems: list[Problem]
+                ) -> tuple[list[bm.BasePair], list[bm.Guest], list[str], list[tuple[str, str]]]:
     """The base pairs, guests, reference list and calendar ((date, host) per listed tournament)."""
     base_pairs: list[bm.BasePair] = []
     lots: list[tuple[int, Any, str]] = []
