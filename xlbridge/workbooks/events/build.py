@@ -41,7 +41,7 @@ def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None
         kwargs["boards"] = boards
     result = awards(scheme, ranks, **kwargs)
     book.write(ws.title, table.first_row, table.first_col,
-               [[unit, names, score, rank, a.points, a.unit] for (unit, names, score), rank, a in zip(rows, ranks, result)])
+               [[unit, names, score, rank, a.points, a.unit_text] for (unit, names, score), rank, a in zip(rows, ranks, result)])
 
 
 def how_to_sheet(wb: Workbook, lines: list[str]) -> None:

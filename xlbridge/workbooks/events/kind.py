@@ -156,7 +156,7 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
             where = READER.setting(setting_of(error.problem)).cell
             raise BookInputError([Problem(sheet, where, error.problem)]) from None
         for i, rank, a in zip(placed, ranks, result):
-            values[i] = [rank, a.points, a.unit]
+            values[i] = [rank, a.points, a.unit_text]  # "sp + 7 bp" when a tie shares two currencies
     if not values:
         return []
     headers = [cell(grid, HEADER_ROW, COMPUTED_COL + k) or "" for k in range(3)]
