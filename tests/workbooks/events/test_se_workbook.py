@@ -86,3 +86,29 @@ def test_se_ranking_over_a_results_range():
     assert se_ranking(points, units, events, dates) == 350
     assert se_ranking(points, units, events, dates, day(2027, 4, 1)) == 12
     assert se_ranking([[1]], [["sp"], ["sp"]], [["silver"]], [[day(2025, 1, 1)]]).startswith("#xlbridge: ")
+
+
+def test_a_tie_across_currencies_shows_both(tmp_path):
+    """Silver pairs, 16 pairs, tie for 4th-5th: the places give 6 sp + 14 bp, each
+    tied pair gets 3 sp + 7 bp (issue 15; docs/rules/sweden.md): the sheet shows
+    3 in Points and "sp + 7 bp" in Unit."""
+    from xlbridge.files.headless import recalc_path
+
+    path = build("se-masterpoints", tmp_path / "se.xlsx")
+    wb = load_workbook(path)
+    ws = wb["Silver pairs"]
+    ws["B4"], ws["B5"] = 40, None
+    for row in range(9, 9 + 60):
+        for col in (1, 2, 3):
+            ws.cell(row=row, column=col).value = None
+    scores = [70, 68, 66, 64, 64, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40]
+    for i, score in enumerate(scores):
+        ws.cell(row=9 + i, column=1, value=i + 1)
+        ws.cell(row=9 + i, column=2, value=f"Pair {i + 1}")
+        ws.cell(row=9 + i, column=3, value=score)
+    wb.save(path)
+    recalc_path(path)
+    ws = load_workbook(path)["Silver pairs"]
+    tied = awards("se.silver.pairs", [1, 2, 3, 4, 4, *range(6, 17)], boards=40)[3]
+    assert tied.also and tied.unit_text.startswith("sp + ") and tied.unit_text.endswith(" bp")
+    assert [ws.cell(row=r, column=c).value for r in (12, 13) for c in (4, 5, 6)] == [4, tied.points, tied.unit_text] * 2
