@@ -396,9 +396,9 @@ def render(table: Table, results: dict[str, Any]) -> None:
             table.add(SECTION, "  the import again in the same process (median)", py["main_again"],
                       py["main_again"] / cp["main_again"], "of CPython")
         for part, what in (("decode", "base64 of the bundle"), ("extract", "unzip to the in-memory file system"),
-                           ("package", "import xlbridge.excel.functions (files unpacked)")):
+                           ("package", "import xlbridge.excel.functions from the unzipped files")):
             if part in py:
-                table.add(SECTION, f"    of which {what}", py[part], py[part] / cp[part] if cp.get(part) else None,
+                table.add(SECTION, f"    measured apart: {what}", py[part], py[part] / cp[part] if cp.get(part) else None,
                           "of CPython")
         if "functions" in r:
             for name, f in r["functions"].items():
