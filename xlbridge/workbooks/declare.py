@@ -274,10 +274,10 @@ class SheetSpec:
                     fills.append(((t.first_row, col, room, 1), INPUT))
         return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
                       header_cols=header_cols, widths=self.column_widths() if widths else (),
-                      number_formats=tuple(_merge(number_formats)), fills=tuple(_merge(fills)), freeze=self.freeze)
+                      number_formats=tuple(merge_areas(number_formats)), fills=tuple(merge_areas(fills)), freeze=self.freeze)
 
 
-def _merge(areas: list[tuple[Area, str]]) -> list[tuple[Area, str]]:
+def merge_areas(areas: list[tuple[Area, str]]) -> list[tuple[Area, str]]:
     """Adjacent single columns with the same value as one area (fewer operations in Excel)."""
     out: list[tuple[Area, str]] = []
     for (row, col, nrows, ncols), value in areas:
@@ -301,5 +301,5 @@ def shown(value: Any) -> str:
 #: function from its parameters to its sheets.
 Declaration = Callable[..., Sequence[SheetSpec]]
 
-__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "register_labels", "text_of", "cell_ref", "shown",
+__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "merge_areas", "register_labels", "text_of", "cell_ref", "shown",
            "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED", "Declaration", "replace"]

@@ -25,7 +25,7 @@ from xlbridge.workbooks.declare import (
     SheetSpec,
     Table,
 )
-from xlbridge.workbooks.declare import _merge as merge_areas
+from xlbridge.workbooks.declare import merge_areas
 
 __all__ = ["SEASON", "CHAMPIONSHIP", "PARTICIPATION", "BLANK_TOURNAMENT", "HOW_TO", "SEASON_SHEET",
            "tournament_sheet", "CHAMPIONSHIP_SHEET", "PARTICIPATION_SHEET", "SECTIONS", "layout"]
