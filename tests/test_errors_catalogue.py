@@ -861,7 +861,7 @@ def call_json(func_name: str, **extra: object) -> bytes:
     import json
 
     return json.dumps({"func_name": func_name, "args": [[["tr.club"]], [[1.0]], [[20.0]]], "version": "0.37.8",
-                       "client": "Office.js", **extra}).encode()
+                       "client": "Office.js", "runtime": "1.4", **extra}).encode()
 
 
 scenario("E-SERVE-HOST-REFUSED")(lambda ctx: guarded(CALL, call_json("award"), host="attacker.example"))

@@ -20,7 +20,7 @@ CALL = "/xlwings/custom-functions-call"
 
 def body(func_name="award", args=None, **extra) -> bytes:
     data = {"func_name": func_name, "args": [[["tr.club"]], [[1.0]], [[26.0]], None] if args is None else args,
-            "version": "0.37.8", "client": "Office.js", "caller_address": "Sheet1!B2", **extra}
+            "version": "0.37.8", "client": "Office.js", "runtime": "1.4", "caller_address": "Sheet1!B2", **extra}
     return json.dumps(data).encode()
 
 
@@ -117,22 +117,28 @@ def test_any_host_with_a_star(app):
 
 @pytest.mark.parametrize("data, status", [
     (b"{not json", 400), (b"[]", 400), (b'{"func_name": "award"}', 400),
-    (body(args=[5]), 400), (body(args=[[[{"a": 1}]]]), 400), (body(version=None), 400),
+    (body(args=[5]), 400), (body(args=[[[{"a": 1}]]]), 400), (body(version=None), 400), (body(runtime=None), 400),
+    (body(date_format=7), 400),
     (body(func_name="nope"), 404), (body(func_name="__class__"), 404),
 ])
 def test_malformed_calls_and_unknown_functions_are_4xx(app, data, status):
     code, text = request(make(app), data=data)
     assert code == status, text
-    assert text in ("the request body is not a worksheet function call (JSON with func_name, args, version and "
-                    "client)", "xlbridge serve has no worksheet function 'nope'",
+    assert text in ("the request body is not a worksheet function call (JSON with func_name, args, version, client "
+                    "and runtime)", "xlbridge serve has no worksheet function 'nope'",
                     "xlbridge serve has no worksheet function '__class__'")
     assert app.seen == []
 
 
 def test_scripts_are_checked_too(app):
     guard = make(app)
-    book = json.dumps({"version": "0.37.8", "client": "Office.js", "book": {}, "sheets": []}).encode()
+    good = {"version": "0.37.8", "client": "Office.js", "book": {"name": "B.xlsx", "active_sheet_index": 0},
+            "names": [], "sheets": [{"name": "S", "values": [[""]]}]}
+    book = json.dumps(good).encode()
     assert request(guard, "/xlwings/custom-scripts-call/recalculate_season", book)[0] == 200
+    for bad in ({**good, "book": {}}, {**good, "sheets": []}, {**good, "sheets": [{"name": "S"}]},
+                {**good, "book": {"name": "B.xlsx", "active_sheet_index": 3}}):  # before: 500s
+        assert request(guard, "/xlwings/custom-scripts-call/recalculate_season", json.dumps(bad).encode())[0] == 400
     assert request(guard, "/xlwings/custom-scripts-call/nope", book) == (404, "xlbridge serve has no script 'nope'")
     assert request(guard, "/xlwings/custom-scripts-call/recalculate_season", b"[1]")[0] == 400
     form = b"bookData=" + book.replace(b" ", b"+")

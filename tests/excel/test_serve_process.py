@@ -156,6 +156,9 @@ def test_client_errors_are_4xx_not_500(served):
     assert post(served.port, "/xlwings/custom-functions-call", call_body("no_such_function", 1.0)) == (
         404, "xlbridge serve has no worksheet function 'no_such_function'")
     assert post(served.port, "/xlwings/custom-scripts-call/no_such_script", b"{}")[0] == 404
+    incomplete = json.loads(call_body("award", "tr.club", 1.0, 26.0))
+    del incomplete["runtime"]  # before: xlwings' KeyError, a 500
+    assert post(served.port, "/xlwings/custom-functions-call", json.dumps(incomplete).encode())[0] == 400
 
 
 def test_a_taken_port_is_a_clear_message(served):

@@ -24,8 +24,9 @@ HOST_REFUSED = "this server does not answer to the host name {host!r}; if it sho
 BODY_TOO_LARGE = "the request body is larger than {mb} MB, the limit of this server"
 BODY_TOO_SLOW = "the request body did not arrive within {seconds:g} seconds"
 HEADERS_TOO_SLOW = "the request headers did not arrive within {seconds:g} seconds"
-NOT_A_CALL = "the request body is not a worksheet function call (JSON with func_name, args, version and client)"
-NOT_A_BOOK = "the request body is not a workbook sent by xlwings (JSON with version, client, book and sheets)"
+NOT_A_CALL = ("the request body is not a worksheet function call (JSON with func_name, args, version, client and "
+              "runtime)")
+NOT_A_BOOK = "the request body is not a workbook sent by xlwings (JSON with version, client, book and its sheets)"
 NO_FUNCTION = "xlbridge serve has no worksheet function {name!r}"
 NO_SCRIPT = "xlbridge serve has no script {name!r}"
 
@@ -49,18 +50,35 @@ def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
+#: What xlwings reads of a function call without checking (a KeyError, a 500, otherwise).
+CALL_TEXTS = ("version", "client", "runtime")
+CALL_OPTIONAL_TEXTS = ("caller_address", "date_format", "culture_info_name", "formula_name")
+
+
 def is_function_call(data: Any) -> bool:
-    """The JSON of a custom function call as Office.js sends it (every argument null
-    or a 2-D list of values)."""
+    """The JSON of a custom function call as Office.js sends it: the texts xlwings
+    reads, and every argument null or a 2-D list of values."""
     return (isinstance(data, dict) and isinstance(data.get("func_name"), str) and isinstance(data.get("args"), list)
-            and isinstance(data.get("version"), str) and isinstance(data.get("client"), str)
+            and all(isinstance(data.get(key), str) for key in CALL_TEXTS)
+            and all(data.get(key) is None or isinstance(data[key], str) for key in CALL_OPTIONAL_TEXTS)
             and all(a is None or (isinstance(a, list) and all(isinstance(r, list) and all(map(_scalar, r))
                                                               for r in a)) for a in data["args"]))
 
 
+def _grid(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(r, list) and all(map(_scalar, r)) for r in value)
+
+
 def is_book(data: Any) -> bool:
-    return (isinstance(data, dict) and isinstance(data.get("version"), str) and isinstance(data.get("client"), str)
-            and isinstance(data.get("book"), dict) and isinstance(data.get("sheets"), list))
+    """The JSON of a workbook as xlwings' Office.js client sends it to a script: the
+    book, its names and at least one sheet, each with its name and a 2-D list of values."""
+    if not (isinstance(data, dict) and all(isinstance(data.get(key), str) for key in ("version", "client"))):
+        return False
+    book, sheets = data.get("book"), data.get("sheets")
+    return (isinstance(book, dict) and isinstance(book.get("name"), str)
+            and isinstance(data.get("names", []), list) and isinstance(sheets, list) and bool(sheets)
+            and type(book.get("active_sheet_index")) is int and 0 <= book["active_sheet_index"] < len(sheets)
+            and all(isinstance(s, dict) and isinstance(s.get("name"), str) and _grid(s.get("values")) for s in sheets))
 
 
 async def respond(send: Any, status: int, text: str, *, close: bool = True) -> None:
