@@ -155,7 +155,7 @@ def kind_files(kind: str) -> dict[str, str]:
     from xlbridge.excel.shipped import KINDS as SHIPPED_KINDS
 
     spec = SHIPPED_KINDS[kind]
-    exclude = getattr(spec, "exclude", ())  # the sheets the kind never reads, once the kinds declare them
+    exclude = spec.never_read  # the sheets the kind never reads (its declaration names them)
     return lite_files(spec.button, title=spec.title, rules=spec.rules, **({"exclude": exclude} if exclude else {}))
 
 

@@ -361,7 +361,16 @@ class _Workbook:
         ``self.last["call_ms"]`` is the dispatch's time inside the runtime."""
         from xlbridge.excel.emulate import payload
 
-        return self._ask("script", f"script {name}", name=name, payload=payload(workbook, book_name))["actions"]
+        asked = self.script_meta(name)
+        body = payload(workbook, book_name, include=asked.get("include"), exclude=asked.get("exclude"))
+        return self._ask("script", f"script {name}", name=name, payload=body)["actions"]
+
+    def script_meta(self, name: str) -> dict[str, Any]:
+        """What the workbook's ``@script`` declares for ``name`` (``include``, ``exclude``,
+        ...), as xlwings Lite reads it; ``{}`` when the xlwings has no script metadata."""
+        if not hasattr(self, "_scripts"):
+            self._scripts = {s.get("function_name"): s for s in (self.meta().get("scripts") or [])}
+        return self._scripts.get(name, {})
 
     def pin(self, target: str, value: Any) -> None:
         """Make ``target`` ("package.module.function" of the workbook's code) return ``value``."""

@@ -34,8 +34,32 @@ def _to_js(value: Any) -> Any:
     return value
 
 
-def payload(workbook: Any, name: str = "Book1.xlsx") -> dict[str, Any]:
-    """The JSON body Office.js sends for a script call (``xw.Book(json=...)``)."""
+def _names(value: Any) -> list[str]:
+    if not value:
+        return []
+    if isinstance(value, str):
+        value = value.split(",")
+    return [v.strip() for v in value if v.strip()]
+
+
+def sent_as_asked(body: dict[str, Any], include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    """``body`` with a script's ``include``/``exclude`` applied as xlwings' Office.js
+    client applies them (xlwingsjs/src/xlwings.ts: exact sheet names, a list or
+    comma-separated; a sheet left out travels with ``values: [[]]`` and no tables or
+    pictures)."""
+    included, excluded = _names(include), _names(exclude)
+    if not included and not excluded:
+        return body
+    left_out = {s["name"] for s in body["sheets"] if s["name"] not in included} if included else set(excluded)
+    out = dict(body)
+    out["sheets"] = [dict(s, values=[[]], pictures=[], tables=[]) if s["name"] in left_out else s
+                     for s in body["sheets"]]
+    return out
+
+
+def payload(workbook: Any, name: str = "Book1.xlsx", *, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    """The JSON body Office.js sends for a script call (``xw.Book(json=...)``); a
+    script's ``include``/``exclude`` as in :func:`sent_as_asked`."""
     import xlwings as xw
 
     sheets = []
@@ -45,13 +69,13 @@ def payload(workbook: Any, name: str = "Book1.xlsx") -> dict[str, Any]:
         else:
             values = [[_to_js(v) for v in row] for row in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
         sheets.append({"name": ws.title, "values": values, **SHEET_DEFAULTS})
-    return {
+    return sent_as_asked({
         "client": "Office.js",
         "version": xw.__version__,
         "book": {"name": name, "active_sheet_index": 0, "selection": "A1"},
         "names": [],
         "sheets": sheets,
-    }
+    }, include, exclude)
 
 
 def function_body(func_name: str, *args: Any) -> dict[str, Any]:

@@ -13,9 +13,12 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
-from xlbridge.workbooks.events.build import se_masterpoints, tbf_club
 from xlbridge.workbooks.bridgemania import bridgemania_workbook
+from xlbridge.workbooks.bridgemania.declaration import NEVER_READ as BM_NEVER_READ
+from xlbridge.workbooks.events.build import se_masterpoints, tbf_club
+from xlbridge.workbooks.events.declaration import NEVER_READ as EVENTS_NEVER_READ
 from xlbridge.workbooks.heeg import heeg_workbook
+from xlbridge.workbooks.heeg.declaration import NEVER_READ as HEEG_NEVER_READ
 from xlbridge.excel.bundle import Button, lite_files
 from xlbridge.files.atomic import write_atomically
 
@@ -30,23 +33,26 @@ class WorkbookError(ValueError):
 class WorkbookKind:
     """What ``xlbridge new KIND`` builds: the builder, the "Recalculate season"
     button on the main sheet, and the workbook's title and rule document for the
-    text xlwings Lite shows the scorer (``main.py``'s docstring)."""
+    text xlwings Lite shows the scorer (``main.py``'s docstring); ``never_read``:
+    the sheets the recalculation never reads, which Excel then sends without their
+    values (the script's ``exclude``; the kind's declaration names them)."""
 
     build: Callable[[bool], Workbook]
     button: Button
     title: str
     rules: str
+    never_read: tuple[str, ...] = ()
 
 
 KINDS: dict[str, WorkbookKind] = {
     "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), "TBF club tournament",
-                             "the TBF Masterpoint booklet v2.0"),
+                             "the TBF Masterpoint booklet v2.0", EVENTS_NEVER_READ),
     "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3), "Swedish masterpoint events",
-                                    "Svenska Mästarpoäng 2009"),
+                                    "Svenska Mästarpoäng 2009", EVENTS_NEVER_READ),
     "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"), "BridgeMania championship season",
-                                "the BridgeMania championship rules 2019-2020"),
+                                "the BridgeMania championship rules 2019-2020", BM_NEVER_READ),
     "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), "Heeg club season",
-                         "Bridge club Heeg's score calculation"),
+                         "Bridge club Heeg's score calculation", HEEG_NEVER_READ),
 }
 BUILDERS: dict[str, Callable[[bool], Workbook]] = {name: kind.build for name, kind in KINDS.items()}
 
@@ -80,7 +86,8 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
 
     def write(temp: Path) -> None:
         wb.save(temp)
-        lite.embed(temp, lite_files(kind.button, title=kind.title, rules=kind.rules), guid=_stable_guid(path.name))
+        files = lite_files(kind.button, title=kind.title, rules=kind.rules, exclude=kind.never_read)
+        lite.embed(temp, files, guid=_stable_guid(path.name))
         button = kind.button
         buttons.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
                             cols=button.cols, rows=button.rows)

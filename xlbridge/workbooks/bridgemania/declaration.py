@@ -37,6 +37,8 @@ CHAMPIONSHIP = "Championship"
 PARTICIPATION = "Participation"
 BLANK_TOURNAMENT = "Blank tournament"  # the sheet to copy for a new tournament; never read
 HOW_TO = "How to"
+#: Sheets the recalculation never reads: Excel need not send their values (the script's ``exclude``).
+NEVER_READ = (BLANK_TOURNAMENT, HOW_TO)
 
 SEASON_TITLE = "BridgeMania championship — season"
 SEASON_TITLE_START = "BridgeMania championship"  # how the kind recognises its Season sheet

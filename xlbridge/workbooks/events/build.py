@@ -47,7 +47,9 @@ def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None
 def how_to_sheet(wb: Workbook, lines: list[str]) -> None:
     from xlbridge.workbooks.style import TITLE_FONT, write_lines
 
-    ws = wb.create_sheet("How to")
+    from xlbridge.workbooks.events.declaration import HOW_TO
+
+    ws = wb.create_sheet(HOW_TO)
     write_lines(ws, lines)
     ws["A1"].font = TITLE_FONT
     ws.column_dimensions["A"].width = 100

@@ -28,6 +28,9 @@ SETTINGS = (
     Setting(EVENT, 6, "Event"),
 )
 HEADER_ROW = 8
+HOW_TO = "How to"
+#: Sheets the recalculation never reads: Excel need not send their values (the script's ``exclude``).
+NEVER_READ = (HOW_TO,)
 #: The column ids (the typed unit number, its names, its score; the computed place, points, unit).
 UNIT, NAMES, SCORE, PLACE, POINTS, CURRENCY = "unit", "names", "score", "place", "points", "currency"
 

@@ -46,6 +46,8 @@ EVENING_PREFIX = "Evening "
 PERIOD_PREFIX = "Period "
 YEAR = "Year"
 HOWTO = "How to"
+#: Sheets the recalculation never reads: Excel need not send their values (the script's ``exclude``).
+NEVER_READ = (HOWTO,)
 RED = "#FF0000"
 PROMOTE_FILL = "#C6EFCE"
 RELEGATE_FILL = "#F8CBAD"
