@@ -196,32 +196,6 @@ def headless_snapshot(kind: str, size: int) -> Any:
     return snapshot(wb)
 
 
-def sent_as_asked(payload: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
-    """The payload with the script's ``include``/``exclude`` applied as xlwings' Office.js
-    client applies them (xlwingsjs/src/xlwings.ts: exact sheet names, comma-separated;
-    a sheet left out travels with ``values: [[]]`` and no tables or pictures)."""
-
-    def names(value: Any) -> list[str]:
-        if not value:
-            return []
-        if isinstance(value, str):
-            value = value.split(",")
-        return [v.strip() for v in value if v.strip()]
-
-    included, excluded = names(include), names(exclude)
-    if not included and not excluded:
-        return payload
-    left_out = {s["name"] for s in payload["sheets"] if s["name"] not in included} if included else set(excluded)
-    return leave_out(payload, left_out)
-
-
-def leave_out(payload: dict[str, Any], sheets: set[str]) -> dict[str, Any]:
-    out = dict(payload)
-    out["sheets"] = [dict(s, values=[[]], pictures=[], tables=[]) if s["name"] in sheets else s
-                     for s in payload["sheets"]]
-    return out
-
-
 def _span(action: dict[str, Any]) -> tuple[int, int, int, int]:
     if action["func"] == "setValues":
         values = action["values"]
@@ -310,7 +284,7 @@ def _click(pair: Pair, side: str, payload: dict[str, Any]) -> tuple[float, list[
 
 
 def measure_season(pair: Pair, kind: str, size: int, repeats: int, meta: dict[str, Any]) -> dict[str, Any]:
-    from xlbridge.excel.emulate import apply_actions, snapshot
+    from xlbridge.excel.emulate import apply_actions, sent_as_asked, snapshot
     from xlbridge.excel.emulate import payload as make_payload
 
     print(f"[bench]   {kind} {size}x: building the season", file=sys.stderr, flush=True)
@@ -325,7 +299,7 @@ def measure_season(pair: Pair, kind: str, size: int, repeats: int, meta: dict[st
     unread = [s["name"] for s in full1["sheets"] if s["name"] not in read]
     sent_unread = [s for s in first["sheets"] if s["name"] in unread and s["values"] != [[]]]
     out["unread"] = {s["name"]: nbytes(s) for s in sent_unread}
-    without = leave_out(first, set(unread))
+    without = sent_as_asked(full1, exclude=[s["name"] for s in full1["sheets"] if s["name"] in unread])
     out["payload_read_only"] = nbytes(without)
     out["unread_safe"] = pair.ask("cpython", "reads", name=SCRIPT, payload=without)["actions"] == reads["actions"]
 
