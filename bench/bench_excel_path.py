@@ -170,19 +170,9 @@ def nbytes(value: Any) -> int:
 def typed_workbook(kind: str, size: int):
     """The season of ``kind`` and ``size`` as typed: every computed cell emptied."""
     from bench import seasons
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks import recalc
+    from xlbridge.excel.emulate import as_typed
 
-    wb = seasons.WORKBOOKS[kind](size)
-    book = OpenpyxlBook(wb)
-    plan = recalc.detect(book).plan(book)
-    for block in plan.blocks:
-        ws = wb[block.sheet]
-        for r, line in enumerate(block.values):
-            for c in range(len(line)):
-                if ws.cell(block.row + r, block.col + c).value is not None:
-                    ws.cell(block.row + r, block.col + c).value = None
-    return wb
+    return as_typed(seasons.WORKBOOKS[kind](size))
 
 
 def headless_snapshot(kind: str, size: int) -> Any:

@@ -24,6 +24,20 @@ class XlwingsBook(_ReadOnce):
         self._values: dict[str, dict[tuple[int, int], Any]] = {}  # cells to write, by sheet: (row, col) -> value
         self._fills: dict[str, dict[tuple[int, int], str | None]] = {}  # fills to set, by sheet
         self._remote = _is_remote(book)
+        self.written_unread: set[str] = set()  # sheets written without being read first
+        self.blanked: set[str] = set()  # sheets where a value was emptied
+
+    def held(self, sheet: str) -> Grid:
+        """The sheet's grid as this adapter knows it (read once, with the writes since):
+        not a copy, for comparing only."""
+        grid = self._grids.get(sheet)
+        if grid is None:
+            grid = self._grids[sheet] = self._read(sheet)
+        return grid
+
+    def known(self) -> dict[str, Grid]:
+        """Every sheet read so far, with the writes since (not copies)."""
+        return self._grids
 
     def sheet_names(self) -> list[str]:
         if self._names is None:  # a recalculation asks often; only add_sheet changes them
@@ -62,6 +76,7 @@ class XlwingsBook(_ReadOnce):
             return
         known = self._grids.get(sheet)
         if known is None:
+            self.written_unread.add(sheet)
             top, left, bottom, right = 0, 0, len(block) - 1, len(block[0]) - 1
         else:
             span = _changed_span(known, row, col, block)
@@ -72,8 +87,8 @@ class XlwingsBook(_ReadOnce):
         columns = range(col + left, col + right + 1)
         for r in range(top, bottom + 1):
             pending.setdefault(row + r, {}).update(zip(columns, block[r][left:right + 1]))
-        if known is not None:
-            _put(known, row + top, col + left, [line[left:right + 1] for line in block[top:bottom + 1]])
+        if known is not None and _put(known, row + top, col + left, [line[left:right + 1] for line in block[top:bottom + 1]]):
+            self.blanked.add(sheet)
 
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
         """Set at :meth:`flush`: cells of one colour that form a rectangle are one range."""
@@ -293,12 +308,17 @@ def _same_cell(old: Any, new: Any) -> bool:
     return type(old) is type(new) and old == new
 
 
-def _put(grid: Grid, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
-    """Record written ``values`` in a known grid (1-based corner), growing it as needed."""
+def _put(grid: Grid, row: int, col: int, values: Sequence[Sequence[Any]]) -> bool:
+    """Record written ``values`` in a known grid (1-based corner), growing it as needed;
+    whether a cell that held a value is now empty."""
+    blanked = False
     for r, line in enumerate(values):
         while len(grid) < row + r:
             grid.append([])
         target = grid[row + r - 1]
         if len(target) < col + len(line) - 1:
             target.extend([None] * (col + len(line) - 1 - len(target)))
+        if not blanked and None in line:
+            blanked = any(new is None and old is not None for old, new in zip(target[col - 1:col - 1 + len(line)], line))
         target[col - 1:col - 1 + len(line)] = line
+    return blanked
