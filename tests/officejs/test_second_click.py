@@ -168,3 +168,40 @@ def test_grids_compare_flags_apart_from_numbers():
     assert not same_grid([[1]], [[1], [None]])
     assert not same_grid([[1, None]], [[1]])
     assert same_grid([], [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=30), st.sampled_from(["", "#N/A", "#DIV/0!", "2025-09-18T00:00:00.000Z",
+                                                                 "-0044-03-15T12:00:00Z", "+39", "Jansen"]),
+                          st.floats(allow_nan=False), st.booleans(), st.integers()), min_size=1, max_size=8))
+def test_reading_gives_xlwings_own_conversion_of_every_value(row):
+    from xlwings.pro._xlremote import _clean_value_data_element
+    import datetime as dt
+    from xlbridge.excel.book import XlwingsBook
+
+    row = ["x", *row]  # (a sheet whose only cell is empty reads as no rows)
+    try:
+        want = [[_clean_value_data_element(v, dt.datetime, None, None, False) for v in row]]
+    except ValueError:  # xlwings' own conversion fails on some text (not Excel's): so does the read
+        with pytest.raises(ValueError):
+            XlwingsBook(xw.Book(json=payload_of([row]))).read("Sheet1")
+        return
+    got = XlwingsBook(xw.Book(json=payload_of([row]))).read("Sheet1")
+    assert got == want and [[type(v) for v in line] for line in got] == [[type(v) for v in line] for line in want]
+
+
+def payload_of(values: list[list]) -> dict:
+    from xlbridge.excel.emulate import SHEET_DEFAULTS
+
+    return {"client": "Office.js", "version": xw.__version__, "book": {"name": "Book1.xlsx", "active_sheet_index": 0,
+            "selection": "A1"}, "names": [], "sheets": [{"name": "Sheet1", "values": values, **SHEET_DEFAULTS}]}
+
+
+def test_a_flag_typed_over_a_number_reads_as_a_flag_in_the_same_process():
+    # xlwings' Range.raw_value caches by the sheet's values, where 1 == TRUE: a second
+    # book that differs only there would read the first one's number
+    from xlbridge.excel.book import XlwingsBook
+
+    assert XlwingsBook(xw.Book(json=payload_of([["x", 1, 0]]))).read("Sheet1") == [["x", 1, 0]]
+    flags = XlwingsBook(xw.Book(json=payload_of([["x", True, False]]))).read("Sheet1")
+    assert [type(v) for v in flags[0]] == [str, bool, bool]

@@ -60,9 +60,11 @@ class XlwingsBook(_ReadOnce):
         if convert is not None:
             # what xlwings' conversion gives (its own function: ISO dates, Excel's error texts), called
             # for text only: numbers and flags come as they are, "" is an empty cell
-            raw = ws.range((1, 1), (last_row, last_col)).raw_value
-            return [[None if v == "" else convert(v, dt.datetime, None, None, False) if type(v) is str else v
-                     for v in row] for row in raw]
+            raw = _sent_values(ws, last_row, last_col)
+            # (the type first: a number compared with "" costs two failed comparisons; xlwings' function
+            # only for text that can be a date or an error value: names and codes come as they are)
+            return [[(None if v == "" else v if v[0] not in _MAYBE_CONVERTED else convert(v, dt.datetime, None, None, False))
+                     if type(v) is str else v for v in row] for row in raw]
         values = ws.range((1, 1), (last_row, last_col)).options(ndim=2).value
         return [[_clean(v) for v in row] for row in values]
 
@@ -183,6 +185,28 @@ def _is_remote(book: Any) -> bool:
         return book.app.engine.type == "remote"
     except Exception:  # noqa: BLE001 - a book without an engine (a stand-in) is not remote
         return False
+
+
+def _sent_values(ws: Any, last_row: int, last_col: int) -> Grid:
+    """A1 to (``last_row``, ``last_col``) of an Office.js sheet as Excel sent it, with
+    None beyond what it sent.  Straight from the sheet's payload, not through
+    ``Range.raw_value``: that copies the whole sheet to tuples for its cache key, and
+    the cache, kept between clicks, returns an earlier sheet's values for one that
+    differs only by FALSE for 0 or TRUE for 1 (equal as Python compares)."""
+    values = ws.api.get("values") if isinstance(ws.api, dict) else None
+    if not isinstance(values, list):
+        return ws.range((1, 1), (last_row, last_col)).raw_value
+    grid = [list(line[:last_col]) for line in values[:last_row]]
+    for line in grid:
+        if len(line) < last_col:
+            line.extend([None] * (last_col - len(line)))
+    grid.extend([None] * last_col for _ in range(last_row - len(grid)))
+    return grid
+
+
+#: the first character of the text xlwings' Office.js conversion can change: an ISO date
+#: ("2025-09-18T00:00:00.000Z", a year may have a sign) or an error value ("#N/A")
+_MAYBE_CONVERTED = frozenset("0123456789+-#")
 
 
 @functools.cache
