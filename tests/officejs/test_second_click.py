@@ -205,3 +205,52 @@ def test_a_flag_typed_over_a_number_reads_as_a_flag_in_the_same_process():
     assert XlwingsBook(xw.Book(json=payload_of([["x", 1, 0]]))).read("Sheet1") == [["x", 1, 0]]
     flags = XlwingsBook(xw.Book(json=payload_of([["x", True, False]]))).read("Sheet1")
     assert [type(v) for v in flags[0]] == [str, bool, bool]
+
+
+CELL = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(-10, 10, allow_nan=False, allow_infinity=False),
+                 st.sampled_from(["", "x", "Jansen", "12", "+39", "-", "#N/A", "2025-09-18T00:00:00.000Z", "=1+1", "TRUE"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 4), st.integers(2, 4), st.data())
+def test_what_excel_will_send_reads_as_the_grid_the_click_left(rows, cols, data):
+    # XlwingsBook.will_send: when it says what Excel sends next time, reading that gives
+    # exactly (types too) the grid the click left, so the memo may compare without reading
+    from xlbridge.excel.book import XlwingsBook
+    from xlbridge.excel.emulate import _to_js
+
+    sent = [[_to_js(data.draw(CELL)) for _ in range(cols)] for _ in range(rows)]
+    sent[0][0] = "title"  # (a sheet that is not one empty cell)
+    adapter = XlwingsBook(xw.Book(json=payload_of(sent)))
+    adapter.read("Sheet1")
+    for _ in range(data.draw(st.integers(0, 3))):
+        row, col = data.draw(st.integers(1, rows + 1)), data.draw(st.integers(1, cols + 1))
+        adapter.write("Sheet1", row, col, [[data.draw(CELL) for _ in range(data.draw(st.integers(1, 2)))]])
+        if data.draw(st.booleans()):
+            adapter.flush()
+    adapter.flush()
+    expected = adapter.will_send("Sheet1")
+    if expected is not None:
+        again = XlwingsBook(xw.Book(json=payload_of(expected)))
+        assert again.sends("Sheet1", expected)
+        grid = again.read("Sheet1")
+        kept = adapter.known()["Sheet1"]
+        width = max(len(line) for line in kept)
+        kept = [line + [None] * (width - len(line)) for line in kept]
+        assert grid == kept and [[type(v) for v in line] for line in grid] == [[type(v) for v in line] for line in kept]
+
+
+def test_text_that_reads_as_something_else_is_not_compared_unread():
+    from xlbridge.excel.book import XlwingsBook
+
+    for text in ("", "2025-09-18T00:00:00.000Z", "#N/A"):
+        adapter = XlwingsBook(xw.Book(json=payload_of([["title", 1], [2, 3]])))
+        adapter.read("Sheet1")
+        adapter.write("Sheet1", 2, 2, [[text]])
+        adapter.flush()
+        assert adapter.will_send("Sheet1") is None
+    adapter = XlwingsBook(xw.Book(json=payload_of([["title", 1], [2, 3]])))
+    adapter.read("Sheet1")
+    adapter.write("Sheet1", 3, 1, [["x", 4.5, True]])
+    adapter.flush()
+    assert adapter.will_send("Sheet1") == [["title", 1, ""], [2, 3, ""], ["x", 4.5, True]]

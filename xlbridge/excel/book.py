@@ -24,6 +24,8 @@ class XlwingsBook(_ReadOnce):
         self._values: dict[str, dict[tuple[int, int], Any]] = {}  # cells to write, by sheet: (row, col) -> value
         self._fills: dict[str, dict[tuple[int, int], str | None]] = {}  # fills to set, by sheet
         self._remote = _is_remote(book)
+        self._sent: dict[str, list] = {}  # Office.js: each sheet read, its values as Excel sent them
+        self._flushed: list[dict[str, dict[int, dict[int, Any]]]] = []  # the values sent, flush by flush
         self.written_unread: set[str] = set()  # sheets written without being read first
         self.blanked: set[str] = set()  # sheets where a value was emptied
 
@@ -38,6 +40,52 @@ class XlwingsBook(_ReadOnce):
     def known(self) -> dict[str, Grid]:
         """Every sheet read so far, with the writes since (not copies)."""
         return self._grids
+
+    def will_send(self, sheet: str) -> list | None:
+        """Office.js: the values Excel will send for ``sheet`` next time when nobody
+        types -- what it sent, with the values written since -- such that their
+        reading is exactly :meth:`known`'s grid of ``sheet`` (every cell written is
+        one whose value Excel keeps and the reading gives back); None when that cannot
+        be said (not read from a payload, a sheet of one cell, a value that may read
+        differently)."""
+        sent, grid = self._sent.get(sheet), self._grids.get(sheet)
+        if sent is None or grid is None or len(grid) < 2 and (not grid or len(grid[0]) < 2):
+            return None
+        width = max(len(line) for line in grid)
+        out = [line if len(line) == width else line + [""] * (width - len(line)) for line in sent]
+        out += [[""] * width for _ in range(len(grid) - len(out))]
+        convert = _office_js_value()
+        copied: set[int] = set()
+        for values in self._flushed:
+            for r, cols in values.get(sheet, {}).items():
+                if r - 1 not in copied:
+                    out[r - 1] = list(out[r - 1])
+                    copied.add(r - 1)
+                line = out[r - 1]
+                for c, v in cols.items():
+                    if v is None:
+                        v = ""
+                    elif type(v) is str and (v == "" or v[0] in _MAYBE_CONVERTED and (
+                            convert is None or type(convert(v, dt.datetime, None, None, False)) is not str
+                            or convert(v, dt.datetime, None, None, False) != v)):
+                        return None  # Excel keeps it, but it reads as something else ("" as empty)
+                    elif type(v) not in _SENT_AS_IS:
+                        return None
+                    line[c - 1] = v
+        return out if len(out) == len(grid) else None
+
+    def sends(self, sheet: str, expected: list) -> bool:
+        """Whether Excel sent ``expected`` (:meth:`will_send` of an earlier click) for ``sheet``:
+        the same used range and values, flags only where flags were."""
+        ws = self._sheet(sheet)
+        sent = ws.api.get("values") if isinstance(ws.api, dict) else None
+        if not isinstance(sent, list) or sent != expected:
+            return False
+        last = ws.used_range.last_cell
+        if (last.row, last.column) != (len(expected), len(expected[0])):
+            return False
+        return all(not (bool in map(type, a) or bool in map(type, b)) or
+                   [type(v) is bool for v in a] == [type(v) is bool for v in b] for a, b in zip(sent, expected))
 
     def sheet_names(self) -> list[str]:
         if self._names is None:  # a recalculation asks often; only add_sheet changes them
@@ -61,6 +109,9 @@ class XlwingsBook(_ReadOnce):
             # what xlwings' conversion gives (its own function: ISO dates, Excel's error texts), called
             # for text only: numbers and flags come as they are, "" is an empty cell
             raw = _sent_values(ws, last_row, last_col)
+            sent = ws.api.get("values") if isinstance(ws.api, dict) else None
+            if isinstance(sent, list) and len(sent) == last_row and all(len(line) == last_col for line in sent):
+                self._sent[sheet] = sent  # (exactly the used range: what the next click compares first)
             # (the type first: a number compared with "" costs two failed comparisons; xlwings' function
             # only for text that can be a date or an error value: names and codes come as they are)
             return [[(None if v == "" else v if v[0] not in _MAYBE_CONVERTED else convert(v, dt.datetime, None, None, False))
@@ -102,6 +153,8 @@ class XlwingsBook(_ReadOnce):
         cells goes first over every filled cell, the other colours over it."""
         values, fills = self._values, self._fills
         self._values, self._fills = {}, {}
+        if values:
+            self._flushed.append(values)
         for sheet, rows in values.items():
             ws = self._sheet(sheet)
             for top, left, bottom, right in _rectangles(rows):
@@ -281,6 +334,7 @@ def _fill_areas(cells: dict[tuple[int, int], Any]) -> list[tuple[Any, tuple[int,
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
+_SENT_AS_IS = frozenset({str, int, float, bool})  # what Excel sends back as it was written
 
 
 def _cleaned(line: Sequence[Any]) -> list[Any]:

@@ -11,7 +11,11 @@ last successful click left behind:
 
 The next click compares first: the same book name, the same sheet names, and each
 remembered sheet cell for cell as this click reads it (types too: a flag TRUE is not
-the number 1; the same number of rows and columns).  Equal, the recalculation would
+the number 1; the same number of rows and columns).  On xlwings' Office.js engine
+(Lite, Server) a sheet is first compared as Excel sent it, without reading it: with
+the values Excel will send when nobody types (:meth:`XlwingsBook.will_send`: what
+it sent, with the values written over it, each one a value whose reading gives it
+back); equal, its reading is the remembered grid.  Equal, the recalculation would
 read exactly what the last one left, so it would plan the same values -- which every
 computed cell already holds -- and the same fills: the click sets the fills again and
 reports as a recalculation does, without planning, and writes no cell.  Anything else
@@ -41,6 +45,7 @@ class _Click:
     book: str
     names: list[str]
     grids: dict[str, Grid]  # each sheet read, after the click's writes, as Excel sends it (rectangular)
+    sent: dict[str, list | None]  # Office.js: each sheet's values as Excel will send them (XlwingsBook.will_send)
     kind: str
     cells: int
     fills: list[tuple[str, int, int, str | None]]
@@ -64,6 +69,9 @@ class LastClick:
         if last is None or book_name(adapter.book) != last.book or adapter.sheet_names() != last.names:
             return None
         for sheet, kept in last.grids.items():
+            expected = last.sent.get(sheet)
+            if expected is not None and adapter.sends(sheet, expected):
+                continue  # the values Excel sent are those it was expected to send: no need to read them
             if not same_grid(adapter.held(sheet), kept):
                 return None
         return last
@@ -85,12 +93,15 @@ class LastClick:
         if (plan is not None and plan.new_sheets) or adapter.blanked:
             return
         grids = {sheet: _rectangular(grid) for sheet, grid in adapter.known().items()}
-        if plan is None:
+        sent = {sheet: adapter.will_send(sheet) for sheet in grids}
+        if plan is None:  # a replay: the sheets it did not need to read are as they were
             assert last is not None
             kind, cells, fills = last.kind, last.cells, last.fills
+            grids = {**last.grids, **grids}
+            sent = {**last.sent, **sent}
         else:
             kind, cells, fills = report.kind, report.cells_written, list(plan.fills)
-        self._last = _Click(name, list(names), grids, kind, cells, fills)
+        self._last = _Click(name, list(names), grids, sent, kind, cells, fills)
 
 
 def book_name(book: Any) -> str | None:
