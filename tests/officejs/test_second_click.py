@@ -254,3 +254,25 @@ def test_text_that_reads_as_something_else_is_not_compared_unread():
     adapter.write("Sheet1", 3, 1, [["x", 4.5, True]])
     adapter.flush()
     assert adapter.will_send("Sheet1") == [["title", 1, ""], [2, 3, ""], ["x", 4.5, True]]
+
+
+def test_in_pyodide_the_garbage_collector_waits_until_the_click_is_done(monkeypatch):
+    import gc
+    from types import SimpleNamespace
+
+    seen = []
+
+    def click_body(book, memo):
+        seen.append(gc.isenabled())
+        if book == "fails":
+            raise RuntimeError("a bug")
+
+    monkeypatch.setattr(scripts, "_recalculate", click_body)
+    monkeypatch.setattr(scripts, "sys", SimpleNamespace(platform="emscripten"))
+    scripts.recalculate("book")
+    with pytest.raises(RuntimeError):
+        scripts.recalculate("fails")
+    assert seen == [False, False] and gc.isenabled()
+    monkeypatch.setattr(scripts, "sys", SimpleNamespace(platform="linux"))  # other hosts: as it was
+    scripts.recalculate("book")
+    assert seen[-1] is True
