@@ -23,7 +23,9 @@ Measured:
   blocks emptied, found by planning it headless), so the script has every
   computed cell to write.  *Second click*: the same workbook after the first
   click's actions were applied as Excel applies them
-  (:func:`xlbridge.excel.emulate.apply_actions`): nothing changed;
+  (:func:`xlbridge.excel.emulate.apply_actions`): nothing changed; each timed second
+  click follows a first click in the same process, as the scorer's does (the script
+  remembers that click: :mod:`xlbridge.excel.memo`);
 - the payload Office.js sends (:func:`xlbridge.excel.emulate.payload`, with the
   script's ``include``/``exclude`` applied as xlwings' Office.js client applies
   them: an excluded sheet travels with ``values: [[]]``), its bytes as compact
