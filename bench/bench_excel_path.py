@@ -23,7 +23,9 @@ Measured:
   blocks emptied, found by planning it headless), so the script has every
   computed cell to write.  *Second click*: the same workbook after the first
   click's actions were applied as Excel applies them
-  (:func:`xlbridge.excel.emulate.apply_actions`): nothing changed;
+  (:func:`xlbridge.excel.emulate.apply_actions`): nothing changed; each timed second
+  click follows a first click in the same process, as the scorer's does (the script
+  remembers that click: :mod:`xlbridge.excel.memo`);
 - the payload Office.js sends (:func:`xlbridge.excel.emulate.payload`, with the
   script's ``include``/``exclude`` applied as xlwings' Office.js client applies
   them: an excluded sheet travels with ``values: [[]]``), its bytes as compact
@@ -170,19 +172,9 @@ def nbytes(value: Any) -> int:
 def typed_workbook(kind: str, size: int):
     """The season of ``kind`` and ``size`` as typed: every computed cell emptied."""
     from bench import seasons
-    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks import recalc
+    from xlbridge.excel.emulate import as_typed
 
-    wb = seasons.WORKBOOKS[kind](size)
-    book = OpenpyxlBook(wb)
-    plan = recalc.detect(book).plan(book)
-    for block in plan.blocks:
-        ws = wb[block.sheet]
-        for r, line in enumerate(block.values):
-            for c in range(len(line)):
-                if ws.cell(block.row + r, block.col + c).value is not None:
-                    ws.cell(block.row + r, block.col + c).value = None
-    return wb
+    return as_typed(seasons.WORKBOOKS[kind](size))
 
 
 def headless_snapshot(kind: str, size: int) -> Any:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from xlbridge.workbooks.book import Layout
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from xlbridge.workbooks.book import Layout, excel_would_convert, looks_like_formula
 from xlbridge.excel.book import XlwingsBook
 
 
@@ -49,3 +52,19 @@ def test_a_missing_excel_operation_skips_only_that_part_of_the_look():
         ("color", ((2, 4), (13, 10)), "#FFF2CC"),
         ("autofit", "columns"),
     ]
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        float(text.replace(",", "."))
+    except ValueError:
+        return False
+    return True
+
+
+@settings(max_examples=400)
+@given(st.one_of(st.text(), st.from_regex(r"\s*[+-]?(\d[\d_]*)?([.,]\d*)?([eE][+-]?\d+)?\s*", fullmatch=True),
+                 st.sampled_from(["inf", "-Infinity", " nan ", "NaN", "١٢", "1_000", "nano", "Info", "e5"])))
+def test_text_excel_would_convert_is_text_float_reads_or_a_formula_start(text):
+    # the pre-check (no digit, "inf" or "nan": not a number) gives what float() alone gives
+    assert excel_would_convert(text) == (bool(text.strip()) and (looks_like_formula(text) or _reads_as_number(text)))

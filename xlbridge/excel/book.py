@@ -24,6 +24,68 @@ class XlwingsBook(_ReadOnce):
         self._values: dict[str, dict[tuple[int, int], Any]] = {}  # cells to write, by sheet: (row, col) -> value
         self._fills: dict[str, dict[tuple[int, int], str | None]] = {}  # fills to set, by sheet
         self._remote = _is_remote(book)
+        self._sent: dict[str, list] = {}  # Office.js: each sheet read, its values as Excel sent them
+        self._flushed: list[dict[str, dict[int, dict[int, Any]]]] = []  # the values sent, flush by flush
+        self.written_unread: set[str] = set()  # sheets written without being read first
+        self.blanked: set[str] = set()  # sheets where a value was emptied
+
+    def held(self, sheet: str) -> Grid:
+        """The sheet's grid as this adapter knows it (read once, with the writes since):
+        not a copy, for comparing only."""
+        grid = self._grids.get(sheet)
+        if grid is None:
+            grid = self._grids[sheet] = self._read(sheet)
+        return grid
+
+    def known(self) -> dict[str, Grid]:
+        """Every sheet read so far, with the writes since (not copies)."""
+        return self._grids
+
+    def will_send(self, sheet: str) -> list | None:
+        """Office.js: the values Excel will send for ``sheet`` next time when nobody
+        types -- what it sent, with the values written since -- such that their
+        reading is exactly :meth:`known`'s grid of ``sheet`` (every cell written is
+        one whose value Excel keeps and the reading gives back); None when that cannot
+        be said (not read from a payload, a sheet of one cell, a value that may read
+        differently)."""
+        sent, grid = self._sent.get(sheet), self._grids.get(sheet)
+        if sent is None or grid is None or len(grid) < 2 and (not grid or len(grid[0]) < 2):
+            return None
+        width = max(len(line) for line in grid)
+        out = [line if len(line) == width else line + [""] * (width - len(line)) for line in sent]
+        out += [[""] * width for _ in range(len(grid) - len(out))]
+        convert = _office_js_value()
+        copied: set[int] = set()
+        for values in self._flushed:
+            for r, cols in values.get(sheet, {}).items():
+                if r - 1 not in copied:
+                    out[r - 1] = list(out[r - 1])
+                    copied.add(r - 1)
+                line = out[r - 1]
+                for c, v in cols.items():
+                    if v is None:
+                        v = ""
+                    elif type(v) is str and (v == "" or v[0] in _MAYBE_CONVERTED and (
+                            convert is None or type(convert(v, dt.datetime, None, None, False)) is not str
+                            or convert(v, dt.datetime, None, None, False) != v)):
+                        return None  # Excel keeps it, but it reads as something else ("" as empty)
+                    elif type(v) not in _SENT_AS_IS:
+                        return None
+                    line[c - 1] = v
+        return out if len(out) == len(grid) else None
+
+    def sends(self, sheet: str, expected: list) -> bool:
+        """Whether Excel sent ``expected`` (:meth:`will_send` of an earlier click) for ``sheet``:
+        the same used range and values, flags only where flags were."""
+        ws = self._sheet(sheet)
+        sent = ws.api.get("values") if isinstance(ws.api, dict) else None
+        if not isinstance(sent, list) or sent != expected:
+            return False
+        last = ws.used_range.last_cell
+        if (last.row, last.column) != (len(expected), len(expected[0])):
+            return False
+        return all(not (bool in map(type, a) or bool in map(type, b)) or
+                   [type(v) is bool for v in a] == [type(v) is bool for v in b] for a, b in zip(sent, expected))
 
     def sheet_names(self) -> list[str]:
         if self._names is None:  # a recalculation asks often; only add_sheet changes them
@@ -46,9 +108,14 @@ class XlwingsBook(_ReadOnce):
         if convert is not None:
             # what xlwings' conversion gives (its own function: ISO dates, Excel's error texts), called
             # for text only: numbers and flags come as they are, "" is an empty cell
-            raw = ws.range((1, 1), (last_row, last_col)).raw_value
-            return [[None if v == "" else convert(v, dt.datetime, None, None, False) if type(v) is str else v
-                     for v in row] for row in raw]
+            raw = _sent_values(ws, last_row, last_col)
+            sent = ws.api.get("values") if isinstance(ws.api, dict) else None
+            if isinstance(sent, list) and len(sent) == last_row and all(len(line) == last_col for line in sent):
+                self._sent[sheet] = sent  # (exactly the used range: what the next click compares first)
+            # (the type first: a number compared with "" costs two failed comparisons; xlwings' function
+            # only for text that can be a date or an error value: names and codes come as they are)
+            return [[(None if v == "" else v if v[0] not in _MAYBE_CONVERTED else convert(v, dt.datetime, None, None, False))
+                     if type(v) is str else v for v in row] for row in raw]
         values = ws.range((1, 1), (last_row, last_col)).options(ndim=2).value
         return [[_clean(v) for v in row] for row in values]
 
@@ -62,6 +129,7 @@ class XlwingsBook(_ReadOnce):
             return
         known = self._grids.get(sheet)
         if known is None:
+            self.written_unread.add(sheet)
             top, left, bottom, right = 0, 0, len(block) - 1, len(block[0]) - 1
         else:
             span = _changed_span(known, row, col, block)
@@ -72,8 +140,8 @@ class XlwingsBook(_ReadOnce):
         columns = range(col + left, col + right + 1)
         for r in range(top, bottom + 1):
             pending.setdefault(row + r, {}).update(zip(columns, block[r][left:right + 1]))
-        if known is not None:
-            _put(known, row + top, col + left, [line[left:right + 1] for line in block[top:bottom + 1]])
+        if known is not None and _put(known, row + top, col + left, [line[left:right + 1] for line in block[top:bottom + 1]]):
+            self.blanked.add(sheet)
 
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
         """Set at :meth:`flush`: cells of one colour that form a rectangle are one range."""
@@ -85,6 +153,8 @@ class XlwingsBook(_ReadOnce):
         cells goes first over every filled cell, the other colours over it."""
         values, fills = self._values, self._fills
         self._values, self._fills = {}, {}
+        if values:
+            self._flushed.append(values)
         for sheet, rows in values.items():
             ws = self._sheet(sheet)
             for top, left, bottom, right in _rectangles(rows):
@@ -170,6 +240,28 @@ def _is_remote(book: Any) -> bool:
         return False
 
 
+def _sent_values(ws: Any, last_row: int, last_col: int) -> Grid:
+    """A1 to (``last_row``, ``last_col``) of an Office.js sheet as Excel sent it, with
+    None beyond what it sent.  Straight from the sheet's payload, not through
+    ``Range.raw_value``: that copies the whole sheet to tuples for its cache key, and
+    the cache, kept between clicks, returns an earlier sheet's values for one that
+    differs only by FALSE for 0 or TRUE for 1 (equal as Python compares)."""
+    values = ws.api.get("values") if isinstance(ws.api, dict) else None
+    if not isinstance(values, list):
+        return ws.range((1, 1), (last_row, last_col)).raw_value
+    grid = [list(line[:last_col]) for line in values[:last_row]]
+    for line in grid:
+        if len(line) < last_col:
+            line.extend([None] * (last_col - len(line)))
+    grid.extend([None] * last_col for _ in range(last_row - len(grid)))
+    return grid
+
+
+#: the first character of the text xlwings' Office.js conversion can change: an ISO date
+#: ("2025-09-18T00:00:00.000Z", a year may have a sign) or an error value ("#N/A")
+_MAYBE_CONVERTED = frozenset("0123456789+-#")
+
+
 @functools.cache
 def _office_js_value() -> Callable[..., Any] | None:
     """xlwings' conversion of one value of an Office.js book (xlwings Lite, xlwings
@@ -242,6 +334,7 @@ def _fill_areas(cells: dict[tuple[int, int], Any]) -> list[tuple[Any, tuple[int,
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
+_SENT_AS_IS = frozenset({str, int, float, bool})  # what Excel sends back as it was written
 
 
 def _cleaned(line: Sequence[Any]) -> list[Any]:
@@ -293,12 +386,17 @@ def _same_cell(old: Any, new: Any) -> bool:
     return type(old) is type(new) and old == new
 
 
-def _put(grid: Grid, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
-    """Record written ``values`` in a known grid (1-based corner), growing it as needed."""
+def _put(grid: Grid, row: int, col: int, values: Sequence[Sequence[Any]]) -> bool:
+    """Record written ``values`` in a known grid (1-based corner), growing it as needed;
+    whether a cell that held a value is now empty."""
+    blanked = False
     for r, line in enumerate(values):
         while len(grid) < row + r:
             grid.append([])
         target = grid[row + r - 1]
         if len(target) < col + len(line) - 1:
             target.extend([None] * (col + len(line) - 1 - len(target)))
+        if not blanked and None in line:
+            blanked = any(new is None and old is not None for old, new in zip(target[col - 1:col - 1 + len(line)], line))
         target[col - 1:col - 1 + len(line)] = line
+    return blanked

@@ -78,6 +78,22 @@ def payload(workbook: Any, name: str = "Book1.xlsx", *, include: Any = None, exc
     }, include, exclude)
 
 
+def as_typed(workbook: Any) -> Any:
+    """``workbook`` (openpyxl) as the scorer typed it: every cell of the headless
+    recalculation's blocks emptied, in place; returned."""
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks import recalc
+
+    book = OpenpyxlBook(workbook)
+    for block in recalc.detect(book).plan(book).blocks:
+        ws = workbook[block.sheet]
+        for r, line in enumerate(block.values):
+            for c in range(len(line)):
+                if ws.cell(block.row + r, block.col + c).value is not None:
+                    ws.cell(block.row + r, block.col + c).value = None
+    return workbook
+
+
 def function_body(func_name: str, *args: Any) -> dict[str, Any]:
     """The request body Office.js sends for a custom function call: every argument
     a 2-D list (a scalar becomes ``[[value]]``), omitted optionals ``None`` (null)."""

@@ -12,9 +12,14 @@ of xlwings Server (``xlbridge serve``); :mod:`xlbridge.excel.classic` calls
 :func:`recalculate` for classic xlwings.
 """
 
+import contextlib
+import gc
+import sys
+
 import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
+from xlbridge.excel.memo import LastClick
 from xlbridge.workbooks.messages import clear_marks, report_problems
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
@@ -23,14 +28,42 @@ from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
 ACTION = "Recalculate season"
 
 
-def recalculate(book) -> None:
+#: The last click, kept while the workbook's Python runs (xlwings Lite keeps it between
+#: clicks): a click on a book nobody changed since does not plan again (:mod:`xlbridge.excel.memo`).
+LAST_CLICK = LastClick()
+
+
+def recalculate(book, memo: LastClick | None = LAST_CLICK) -> None:
     """Recalculate every computed column of this xlbridge workbook (``book``: a
-    live ``xlwings.Book``)."""
+    live ``xlwings.Book``); ``memo=None``: as a fresh process would, remembering nothing."""
+    with _collector_paused():
+        _recalculate(book, memo)
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """In Pyodide (xlwings Lite) the cyclic garbage collector waits until the click is
+    done: there its passes cost a click about a fifth of its time whatever the book's
+    size (docs/performance.md, finding 24), and the interpreter runs nothing else
+    meanwhile.  Reference counting still frees the click's garbage at once."""
+    pause = sys.platform == "emscripten" and gc.isenabled()
+    if pause:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if pause:
+            gc.enable()
+
+
+def _recalculate(book, memo: LastClick | None) -> None:
     adapter = XlwingsBook(book)
     try:
+        last = memo.unchanged(adapter) if memo is not None else None
+        names = adapter.sheet_names()
         clear_marks(adapter)  # first: the recalculation may fill a cell marked last time
         try:
-            report = recalculate_adapter(adapter)
+            report = memo.replay(adapter, last) if memo is not None and last is not None else recalculate_adapter(adapter)
         except BookInputError as error:
             report_problems(adapter, error.problems, clear_old=False)
             return
@@ -38,6 +71,8 @@ def recalculate(book) -> None:
         report_problems(adapter, [], done=f"Recalculated {report.cells_written} cells{changed}.", clear_old=False)
     finally:
         adapter.flush()  # the values and fills still waiting (the alert sends them first)
+    if memo is not None:
+        memo.remember(adapter, names, report, last)
 
 
 @xw.script(name=ACTION)

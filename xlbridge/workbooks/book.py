@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -128,6 +129,10 @@ def looks_like_formula(value: Any) -> bool:
     return False
 
 
+#: float() reads no text without a digit (any Unicode decimal digit, as ``\d``), "inf" or "nan"
+_NUMBER_LIKE = re.compile(r"\d|inf|nan", re.IGNORECASE)
+
+
 def excel_would_convert(value: Any) -> bool:
     """Text that Excel would not keep as typed: a formula-like start, or text
     that reads as a number ("+39", "007")."""
@@ -135,6 +140,8 @@ def excel_would_convert(value: Any) -> bool:
         return False
     if looks_like_formula(value):
         return True
+    if _NUMBER_LIKE.search(value) is None:
+        return False  # a name, a code: no failed float() (costly in Pyodide)
     try:
         float(value.replace(",", "."))
     except ValueError:

@@ -141,3 +141,4 @@ class Report:
     kind: str
     cells_written: int
     changes: list[Change]
+    plan: Plan | None = field(default=None, repr=False, compare=False)  # what was applied

@@ -45,4 +45,4 @@ def recalculate(book: BookAdapter, *, when: str | None = None) -> Report:
     if changes:
         stamp = when or now_stamp()
         append_corrections(book, changes, stamp)
-    return Report(kind.name, written, changes)
+    return Report(kind.name, written, changes, plan)
