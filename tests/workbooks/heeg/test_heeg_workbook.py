@@ -96,7 +96,7 @@ def test_recalculated_demo_holds_the_engine_numbers(built, demo):
             typed_rounds = [rec[f"r{i}"] for i in range(1, 7) if not pd.isna(rec[f"r{i}"])]
             if typed_rounds:  # MP computed from the rounds
                 assert ws.cell(row=row, column=12).value == sum(typed_rounds) == rec["mp"]
-            assert fill(ws.cell(row=row, column=14)) == (RED if rec["red_inv"] else None)
+            assert fill(ws.cell(row=row, column=14)) == (RED if rec["red_inv"] else "FFFFF2CC")  # typed: the input fill when not red
             assert fill(ws.cell(row=row, column=22)) == (RED if rec["red_star"] else None)
             checked += 1
     assert checked == len(results)

@@ -24,8 +24,11 @@ from xlbridge.workbooks.declare import (
     HEADER,
     HEADER_TEXT,
     INPUT,
+    Column,
+    Setting,
     SheetSpec,
     Table,
+    rule_of,
 )
 
 __all__ = ["bridgemania_workbook", "season_workbook", "HOW_TO_LINES"]
@@ -128,6 +131,17 @@ def _cells(ws, table: Table, rows: int, typed_cols: int | None = None) -> None:
             else:
                 cell.fill = st.computed
                 cell.number_format = column.number_format
+    _rules(ws, [(table.first_row, table.first_col + offset, rows, column) for offset, column in enumerate(columns)])
+
+
+def _rules(ws, where: Sequence[tuple[int, int, int, Column | Setting]]) -> None:
+    """The input rules (drop-downs, whole numbers) of typed columns and settings at (row, col, rows)."""
+    from xlbridge.files.openpyxl_book import add_rule
+
+    for row, col, rows, item in where:
+        rule = rule_of(item) if rows and getattr(item, "typed", True) else None
+        if rule is not None:
+            add_rule(ws, (row, col, rows, 1), rule)
 
 
 def _width(ws, col: int, width: float) -> None:
@@ -165,6 +179,7 @@ def _build_season(ws, season: bm.Season | None) -> None:
     name = spec.setting("name")
     ws.cell(row=name.row, column=name.label_col, value=name.text()).font = st.bold
     ws.cell(row=name.row, column=name.col, value=season.name if season else None).fill = st.input
+    _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     for t in spec.tables:
         ws.cell(row=d.CAPTION_ROW, column=t.first_col, value=d.SEASON_CAPTIONS[t.id]).font = st.bold
         _header(ws, t)
@@ -230,6 +245,7 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
         ws.cell(row=s.row, column=s.col, value=values[s.id]).fill = st.input
     for s in spec.settings:
         ws.cell(row=s.row, column=s.col + 1, value=s.note)
+    _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     _header(ws, pairs)
     _header(ws, results)
     _widths(ws, spec)
@@ -308,6 +324,7 @@ def _build_participation(ws, season: bm.Season | None) -> None:
     for s in spec.settings:
         ws.cell(row=s.row, column=s.label_col, value=s.text()).font = st.bold
         ws.cell(row=s.row, column=s.col).fill = st.input
+    _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     ws.cell(row=d.NEXT_HOST.row, column=d.NEXT_HOST.col + 1, value=d.NEXT_HOST.note)
     _header(ws, d.NEXT)
     _cells(ws, d.NEXT, max(d.NEXT.room, len(season.base_pairs) if season else 0))

@@ -67,7 +67,7 @@ BASE = Table("base", header_row=4, room=11, columns=(
     Column("player1", "Player 1", width=12),
     Column("player2", "Player 2", width=12),
     Column("name", "Name", width=20),
-    Column("lot", "Lot", kind="whole", width=6),
+    Column("lot", "Lot", kind="whole", width=6, low=1),
 ))
 GUESTS = Table("guests", header_row=4, first_col=7, room=10, columns=(
     Column("guest", "Guest", width=8),

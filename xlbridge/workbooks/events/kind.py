@@ -157,6 +157,10 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
             raise BookInputError([Problem(sheet, where, error.problem)]) from None
         for i, rank, a in zip(placed, ranks, result):
             values[i] = [rank, a.points, a.unit_text]  # "sp + 7 bp" when a tie shares two currencies
+    # rows laid out but empty (a template's typed rows) are not written
+    width = TABLE.first_col + TABLE.width() - 1
+    while values and all(is_blank(cell(grid, FIRST_ROW + len(values) - 1, c)) for c in range(1, width + 1)):
+        values.pop()
     if not values:
         return []
     headers = [cell(grid, HEADER_ROW, COMPUTED_COL + k) or "" for k in range(3)]

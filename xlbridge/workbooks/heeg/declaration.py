@@ -62,11 +62,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("season", 4, "Season", note="e.g. 2025/2026"),
     Setting("lines", 5, "Lines (top line first)",
             note="line names separated by commas, top line first (the club champion plays in the first)"),
-    Setting("rounds", 6, "Rounds per evening", kind="whole", default=6,
+    Setting("rounds", 6, "Rounds per evening", kind="whole", default=6, low=2,
             note="rounds per evening (the sit-out factor is rounds/(rounds-1): 6/5)"),
-    Setting("boards_per_round", 7, "Boards per round", kind="whole", default=4,
+    Setting("boards_per_round", 7, "Boards per round", kind="whole", default=4, low=1,
             note="boards per round (the maximum is rounds x boards x the line's top)"),
-    Setting("combi_top", 8, "Combi table top", kind="number", default=10.0,
+    Setting("combi_top", 8, "Combi table top", kind="number", default=10.0, low=1,
             note="top of the combi table (12 pairs: 10)"),
     Setting("absence_span", 9, "Count 'a' per", default="period", allowed=("period", "season"),
             note="'period' or 'season': over what span the 1st/2nd/3rd 'a' are counted"),
@@ -80,32 +80,38 @@ SEASON_WIDTHS: tuple[float, ...] = (24, 30, 12, 12, 12, 12, 12, 12, 12, 12)
 PERIODS_HEADER_ROW = 11
 
 
-def periods_table(evenings: int, header_row: int = PERIODS_HEADER_ROW) -> Table:
-    """The periods table with room for ``evenings`` evenings a period (columns from C)."""
+def periods_table(evenings: int, header_row: int = PERIODS_HEADER_ROW, room: int = 0) -> Table:
+    """The periods table with room for ``evenings`` evenings a period (columns from C)
+    and ``room`` periods."""
     return Table("periods", header_row, (
         Column("period", "Period"),
-        Column("promote", "Promote/ relegate", kind="whole"),
+        Column("promote", "Promote/ relegate", kind="whole", low=0),
         *(Column(f"evening_{i}", f"Evening {i}", kind="date", number_format="yyyy-mm-dd")
           for i in range(1, evenings + 1)),
-    ))
+    ), room=room)
 
 
-def pairs_table(labels: Sequence[str], header_row: int) -> Table:
-    """The pairs table (the roster): pair, names and the line in each period.  Its
-    cells are typed but not yellow: the table grows down as the club does."""
+#: Rows of the pairs table laid out as typed below the pairs of a new workbook (the club grows).
+PAIRS_ROOM = 40
+
+
+def pairs_table(labels: Sequence[str], header_row: int, room: int = 0) -> Table:
+    """The pairs table (the roster): pair, names and the line in each period;
+    ``room`` rows laid out as typed."""
     return Table("pairs", header_row, (
-        Column("pair", "Pair", fill=False),
-        Column("names", "Names", fill=False),
-        *(Column(f"line_{label}", f"Line {label}", fill=False) for label in labels),
-    ))
+        Column("pair", "Pair"),
+        Column("names", "Names"),
+        *(Column(f"line_{label}", f"Line {label}") for label in labels),
+    ), room=room)
 
 
-def season_spec(labels: Sequence[str], evenings: int) -> SheetSpec:
-    """The Season sheet of a season with the periods ``labels`` and room for
-    ``evenings`` evenings a period: the pairs table starts one row below the periods."""
-    periods = periods_table(evenings)
+def season_spec(labels: Sequence[str], evenings: int, pairs: int = 0) -> SheetSpec:
+    """The Season sheet of a season with the periods ``labels``, room for
+    ``evenings`` evenings a period and ``pairs`` pairs (and :data:`PAIRS_ROOM`
+    more): the pairs table starts one row below the periods."""
+    periods = periods_table(evenings, room=len(labels))
     return SheetSpec("season", SEASON, title=TITLE, settings=SETTINGS,
-                     tables=(periods, pairs_table(labels, periods.first_row + len(labels) + 1)),
+                     tables=(periods, pairs_table(labels, periods.first_row + len(labels) + 1, pairs + PAIRS_ROOM)),
                      widths=SEASON_WIDTHS)
 
 
@@ -128,14 +134,19 @@ def period_sheet(label: str) -> str:
     return f"{PERIOD_PREFIX}{label}"
 
 
+#: The hint of the inv cell (Excel shows it when the cell is selected).
+CODE_HELP = ("1/2: one/two substitutes; 0: absent; a: absent, notified; s: sat out a round; s1: s and a substitute; "
+             "=: arbitrary 50% (type '= with the apostrophe, or pick it here); empty: normal")
+
+
 def evening_table(rounds: int, labels: Sequence[str]) -> Table:
     """The columns of an evening sheet with ``rounds`` round columns, for a season
     with the periods ``labels`` (a kept result ``eind`` for each but the last).
 
-    Typed: Pair, Names, Line, R1..Rn, the first C (the combi MP as scored), MP (on a
-    row without rounds) and inv; only the rounds and the first C are yellow (xlbridge
-    fills in pair, names and line of a new evening, writes MP on a row with rounds,
-    and owns the inv cell's fill: the red signal)."""
+    Typed (yellow): Pair, Names, Line, R1..Rn, the first C (the combi MP as scored),
+    MP (on a row without rounds) and inv.  xlbridge fills in pair, names and line of
+    a new evening, writes MP on a row with rounds (a typed MP that differs is a
+    warning) and turns an inv cell red for the signal (yellow again when it ends)."""
     return _evening_table(rounds, tuple(labels))
 
 
@@ -143,15 +154,15 @@ def evening_table(rounds: int, labels: Sequence[str]) -> Table:
 def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
     pct = "0.00"
     return Table("pairs", 1, (
-        Column("pair", "Pair", kind="whole", width=6, fill=False),
-        Column("names", "Names", width=30, fill=False),
-        Column("line", "Line", width=5, fill=False),
-        *(Column(f"r{i}", f"R{i}", kind="number", width=5) for i in range(1, rounds + 1)),
-        Column("combi_mp", "C", kind="number", width=5),
+        Column("pair", "Pair", kind="whole", width=6, low=1),
+        Column("names", "Names", width=30),
+        Column("line", "Line", width=5),
+        *(Column(f"r{i}", f"R{i}", kind="number", width=5, low=0) for i in range(1, rounds + 1)),
+        Column("combi_mp", "C", kind="number", width=5, low=0),
         Column("c_corrected", "C", typed=False, kind="number", number_format=pct, width=6),
-        Column("mp", "MP", kind="number", width=6, fill=False),
+        Column("mp", "MP", kind="number", width=6, low=0),
         Column("evening_max", "max", typed=False, kind="number", width=6),
-        Column("code", "inv", kind="code", width=5, fill=False, allowed=("1", "2", "0", "a", "s", "s1", "=")),
+        Column("code", "inv", kind="code", width=5, allowed=("1", "2", "0", "a", "s", "s1", "="), help=CODE_HELP),
         Column("egs", "EGS", typed=False, kind="pct", number_format=pct, width=7),
         Column("pct", "%", typed=False, kind="pct", number_format=pct, width=7),
         Column("to_date", "tot vandaag", typed=False, kind="pct", number_format=pct, width=9),

@@ -25,7 +25,7 @@ from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
-from xlbridge.workbooks.declare import SheetSpec, cell_ref
+from xlbridge.workbooks.declare import INPUT, SheetSpec, cell_ref
 from xlbridge.workbooks.heeg.declaration import (
     AUDIT_NAMES,
     EVENING_PREFIX,
@@ -241,7 +241,7 @@ class HeegSeason:
                 cells[table.col("mp")] = entry.mp_from_rounds
             per_row.append(cells)
             units.append(entry.label if entry else "")
-            plan.fills.append((sheet.name, row, inv_col, RED if played and values["red_inv"] else None))  # type: ignore[index]
+            plan.fills.append((sheet.name, row, inv_col, RED if played and values["red_inv"] else INPUT))  # type: ignore[index]
             plan.fills.append((sheet.name, row, star_col, RED if played and values["red_star"] else None))  # type: ignore[index]
         titles = {table.col(c.id): AUDIT_NAMES.get(c.id, c.text()) for c in table.columns}
         plan.blocks.extend(_blocks(sheet.name, table.first_row, per_row, units, titles))
