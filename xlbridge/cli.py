@@ -179,14 +179,34 @@ def cmd_new(args: argparse.Namespace) -> None:
     except OSError as error:  # a folder it may not write in, a full disk: the file is left as it was
         raise CliError(describe_os_error(args.path, error)) from None
     print(f"wrote {path}")
+    print(next_steps(args.kind, path))
 
 
 def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.files.headless import recalc_path
 
+    from xlbridge.workbooks.messages import done_text
+
     report = recalc_path(args.path, backup=not args.no_backup)
+    for warning in report.warnings:
+        print(f"xlbridge: warning: {warning}", file=sys.stderr)
+    if report.results == 0 and not report.changes:
+        print(f"recalculated {args.path} ({report.kind}): {done_text(report, f'xlbridge recalc {args.path}')}")
+        return
     changed = f", {len(report.changes)} earlier values changed (listed on the Corrections sheet)" if report.changes else ""
-    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} computed cells up to date{changed}")
+    warned = f", {len(report.warnings)} warning(s) above" if report.warnings else ""
+    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} computed cells up to date{changed}{warned}")
+
+
+#: The scorer's guide of each kind (``xlbridge new`` names it).
+GUIDES = {"heeg": "docs/guide-heeg.md", "bridgemania": "docs/guide-bridgemania.md"}
+
+
+def next_steps(kind: str, path: object) -> str:
+    """What to do after ``xlbridge new``: type, then Recalculate season (in Excel or here)."""
+    guide = GUIDES.get(kind, "the How to sheet")
+    return (f"next: open {path} in Excel, type in the yellow cells (step by step: {guide}) and click "
+            f"Recalculate season; without Excel, save it and run: xlbridge recalc {path}")
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -264,14 +284,20 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args: argparse.Namespace | None = None
     try:
         args = parser().parse_args(argv)
         args.func(args)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
     except _BookInputError as error:
+        from xlbridge.workbooks.messages import nothing_written
+
         for problem in error.problems:
             print(f"xlbridge: error: {problem}", file=sys.stderr)
+        path = getattr(args, "path", None)
+        print(f"xlbridge: {nothing_written(len(error.problems), f'xlbridge recalc {path}' if path else '')}",
+              file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
         from xlbridge.files.problems import describe_os_error

@@ -134,8 +134,17 @@ def _scores(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[list[str],
         elif number < 0:
             problems.append(at(sheet, where, "event.score.negative", "score {value!r} is negative", field=SCORE,
                                value=score))
+        elif 0 < number < 1:  # Excel keeps "62.5%" typed in a cell as 0.625
+            problems.append(at(sheet, where, "event.score.fraction", "score {value!r} is a fraction; a score typed "
+                               "with % is kept as one (62.5% as 0.625): type the score as a number, e.g. {example}",
+                               field=SCORE, value=score, example=_percent(number)))
         scores.append(number)
     return units, scores
+
+
+def _percent(fraction: float) -> str:
+    """``0.625`` as ``62.5`` (the score the scorer meant)."""
+    return f"{fraction * 100:.4f}".rstrip("0").rstrip(".")
 
 
 def _sheet(sheet: str, grid: Grid) -> list[Block]:

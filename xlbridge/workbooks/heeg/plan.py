@@ -20,6 +20,7 @@ from typing import Any
 
 from xlbridge.clubs.heeg.problems import LINE_EMPTY, LINE_TOO_SMALL
 from xlbridge.clubs.heeg.records import Entry, parse_row
+from xlbridge.clubs.heeg.rules import ABSENT_CODES
 from xlbridge.clubs.heeg.season import SeasonResult, season
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.rules.problems import Problem as RuleProblem
@@ -154,6 +155,7 @@ class HeegSeason:
         if settings is None:
             raise BookInputError(problems)
         entries = [parse_row(raw, settings, ref=(sheet.name, row)) for sheet in evenings for row, raw in sheet.raw]
+        problems += _no_sit_out(entries, evenings)
         result = season(entries, settings, raise_problems=False)
         if result.problems or problems:  # every problem of the run is reported together
             raise BookInputError(problems + self._located(result.problems, evenings))
@@ -161,7 +163,7 @@ class HeegSeason:
         by_day: dict[dt.date, list[tuple[Entry, dict[str, Any]]]] = {}
         for entry, values in zip(result.entries, result.values):
             by_day.setdefault(entry.date, []).append((entry, values))  # type: ignore[arg-type]
-        plan = Plan()
+        plan = Plan(warnings=[w for sheet in evenings for w in sheet.warnings])
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
         self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
@@ -334,6 +336,38 @@ class HeegSeason:
         for col, colours in fills.items():
             for i in range(height - table.header_row):
                 plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else None))
+
+
+def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[Problem]:
+    """An ``s``/``s1`` or a combi MP in a line with an even number of pairs at the
+    tables: no pair of that line sat out (docs/clubs/heeg.md §3.6, §4)."""
+    at_tables: dict[tuple[Any, str], int] = {}
+    for e in entries:
+        if e.code not in ABSENT_CODES:
+            at_tables[(e.ref[0], e.line)] = at_tables.get((e.ref[0], e.line), 0) + 1
+    by_name = {s.name: s for s in evenings}
+    out = []
+    for e in entries:
+        count = at_tables.get((e.ref[0], e.line), 0)
+        if e.in_doubt or not e.line or count % 2 or e.ref[0] not in by_name:
+            continue
+        name, row = e.ref
+        table = by_name[name].table
+        where = {"evening": e.date, "pair": e.pair, "row": row, "line": e.line, "count": count}
+        if e.code in ("s", "s1"):
+            out.append(at(name, table.cell("code", row), "heeg.sit-out.even", "inv {code}: line {line} has {count} "
+                          "pairs at the tables this evening, an even number, so no pair sat out; correct the inv code "
+                          "(or the rows of the line)", field="code", code=e.code, **where))
+        if e.combi_mp is not None:
+            out.append(at(name, table.cell("combi_mp", row), "heeg.combi-mp.even", "combi MP {value}: line {line} has "
+                          "{count} pairs at the tables this evening, an even number, so none sat out to play at the "
+                          "combi table; clear it (or correct the rows of the line)", field="combi_mp",
+                          value=_shown(e.combi_mp), **where))
+    return out
+
+
+def _shown(value: float) -> Any:
+    return int(value) if float(value).is_integer() else value
 
 
 def _runs(cols: list[int]) -> list[list[int]]:
