@@ -31,14 +31,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from xlbridge.workbooks.book import Layout
-from xlbridge.workbooks.declare import Column, Setting, SheetSpec, Table
+from xlbridge.workbooks.declare import Column, Setting, SheetSpec, Table, text_of
 
 __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO", "RED", "PROMOTE_FILL",
            "RELEGATE_FILL", "NOTE_COLOUR", "SETTINGS", "WHOLE_FROM", "SEASON_WIDTHS", "PERIODS_HEADER_ROW",
            "HEADER_HINTS", "AUDIT_NAMES", "SPARE_ROWS", "HOWTO_LINES", "HOWTO_WIDTH", "evening_sheet",
            "period_sheet", "periods_table", "pairs_table", "season_spec", "evening_table", "evening_spec",
            "period_spec", "year_spec", "evening_headers", "year_headers", "PERIOD_HEADERS", "evening_layout",
-           "standings_layout", "STANDINGS_HEADER_ROW"]
+           "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words"]
 
 TITLE = "Heeg club season (xlbridge)"
 SEASON = "Season"
@@ -170,7 +170,7 @@ def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
         Column("year_pct", "jaar", typed=False, kind="pct", number_format=pct, width=8),
         *(Column(f"end_{label}", f"eind {label}", typed=False, kind="pct", number_format=pct, width=7)
           for label in labels[:-1]),
-        Column("signal", "*", typed=False, width=4),
+        Column("signal", "*", typed=False, width=SIGNAL_WIDTH),
     ))
 
 
@@ -216,7 +216,7 @@ def period_spec(label: str) -> SheetSpec:
                          Column("evenings", "Evenings", typed=False, kind="whole", width=9),
                          Column("period_pct", "periode", typed=False, kind="pct", number_format="0.00", width=8),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
-                         Column("move", "move", typed=False, width=15),
+                         Column("move", "move", typed=False, width=34),
                          Column("next_line", "next line", typed=False, width=9),
                      )),), freeze=(STANDINGS_HEADER_ROW + 1, 1))
 
@@ -235,7 +235,7 @@ def year_spec(labels: Sequence[str], season: str = "") -> SheetSpec:
                                   width=8) for label in labels),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
                          Column("star", "*", typed=False, width=4),
-                         Column("champion_rank", "champion", typed=False, kind="whole", width=9),
+                         Column("champion_rank", "champion", typed=False, kind="whole", width=30),
                      )),), freeze=(STANDINGS_HEADER_ROW + 1, 1))
 
 
@@ -252,6 +252,29 @@ def standings_layout(sheet: str, labels: Sequence[str], rows: int) -> Layout:
     decimals, the title rows kept in view."""
     spec = year_spec(labels) if sheet == YEAR else period_spec(sheet[len(PERIOD_PREFIX):])
     return spec.layout(max(60, rows + 10))
+
+
+# --------------------------------------------------------------------------- the signals in words
+
+#: Every colour signal is also said in words (a black-and-white printout, a colour-blind
+#: reader): the red ``*`` and inv cells of an evening in its ``*`` cell, the red marks cell
+#: of a period in its move cell, the red ``*`` of the year in its champion cell.  Keys are
+#: label ids (a language changes the words).
+SIGNAL_WORDS = {
+    "signal.no-champion": "cannot be champion ({marks} marks)",
+    "signal.no-promotion": "cannot promote or stay up ({marks} marks this period)",
+    "signal.blocked": "{move} ({marks} marks: cannot promote)",
+    "signal.not-whole-year": "no: not every evening in line {line}",
+    "signal.too-many-marks": "no: {marks} marks (more than 5)",
+    "signal.join": "; ",
+}
+def signal_words(key: str, language: str = "en", **params: object) -> str:
+    """One signal in words: ``signal_words("signal.no-champion", marks=6)``."""
+    return text_of(key, SIGNAL_WORDS[key], language).format(**params)
+
+
+#: The width of the evening's ``*`` column, which holds the signals in words.
+SIGNAL_WIDTH = 30
 
 
 # --------------------------------------------------------------------------- the How to sheet

@@ -45,6 +45,7 @@ from xlbridge.workbooks.heeg.declaration import (
     evening_sheet,
     evening_table,
     period_spec,
+    signal_words,
     standings_layout,
     year_spec,
 )
@@ -239,6 +240,8 @@ class HeegSeason:
             cells: dict[int, Any] = {}
             for col, column_id in computed_cols:
                 cells[col] = value_out(values[column_id]) if played else None  # type: ignore[index]
+            if played:
+                cells[star_col] = _evening_signal(values)  # type: ignore[arg-type]
             if entry is not None and entry.mp_from_rounds is not None:
                 cells[table.col("mp")] = entry.mp_from_rounds
             per_row.append(cells)
@@ -291,6 +294,9 @@ class HeegSeason:
             for rec in part:
                 move = {"promote": f"promotes to {rec['next_line']}",
                         "relegate": f"relegates to {rec['next_line']}"}.get(rec["move"])
+                if rec["blocked"]:  # the red marks cell, in words
+                    move = signal_words("signal.blocked", move=move, marks=int(rec["marks"])) if move else \
+                        signal_words("signal.no-promotion", marks=int(rec["marks"]))
                 rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
                              int(rec["evenings"]), float(rec["period_pct"]), int(rec["marks"]), move, rec["next_line"]])
                 fills.append((RED if rec["blocked"] else None,
@@ -307,11 +313,15 @@ class HeegSeason:
         rows, reds = [], []
         for rec in year:
             champion = rec["champion_rank"]
+            if champion is None or math.isnan(champion):  # the red * (and the *), in words
+                reasons = ([signal_words("signal.not-whole-year", line=settings.lines[0])] if rec["star"] else []) + \
+                    ([signal_words("signal.too-many-marks", marks=int(rec["marks"]))] if rec["red_star"] else [])
+                champion = signal_words("signal.join").join(reasons) or None
             rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
                          int(rec["evenings"]), float(rec["year_pct"]), *(value_out(rec[f"end_{label}"])
                                                                           for label in labels),
                          int(rec["marks"]), "*" if rec["star"] else None,
-                         None if champion is None or math.isnan(champion) else int(champion)])
+                         champion if champion is None or isinstance(champion, str) else int(champion)])
             reds.append(RED if rec["red_star"] else None)
         note = (f"champion: the best pair that played every evening in line {settings.lines[0]} (no *) and had at most "
                 "5 substitute/absence marks (no red *)")
@@ -338,22 +348,35 @@ class HeegSeason:
                 plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else None))
 
 
+def _evening_signal(values: dict[str, Any]) -> str | None:
+    """The ``*`` cell of an evening: the ``*`` and the red signals in words."""
+    words = ([signal_words("signal.no-champion", marks=int(values["year_marks"]))] if values["red_star"] else []) + \
+        ([signal_words("signal.no-promotion", marks=int(values["period_marks"]))] if values["red_inv"] else [])
+    text = signal_words("signal.join").join(words)
+    if values["star"]:
+        text = f"* {text}" if text else "*"
+    return text or None
+
+
 def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[Problem]:
     """An ``s``/``s1`` or a combi MP in a line with an even number of pairs at the
     tables: no pair of that line sat out (docs/clubs/heeg.md §3.6, §4)."""
     at_tables: dict[tuple[Any, str], int] = {}
+    unsure = set()  # an evening with a row in doubt: its count may be off (one typo, one message)
     for e in entries:
+        if e.in_doubt or e.problems or not e.line:
+            unsure.add(e.ref[0])
         if e.code not in ABSENT_CODES:
             at_tables[(e.ref[0], e.line)] = at_tables.get((e.ref[0], e.line), 0) + 1
     by_name = {s.name: s for s in evenings}
     out = []
     for e in entries:
         count = at_tables.get((e.ref[0], e.line), 0)
-        if e.in_doubt or not e.line or count % 2 or e.ref[0] not in by_name:
+        if e.ref[0] in unsure or count % 2 or e.ref[0] not in by_name:
             continue
         name, row = e.ref
         table = by_name[name].table
-        where = {"evening": e.date, "pair": e.pair, "row": row, "line": e.line, "count": count}
+        where = {"evening": e.date, "pair": e.pair, "row": e.ref, "line": e.line, "count": count}
         if e.code in ("s", "s1"):
             out.append(at(name, table.cell("code", row), "heeg.sit-out.even", "inv {code}: line {line} has {count} "
                           "pairs at the tables this evening, an even number, so no pair sat out; correct the inv code "
