@@ -6,7 +6,7 @@
     xlbridge award tr.club --place 1 --field 26 --option boards=24
     xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
     xlbridge new tbf-club PATH [--blank] [--force]  write a workbook
-    xlbridge recalc PATH                            recalculate a workbook in place
+    xlbridge recalc PATH                            Recalculate season without Excel (the workbook in place)
     xlbridge serve [--host H] [--port P] [--allow-host NAME] [--time-limit S] [--workers N]
                                                     xlwings Server with xlbridge's functions (extra: server)
 
@@ -251,7 +251,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--dir", help="folder for the demo workbook (default: a new temporary folder)")
     s.set_defaults(func=cmd_demo)
 
-    s = sub.add_parser("recalc", help="recalculate an xlbridge workbook in place (no Excel needed)")
+    s = sub.add_parser("recalc", help="Recalculate season without Excel: an xlbridge workbook, in place")
     s.add_argument("path")
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.set_defaults(func=cmd_recalc)

@@ -338,8 +338,8 @@ def _build_participation(ws, season: bm.Season | None) -> None:
 HOW_TO_LINES = [
     "How to use the BridgeMania season workbook",
     "",
-    "Yellow cells are typed by the scorer; blue cells are computed by xlbridge (recalculate: the Recalculate season "
-    "button on the Season sheet in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten.",
+    "Yellow cells are typed by the scorer; blue cells are computed by xlbridge (Recalculate season: the button on "
+    "the Season sheet in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten.",
     "",
     "Season: the base pairs (id, players, name, lot = place in the reference list drawn by lot), the guest "
     "register, and the tournaments in playing order (sheet name, date, host).",
