@@ -103,3 +103,17 @@ def test_equals_typed_with_its_apostrophe_kept_is_the_arbitrary_50(demo: Path) -
     report = recalculate(OpenpyxlBook(wb), when="t")
     assert report.warnings == []
     assert wb[name].cell(row=row, column=PCT).value == 50
+
+
+def test_a_corrected_round_is_a_correction_not_a_warning(demo: Path) -> None:
+    """The MP cell still holds the sum the last recalculation wrote (its % is that
+    MP's): a round corrected since is an ordinary late correction."""
+    wb = load_workbook(demo)
+    name, row = _row_with_rounds(wb)
+    ws = wb[name]
+    old = ws.cell(row=row, column=MP).value
+    ws.cell(row=row, column=R1, value=ws.cell(row=row, column=R1).value + 3)
+    report = recalculate(OpenpyxlBook(wb), when="t")
+    assert report.warnings == []
+    assert ws.cell(row=row, column=MP).value == old + 3
+    assert (name, f"L{row}", old, old + 3) in [(c.sheet, c.cell, c.old, c.new) for c in report.changes]

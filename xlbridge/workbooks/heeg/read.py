@@ -386,11 +386,24 @@ def _typed_checks(sheet: EveningSheet, cols: dict[str, int], row: int, key: Any,
         ok = False
     if total is not None and not is_blank(mp_raw) and code in MP_CODES:
         mp = as_number(mp_raw)
-        if mp is None or abs(mp - total) > 1e-9:
+        if mp is None or (abs(mp - total) > 1e-9 and not _written_before(sheet, row, mp, code)):
             sheet.warnings.append(at(name, mp_ref, "heeg.mp.not-rounds", "MP {value} is not the sum of the rounds "
                                      "({total}); the sum counts and replaces it", field="mp", value=mp_raw,
                                      total=_shown_number(total), **where))
     return ok
+
+
+def _written_before(sheet: EveningSheet, row: int, mp: float, code: str) -> bool:
+    """Whether the MP cell holds the sum the previous recalculation wrote (a round
+    corrected since: the change goes on Corrections, no warning), not an MP typed over
+    it: the row's % is then the % of that MP (``% = (MP + C) x factor / max``)."""
+    table = evening_table(sheet.rounds, ())
+    pct, top = (as_number(cell(sheet.grid, row, table.col(c))) for c in ("pct", "evening_max"))
+    combi = as_number(cell(sheet.grid, row, table.col("c_corrected"))) or 0.0
+    if pct is None or not top:
+        return False
+    factor = sheet.rounds / (sheet.rounds - 1) if code in ("s", "s1") and sheet.rounds > 1 else 1.0
+    return abs(pct * top / 100 / factor - combi - mp) <= 1e-6 * max(1.0, top)
 
 
 def _shown_number(value: float) -> Any:
