@@ -172,6 +172,7 @@ def test_bridgemania_status_is_a_drop_down_and_the_lot_a_whole_number() -> None:
     blank = _validations(wb[bm.BLANK_TOURNAMENT])
     status = blank[f"B{bm.PAIRS.first_row}:B{bm.PAIRS.first_row + bm.PAIRS.room - 1}"]
     assert status.type == "list" and status.formula1 == '"waiting,ill,unable,split"'
+    assert status.errorStyle == "warning"  # the reader also knows A / M / I and the Italian words: Excel only warns
     lot = _validations(wb[bm.SEASON])[f"E{bm.BASE.first_row}:E{bm.BASE.first_row + bm.BASE.room - 1}"]
     assert lot.type == "whole" and lot.formula1 == "1"
 

@@ -77,7 +77,7 @@ def add_rule(ws: Any, area: tuple[int, int, int, int], rule: Rule) -> None:
         else:
             dv = DataValidation(type=rule.kind, operator="between", formula1=str(rule.low), formula2=str(rule.high),
                                 allow_blank=True)
-    dv.errorStyle, dv.showErrorMessage, dv.showInputMessage = "stop", True, True
+    dv.errorStyle, dv.showErrorMessage, dv.showInputMessage = "stop" if rule.strict else "warning", True, True
     dv.errorTitle, dv.error, dv.promptTitle, dv.prompt = rule.title, rule.error, rule.title, rule.prompt
     validations = ws.data_validations
     validations.dataValidation = [old for old in validations.dataValidation if str(old.sqref) != ref]

@@ -41,7 +41,8 @@ class Rule:
     ``kind``: ``"list"`` (one of ``values``: a drop-down), ``"whole"`` or
     ``"decimal"`` (a number from ``low`` up to ``high``, either may be ``None``).
     ``prompt`` is shown when the cell is selected, ``error`` when a typed value
-    breaks the rule (Excel then refuses it); ``title`` heads both."""
+    breaks the rule (Excel then refuses it; ``strict=False``: Excel warns and lets
+    the scorer keep it, for a reader that also knows other words); ``title`` heads both."""
 
     kind: str
     values: tuple[str, ...] = ()
@@ -50,6 +51,7 @@ class Rule:
     title: str = ""
     prompt: str = ""
     error: str = ""
+    strict: bool = True
 
 
 @dataclass(frozen=True)

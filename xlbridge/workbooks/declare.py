@@ -78,7 +78,8 @@ class Column:
     header's words (default ``id``); ``fill`` whether its cells get the typed-cell
     yellow (default: when typed: every typed cell looks typed); ``low``/``high``
     the least/greatest number Excel accepts as it is typed and ``help`` what the
-    scorer reads when the cell is selected (:func:`rule_of`).
+    scorer reads when the cell is selected (:func:`rule_of`); ``strict=False``: Excel
+    only warns about a value not in ``allowed`` (the reader knows other words too).
     """
 
     id: str
@@ -93,6 +94,7 @@ class Column:
     low: float | None = None
     high: float | None = None
     help: str = ""
+    strict: bool = True
 
     def text(self, language: str = "en") -> str:
         return text_of(self.label_id or self.id, self.label, language)
@@ -187,6 +189,7 @@ class Setting:
     low: float | None = None
     high: float | None = None
     help: str = ""
+    strict: bool = True
 
     @property
     def cell(self) -> str:
@@ -323,7 +326,8 @@ def rule_of(item: Column | Setting, language: str = "en") -> Rule | None:
     words = {k: text_of(k, v, language) for k, v in RULE_WORDS.items()}
     if item.allowed:
         error = words["rule.list"].format(label=label, choices=", ".join(item.allowed))
-        return Rule("list", tuple(item.allowed), title=label[:32], prompt=(item.help or error)[:255], error=error[:255])
+        return Rule("list", tuple(item.allowed), title=label[:32], prompt=(item.help or error)[:255], error=error[:255],
+                    strict=item.strict)
     kind = "whole" if item.kind == "whole" else "decimal" if item.kind in ("number", "pct") else ""
     low = item.low if item.low is not None or kind != "whole" else 0
     if not kind or (kind == "decimal" and low is None and item.high is None):
