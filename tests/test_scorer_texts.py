@@ -71,3 +71,31 @@ def test_a_filled_in_workbook_says_how_many_cells(tmp_path: Path, capsys: pytest
     assert main(["recalc", str(path)]) == 0
     assert capsys.readouterr().out == f"recalculated {path} (event awards): 60 computed cells up to date\n"
     assert load_workbook(path)["Tournament"]["D9"].value == 1
+
+
+def test_a_season_with_its_pairs_but_no_results_says_nothing_is_filled_in(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """The first recalculation of a new Heeg season adds the evening sheets with the
+    pairs (not results): still nothing filled in."""
+    import datetime as dt
+
+    path = tmp_path / "season.xlsx"
+    assert main(["new", "heeg", str(path), "--blank"]) == 0
+    wb = load_workbook(path)
+    ws = wb["Season"]
+    ws["B5"], ws["C12"] = "A, B", dt.datetime(2026, 10, 7)
+    for pair in range(1, 9):
+        ws.cell(row=16 + pair, column=1, value=pair)
+        ws.cell(row=16 + pair, column=3, value="A" if pair <= 4 else "B")
+    wb.save(path)
+    capsys.readouterr()
+    assert main(["recalc", str(path)]) == 0
+    assert "Nothing is filled in yet" in capsys.readouterr().out
+    evening = load_workbook(path)["Evening 2026-10-07"]
+    assert [evening.cell(row=r, column=1).value for r in range(2, 10)] == list(range(1, 9))
+    typed = load_workbook(path)
+    for row in range(2, 10):
+        typed["Evening 2026-10-07"].cell(row=row, column=12, value=20 + row)  # the MP of each pair
+    typed.save(path)
+    assert main(["recalc", str(path)]) == 0
+    assert "computed cells up to date" in capsys.readouterr().out

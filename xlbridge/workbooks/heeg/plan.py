@@ -267,10 +267,11 @@ class HeegSeason:
                              key=lambda p: (order.get(p.lines[period.label], 99),
                                             (0, p.pair, "") if isinstance(p.pair, int) else (1, 0, str(p.pair))))
             plan.new_sheets.append(name)
-            plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name))
+            # (not audited: a new sheet has no earlier values; and no results: the scorer types them)
+            plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name, audit=False))
             if members:
                 plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]]
-                                                      for p in members], what=name))
+                                                      for p in members], what=name, audit=False))
             plan.layouts.append((name, evening_layout(settings.rounds, labels, len(members))))
 
     def _plan_standings(self, plan: Plan, book: BookAdapter, result: SeasonResult, settings: HeegSettings,
