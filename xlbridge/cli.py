@@ -202,11 +202,18 @@ def cmd_recalc(args: argparse.Namespace) -> None:
 GUIDES = {"heeg": "docs/guide-heeg.md", "bridgemania": "docs/guide-bridgemania.md"}
 
 
+#: What ``xlbridge new`` says next (a template, like every message: a language can change the words).
+NEXT_STEPS = ("next: open {path} in Excel, type in the yellow cells (step by step: {guide}) and click {action}; "
+              "without Excel, save it and run: xlbridge recalc {path}")
+
+
 def next_steps(kind: str, path: object) -> str:
     """What to do after ``xlbridge new``: type, then Recalculate season (in Excel or here)."""
-    guide = GUIDES.get(kind, "the How to sheet")
-    return (f"next: open {path} in Excel, type in the yellow cells (step by step: {guide}) and click "
-            f"Recalculate season; without Excel, save it and run: xlbridge recalc {path}")
+    from xlbridge.rules.problems import Problem
+    from xlbridge.workbooks.messages import ACTION
+
+    return Problem("cli.new.next", NEXT_STEPS, path=path, guide=GUIDES.get(kind, "the How to sheet"),
+                   action=ACTION).message
 
 
 def cmd_serve(args: argparse.Namespace) -> None:

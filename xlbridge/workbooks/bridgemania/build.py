@@ -363,7 +363,7 @@ HOW_TO_LINES = [
     '=BM_FINAL(I6:I16, J6:J16, K6:K16)  ->  the final places from the places in the three standings',
     '=AWARD("bm.f1-fast", 3, 10)  ->  PTS of Tab.1 for the 3rd of 10 pairs (bm.indycar-hard, bm.f1-hybrid)',
     "",
-    "Rules and decisions: docs/clubs/bridgemania.md.",
+    "Rules and decisions: docs/clubs/bridgemania.md; step by step: docs/guide-bridgemania.md.",
 ]
 
 

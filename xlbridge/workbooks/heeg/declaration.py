@@ -283,7 +283,8 @@ HOWTO_WIDTH = 110
 HOWTO_LINES = [
     "How to keep the Heeg season in this workbook",
     "",
-    "Yellow cells are typed by the scorer; every other number is computed by xlbridge.",
+    "Yellow cells are typed by the scorer; every other number is computed by xlbridge. Select a yellow cell to read "
+    "what it takes (the inv cell has a drop-down list).",
     "Recalculate season: in Excel the button on the Season sheet; without Excel: xlbridge recalc THIS-FILE.xlsx",
     "",
     "1. Season sheet: club, season, lines, rounds per evening, boards per round; one row per period with its evenings",
