@@ -29,7 +29,7 @@ from openpyxl import load_workbook
 from tests.pyodide import runtime
 from tests.pyodide.harness import CPythonWorkbook, HarnessError, PyodideWorkbook, PythonError
 from xlbridge.workbooks import recalc
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, snapshot
 
 #: The recalculation script, by the names it has had (newest first; was recalc_season).

@@ -18,7 +18,7 @@ from openpyxl import load_workbook
 
 from xlbridge.excel.shipped import KINDS, build
 from xlbridge.files.headless import recalc_path
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import detect
 

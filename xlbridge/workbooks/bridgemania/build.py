@@ -50,9 +50,9 @@ def season_workbook(season: bm.Season | None, next_host: str | None = None, capa
     """A workbook holding ``season`` as a scorer would type it, recalculated (``None``: a blank template)."""
     from openpyxl import Workbook
 
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.bridgemania.plan import BridgeManiaSeason
-    from xlbridge.workbooks.recalc import apply
+    from xlbridge.workbooks.write import apply
 
     wb = Workbook()
     ws = wb.active
@@ -136,7 +136,7 @@ def _cells(ws, table: Table, rows: int, typed_cols: int | None = None) -> None:
 
 def _rules(ws, where: Sequence[tuple[int, int, int, Column | Setting]]) -> None:
     """The input rules (drop-downs, whole numbers) of typed columns and settings at (row, col, rows)."""
-    from xlbridge.files.openpyxl_book import add_rule
+    from xlbridge.workbooks.openpyxl_book import add_rule
 
     for row, col, rows, item in where:
         rule = rule_of(item) if rows and getattr(item, "typed", True) else None

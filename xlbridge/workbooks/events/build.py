@@ -21,7 +21,7 @@ def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None
     header texts; the fourth is always Place; ``percent``: the score is a percentage)."""
     from openpyxl.styles import Font
 
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
     labels = (headers[0], headers[1], headers[2], headers[4], headers[5])
     spec = spec_of(ws.title, title, labels, points_format, len(rows), percent)

@@ -35,7 +35,7 @@ from xlbridge.workbooks.heeg.declaration import (
     year_spec,
 )
 from xlbridge.workbooks.heeg.plan import HeegSeason
-from xlbridge.workbooks.recalc import apply
+from xlbridge.workbooks.write import apply
 
 __all__ = ["heeg_workbook"]
 
@@ -56,7 +56,7 @@ def heeg_workbook(blank: bool = False):
     already recalculated, or (``blank``) an empty season with the default settings."""
     from openpyxl import Workbook
 
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
     settings, results = _season(blank)
     labels = [p.label for p in settings.periods]
