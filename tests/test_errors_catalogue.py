@@ -208,6 +208,8 @@ def cli_error(*argv: str) -> list[str]:
     code, out, err = cli(*argv)
     assert code == 2 and out == "", (code, out, err)
     lines = err.splitlines()
+    if lines and lines[-1].startswith("xlbridge: nothing was written: "):  # what to do next, after a workbook's problems
+        lines.pop()
     assert lines and all(line.startswith(PREFIX) for line in lines), err
     return [line[len(PREFIX):] for line in lines]
 
@@ -551,6 +553,7 @@ def _(ctx):
 simple("E-EVENT-SCORE-TEXT", "tbf-club", setting("Tournament", C12="5x"))
 simple("E-EVENT-SCORE-NEGATIVE", "tbf-club", setting("Tournament", C15=-40))
 simple("E-EVENT-SCORE-EMPTY", "tbf-club", setting("Tournament", C11=None))
+simple("E-EVENT-SCORE-FRACTION", "tbf-club", setting("Tournament", C12=0.625))
 simple("E-EVENT-SCHEME-EMPTY", "tbf-club", setting("Tournament", B3=None))
 simple("E-EVENT-SCHEME-UNKNOWN", "tbf-club", setting("Tournament", B3="tr.clb"))
 simple("E-EVENT-BOARDS-TEXT", "tbf-club", setting("Tournament", B4="many"))
@@ -587,7 +590,12 @@ heeg("E-HEEG-MP-NEGATIVE", setting(EV, L5=-5))
 heeg("E-HEEG-MP-EMPTY", setting(EV, L5=None))
 heeg("E-HEEG-MP-ABOVE-MAX", setting(EV, L5=130))
 heeg("E-HEEG-ROUNDS-ABOVE-MAX", rows(EV, "D5", [20] * 6))
-heeg("E-HEEG-COMBI-ABOVE-MAX", setting(EV, J5=41))
+heeg("E-HEEG-COMBI-ABOVE-MAX", setting(EV, J5=41, L5=30, L7=None, N7="0"))  # line A of 5: one sits out
+heeg("E-HEEG-MP-ABSENT", setting(EV, N5="a"))
+heeg("E-HEEG-COMBI-SIT-OUT", setting(EV, J5=10, N5="s"))
+heeg("E-HEEG-ROUNDS-TOO-MANY", lambda wb: (rows(EV, "D5", [8] * 6)(wb), setting(EV, J5=10)(wb)))
+heeg("E-HEEG-SIT-OUT-EVEN", setting(EV, N5="s"))
+heeg("E-HEEG-COMBI-EVEN", setting(EV, J5=10))
 heeg("E-HEEG-COMBI-ABSENT", setting(EV, J5=10, L5=None, N5="a"))
 heeg("E-HEEG-INV-UNKNOWN", setting(EV, N5="x"))
 heeg("E-HEEG-PAIR-TWICE", setting(EV, A6=4))

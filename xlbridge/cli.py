@@ -6,7 +6,7 @@
     xlbridge award tr.club --place 1 --field 26 --option boards=24
     xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
     xlbridge new tbf-club PATH [--blank] [--force]  write a workbook
-    xlbridge recalc PATH                            recalculate a workbook in place
+    xlbridge recalc PATH                            Recalculate season without Excel (the workbook in place)
     xlbridge serve [--host H] [--port P] [--allow-host NAME] [--time-limit S] [--workers N]
                                                     xlwings Server with xlbridge's functions (extra: server)
 
@@ -179,14 +179,41 @@ def cmd_new(args: argparse.Namespace) -> None:
     except OSError as error:  # a folder it may not write in, a full disk: the file is left as it was
         raise CliError(describe_os_error(args.path, error)) from None
     print(f"wrote {path}")
+    print(next_steps(args.kind, path))
 
 
 def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.files.headless import recalc_path
 
+    from xlbridge.workbooks.messages import done_text
+
     report = recalc_path(args.path, backup=not args.no_backup)
+    for warning in report.warnings:
+        print(f"xlbridge: warning: {warning}", file=sys.stderr)
+    if report.results == 0 and not report.changes:
+        print(f"recalculated {args.path} ({report.kind}): {done_text(report, f'xlbridge recalc {args.path}')}")
+        return
     changed = f", {len(report.changes)} earlier values changed (listed on the Corrections sheet)" if report.changes else ""
-    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} computed cells up to date{changed}")
+    warned = f", {len(report.warnings)} warning(s) above" if report.warnings else ""
+    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} computed cells up to date{changed}{warned}")
+
+
+#: The scorer's guide of each kind (``xlbridge new`` names it).
+GUIDES = {"heeg": "docs/guide-heeg.md", "bridgemania": "docs/guide-bridgemania.md"}
+
+
+#: What ``xlbridge new`` says next (a template, like every message: a language can change the words).
+NEXT_STEPS = ("next: open {path} in Excel, type in the yellow cells (step by step: {guide}) and click {action}; "
+              "without Excel, save it and run: xlbridge recalc {path}")
+
+
+def next_steps(kind: str, path: object) -> str:
+    """What to do after ``xlbridge new``: type, then Recalculate season (in Excel or here)."""
+    from xlbridge.rules.problems import Problem
+    from xlbridge.workbooks.messages import ACTION
+
+    return Problem("cli.new.next", NEXT_STEPS, path=path, guide=GUIDES.get(kind, "the How to sheet"),
+                   action=ACTION).message
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -231,7 +258,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--dir", help="folder for the demo workbook (default: a new temporary folder)")
     s.set_defaults(func=cmd_demo)
 
-    s = sub.add_parser("recalc", help="recalculate an xlbridge workbook in place (no Excel needed)")
+    s = sub.add_parser("recalc", help="Recalculate season without Excel: an xlbridge workbook, in place")
     s.add_argument("path")
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.set_defaults(func=cmd_recalc)
@@ -264,14 +291,20 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args: argparse.Namespace | None = None
     try:
         args = parser().parse_args(argv)
         args.func(args)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
     except _BookInputError as error:
+        from xlbridge.workbooks.messages import nothing_written
+
         for problem in error.problems:
             print(f"xlbridge: error: {problem}", file=sys.stderr)
+        path = getattr(args, "path", None)
+        print(f"xlbridge: {nothing_written(len(error.problems), f'xlbridge recalc {path}' if path else '')}",
+              file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
         from xlbridge.files.problems import describe_os_error

@@ -49,6 +49,7 @@ class _Click:
     kind: str
     cells: int
     fills: list[tuple[str, int, int, str | None]]
+    results: int | None = None  # the results the click computed (0: nothing filled in yet)
 
 
 class LastClick:
@@ -81,7 +82,7 @@ class LastClick:
         for sheet, row, col, colour in last.fills:
             adapter.fill(sheet, row, col, colour)
         self.skipped += 1
-        return Report(last.kind, last.cells, [])
+        return Report(last.kind, last.cells, [], [], last.results)
 
     def remember(self, adapter: Any, names: list[str], report: Report, last: _Click | None = None) -> None:
         """Keep what the click on ``adapter`` left (``names``: its sheets before the
@@ -92,16 +93,18 @@ class LastClick:
             return
         if (plan is not None and plan.new_sheets) or adapter.blanked:
             return
+        if report.warnings:  # a warned value may be written over (a typed MP by its rounds): the next
+            return           # click's warnings are not known from this one
         grids = {sheet: _rectangular(grid) for sheet, grid in adapter.known().items()}
         sent = {sheet: adapter.will_send(sheet) for sheet in grids}
         if plan is None:  # a replay: the sheets it did not need to read are as they were
             assert last is not None
-            kind, cells, fills = last.kind, last.cells, last.fills
+            kind, cells, fills, results = last.kind, last.cells, last.fills, last.results
             grids = {**last.grids, **grids}
             sent = {**last.sent, **sent}
         else:
-            kind, cells, fills = report.kind, report.cells_written, list(plan.fills)
-        self._last = _Click(name, list(names), grids, sent, kind, cells, fills)
+            kind, cells, fills, results = report.kind, report.cells_written, list(plan.fills), report.results
+        self._last = _Click(name, list(names), grids, sent, kind, cells, fills, results)
 
 
 def book_name(book: Any) -> str | None:

@@ -20,12 +20,10 @@ import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
 from xlbridge.excel.memo import LastClick
-from xlbridge.workbooks.messages import clear_marks, report_problems
+from xlbridge.workbooks.messages import ACTION, clear_marks, done_text, report_problems
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
 
-#: The action's one name (the script's display name and the button's label).
-ACTION = "Recalculate season"
 
 
 #: The last click, kept while the workbook's Python runs (xlwings Lite keeps it between
@@ -67,8 +65,7 @@ def _recalculate(book, memo: LastClick | None) -> None:
         except BookInputError as error:
             report_problems(adapter, error.problems, clear_old=False)
             return
-        changed = f"; {len(report.changes)} earlier values changed (see Corrections)" if report.changes else ""
-        report_problems(adapter, [], done=f"Recalculated {report.cells_written} cells{changed}.", clear_old=False)
+        report_problems(adapter, [], done=done_text(report), clear_old=False, warnings=report.warnings)
     finally:
         adapter.flush()  # the values and fills still waiting (the alert sends them first)
     if memo is not None:

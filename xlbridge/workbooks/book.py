@@ -35,6 +35,27 @@ Area = tuple[int, int, int, int]  # first row, first column, rows, columns
 
 
 @dataclass(frozen=True)
+class Rule:
+    """An input rule Excel checks while the scorer types (a data validation),
+    made from a declared column or setting (``declare.rule_of``).
+
+    ``kind``: ``"list"`` (one of ``values``: a drop-down), ``"whole"`` or
+    ``"decimal"`` (a number from ``low`` up to ``high``, either may be ``None``).
+    ``prompt`` is shown when the cell is selected, ``error`` when a typed value
+    breaks the rule (Excel then refuses it; ``strict=False``: Excel warns and lets
+    the scorer keep it, for a reader that also knows other words); ``title`` heads both."""
+
+    kind: str
+    values: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    title: str = ""
+    prompt: str = ""
+    error: str = ""
+    strict: bool = True
+
+
+@dataclass(frozen=True)
 class Layout:
     """How a sheet that a recalculation adds should look: the look the shipped
     workbooks give the same kind of sheet (so an evening sheet added in the
@@ -55,6 +76,7 @@ class Layout:
     number_formats: tuple[tuple[Area, str], ...] = ()
     fills: tuple[tuple[Area, str], ...] = ()
     freeze: tuple[int, int] | None = None
+    rules: tuple[tuple[Area, Rule], ...] = ()  # input rules (drop-downs, whole numbers), where Excel checks them
 
 
 def column_letter(col: int) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text
-from xlbridge.workbooks.book import Area, Grid, Layout, cell, column_letter
+from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, column_letter
 
 #: The house colours (``#RRGGBB``): typed cells are light yellow, headers dark blue
 #: with white bold text, computed headers dark green.
@@ -76,8 +76,10 @@ class Column:
     type (``text``, ``number``, ``whole``, ``pct``, ``code``, ``date``);
     ``allowed`` the values a drop-down offers; ``label_id`` the key of the
     header's words (default ``id``); ``fill`` whether its cells get the typed-cell
-    yellow (default: when typed; ``False`` for a typed column whose fill xlbridge
-    owns or whose cells it fills in itself).
+    yellow (default: when typed: every typed cell looks typed); ``low``/``high``
+    the least/greatest number Excel accepts as it is typed and ``help`` what the
+    scorer reads when the cell is selected (:func:`rule_of`); ``strict=False``: Excel
+    only warns about a value not in ``allowed`` (the reader knows other words too).
     """
 
     id: str
@@ -89,6 +91,10 @@ class Column:
     allowed: tuple[str, ...] = ()
     label_id: str = ""
     fill: bool | None = None
+    low: float | None = None
+    high: float | None = None
+    help: str = ""
+    strict: bool = True
 
     def text(self, language: str = "en") -> str:
         return text_of(self.label_id or self.id, self.label, language)
@@ -180,6 +186,10 @@ class Setting:
     number_format: str = "General"
     allowed: tuple[str, ...] = ()
     label_id: str = ""
+    low: float | None = None
+    high: float | None = None
+    help: str = ""
+    strict: bool = True
 
     @property
     def cell(self) -> str:
@@ -257,10 +267,14 @@ class SheetSpec:
         header rows, number formats, typed-cell fills, frozen panes, widths."""
         number_formats: list[tuple[Area, str]] = []
         fills: list[tuple[Area, str]] = []
+        rules: list[tuple[Area, Rule]] = []
         for s in self.settings:
             fills.append(((s.row, s.col, 1, 1), INPUT))
             if s.number_format != "General":
                 number_formats.append(((s.row, s.col, 1, 1), s.number_format))
+            rule = rule_of(s, language)
+            if rule is not None:
+                rules.append(((s.row, s.col, 1, 1), rule))
         header_row = header_cols = 0
         for t in self.tables:
             room = max(rows, t.room)
@@ -272,14 +286,65 @@ class SheetSpec:
                     number_formats.append(((t.first_row, col, room, 1), c.number_format))
                 if room and c.yellow:
                     fills.append(((t.first_row, col, room, 1), INPUT))
+                rule = rule_of(c, language) if room and c.typed else None
+                if rule is not None:
+                    rules.append(((t.first_row, col, room, 1), rule))
         return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
                       header_cols=header_cols, widths=self.column_widths() if widths else (),
-                      number_formats=tuple(merge_areas(number_formats)), fills=tuple(merge_areas(fills)), freeze=self.freeze)
+                      number_formats=tuple(merge_areas(number_formats)), fills=tuple(merge_areas(fills)), freeze=self.freeze,
+                      rules=tuple(merge_areas(rules)))
 
 
-def merge_areas(areas: list[tuple[Area, str]]) -> list[tuple[Area, str]]:
+#: The words of the input rules (label ids ``rule.*``): what Excel says when a
+#: typed value breaks a rule, and the hint when the cell is selected.
+RULE_WORDS = {
+    "rule.list": "{label}: type one of {choices}, or leave it empty",
+    "rule.whole": "{label}: type a whole number{range}",
+    "rule.decimal": "{label}: type a number{range}",
+    "rule.from": " from {low}",
+    "rule.up-to": " up to {high}",
+    "rule.between": " from {low} to {high}",
+}
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def rule_of(item: Column | Setting, language: str = "en") -> Rule | None:
+    """The input rule Excel checks for a typed column or setting: a drop-down of
+    its ``allowed`` values, or a whole number / number within ``low``..``high``
+    (``kind`` ``whole``; ``number``/``pct`` with a bound); ``None`` when Excel
+    cannot check it (text, dates: the recalculation checks them).
+
+    >>> rule_of(Column("lot", "Lot", kind="whole", low=1)).error
+    'Lot: type a whole number from 1'
+    >>> rule_of(Column("status", "Status", allowed=("ill", "split"))).values
+    ('ill', 'split')
+    """
+    label = item.text(language)
+    words = {k: text_of(k, v, language) for k, v in RULE_WORDS.items()}
+    if item.allowed:
+        error = words["rule.list"].format(label=label, choices=", ".join(item.allowed))
+        return Rule("list", tuple(item.allowed), title=label[:32], prompt=(item.help or error)[:255], error=error[:255],
+                    strict=item.strict)
+    kind = "whole" if item.kind == "whole" else "decimal" if item.kind in ("number", "pct") else ""
+    low = item.low if item.low is not None or kind != "whole" else 0
+    if not kind or (kind == "decimal" and low is None and item.high is None):
+        return None
+    if low is not None and item.high is not None:
+        bounds = words["rule.between"].format(low=_number(low), high=_number(item.high))
+    elif low is not None:
+        bounds = words["rule.from"].format(low=_number(low))
+    else:
+        bounds = words["rule.up-to"].format(high=_number(item.high))  # type: ignore[arg-type]
+    error = words[f"rule.{kind}"].format(label=label, range=bounds)
+    return Rule(kind, low=low, high=item.high, title=label[:32], prompt=(item.help or error)[:255], error=error[:255])
+
+
+def merge_areas(areas: list[tuple[Area, Any]]) -> list[tuple[Area, Any]]:
     """Adjacent single columns with the same value as one area (fewer operations in Excel)."""
-    out: list[tuple[Area, str]] = []
+    out: list[tuple[Area, Any]] = []
     for (row, col, nrows, ncols), value in areas:
         if out:
             (r0, c0, n0, m0), v0 = out[-1]
@@ -301,5 +366,5 @@ def shown(value: Any) -> str:
 #: function from its parameters to its sheets.
 Declaration = Callable[..., Sequence[SheetSpec]]
 
-__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "merge_areas", "register_labels", "text_of", "cell_ref", "shown",
+__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "merge_areas", "rule_of", "RULE_WORDS", "register_labels", "text_of", "cell_ref", "shown",
            "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED", "Declaration", "replace"]

@@ -11,15 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.workbooks.book import BookAdapter
-from xlbridge.workbooks.plan import Problem
+from xlbridge.workbooks.plan import Problem, Report
 
 MESSAGES = "Messages"
 MARK = "#FFC7CE"  # Excel's light red "bad" fill
+WARNING_MARK = "#FFEB9C"  # Excel's light orange "neutral" fill: a warning's cell
+#: The one name of the action, everywhere (the button, the script, the guides, the CLI's texts).
+ACTION = "Recalculate season"
 #: Problems are always in typed cells, and typed cells of xlbridge workbooks are
 #: light yellow: a cleared mark gives the cell that fill back.
 INPUT = "#FFF2CC"
 HEADER_PROBLEMS = "Problems found by the last recalculation (nothing was recalculated):"
+HEADER_WARNINGS = "Warnings (the recalculation went on; check these cells, marked orange):"
+#: What a recalculation says when it is done (typed: the front doors only choose a template by the report's numbers).
+DONE = "Recalculated {cells} cells."
+DONE_CHANGED = "Recalculated {cells} cells; {changed} earlier values changed (see Corrections)."
+DONE_EMPTY = ("Nothing is filled in yet: type the results in the yellow cells (see the How to sheet), then "
+              "{action} again{how}.")
+DONE_WARNINGS = " {count} warning(s): see the Messages sheet."
+NOTHING_WRITTEN = "nothing was written: fix the {count} problem(s) at their cells, then {action} again{how}"
 
 
 def cell_position(cell: str) -> tuple[int, int]:
@@ -55,12 +67,35 @@ def _unmark(book: BookAdapter, messages: Sequence[Sequence[object]], names: Sequ
                 book.fill(sheet, row, col, INPUT)
 
 
+def done_text(report: Report, how: str = "") -> str:
+    """What the scorer reads after a recalculation: the cells, the changed values,
+    or that nothing is filled in yet (a template recalculated as it came; ``how``:
+    the command, for the CLI)."""
+    if report.results == 0 and not report.changes:
+        problem = RuleProblem("recalc.empty", DONE_EMPTY, action=ACTION, how=f" ({how})" if how else "")
+    elif report.changes:
+        problem = RuleProblem("recalc.done", DONE_CHANGED, cells=report.cells_written, changed=len(report.changes))
+    else:
+        problem = RuleProblem("recalc.done", DONE, cells=report.cells_written)
+    return problem.message
+
+
+def nothing_written(count: int, how: str = "") -> str:
+    """What the scorer reads after the problems: nothing was written, and what to
+    do next (``how``: the command, for the CLI)."""
+    return RuleProblem("recalc.nothing-written", NOTHING_WRITTEN, count=count, action=ACTION,
+                       how=f" ({how})" if how else "").message
+
+
 def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | None = None,
-                    clear_old: bool = True) -> None:
+                    clear_old: bool = True, warnings: Sequence[Problem] = ()) -> None:
     """Show ``problems`` (or ``done`` when there are none) and keep the Messages sheet
-    current; ``clear_old=False`` when :func:`clear_marks` already removed the old marks."""
+    current; ``clear_old=False`` when :func:`clear_marks` already removed the old marks.
+    ``warnings`` (a recalculation that went on) are listed below and marked orange."""
     names = book.sheet_names()
-    if MESSAGES not in names and not problems:
+    if warnings and done:
+        done += RuleProblem("recalc.warnings", DONE_WARNINGS, count=len(warnings)).message
+    if MESSAGES not in names and not problems and not warnings:
         if done:
             book.alert(done)
         return
@@ -75,12 +110,17 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
     for p in problems:
         located = p.cell and p.sheet in names
         rows.append([str(p), f"{p.sheet}!{p.cell}" if located else None])
+    if warnings:
+        rows.append([HEADER_WARNINGS, None])
+        for p in warnings:
+            rows.append([str(p), f"{p.sheet}!{p.cell}" if p.cell and p.sheet in names else None])
     rows += [[None, None]] * (max(len(old), 1) - len(rows))
     book.write(MESSAGES, 1, 1, rows)
-    for p in problems:
-        if p.cell and p.sheet in names:
-            row, col = cell_position(p.cell)
-            book.fill(p.sheet, row, col, MARK)
+    for marked, colour in ((warnings, WARNING_MARK), (problems, MARK)):
+        for p in marked:
+            if p.cell and p.sheet in names:
+                row, col = cell_position(p.cell)
+                book.fill(p.sheet, row, col, colour)
     if problems:
         shown = "\n".join(str(p) for p in problems[:10])
         more = f"\n... and {len(problems) - 10} more (see the Messages sheet)" if len(problems) > 10 else ""

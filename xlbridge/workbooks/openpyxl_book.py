@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xlbridge.workbooks.book import Grid, Layout, _clean, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
+from xlbridge.workbooks.book import Grid, Layout, Rule, _clean, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
 from xlbridge.workbooks.plan import BookInputError, Problem, at, cell_name
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
@@ -57,6 +57,32 @@ def _holds(cell: Any, value: Any) -> bool:
         return False
     return cell.data_type == ("s" if isinstance(value, str) else "b" if isinstance(value, bool) else "n")
 
+
+
+def add_rule(ws: Any, area: tuple[int, int, int, int], rule: Rule) -> None:
+    """An input rule as an Excel data validation on ``area`` of ``ws`` (a rule
+    already there for the same cells is replaced: laying a sheet out twice adds
+    nothing)."""
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    row, col, nrows, ncols = area
+    ref = f"{cell_name(row, col)}:{cell_name(row + nrows - 1, col + ncols - 1)}"
+    if rule.kind == "list":
+        dv = DataValidation(type="list", formula1='"' + ",".join(rule.values) + '"', allow_blank=True)
+    else:
+        if rule.high is None:
+            dv = DataValidation(type=rule.kind, operator="greaterThanOrEqual", formula1=str(rule.low), allow_blank=True)
+        elif rule.low is None:
+            dv = DataValidation(type=rule.kind, operator="lessThanOrEqual", formula1=str(rule.high), allow_blank=True)
+        else:
+            dv = DataValidation(type=rule.kind, operator="between", formula1=str(rule.low), formula2=str(rule.high),
+                                allow_blank=True)
+    dv.errorStyle, dv.showErrorMessage, dv.showInputMessage = "stop" if rule.strict else "warning", True, True
+    dv.errorTitle, dv.error, dv.promptTitle, dv.prompt = rule.title, rule.error, rule.title, rule.prompt
+    validations = ws.data_validations
+    validations.dataValidation = [old for old in validations.dataValidation if str(old.sqref) != ref]
+    dv.add(ref)
+    ws.add_data_validation(dv)
 
 
 class OpenpyxlBook(_ReadOnce):
@@ -193,6 +219,8 @@ class OpenpyxlBook(_ReadOnce):
                 self.fill(sheet, row, col, colour)
         if layout.freeze is not None:
             ws.freeze_panes = ws.cell(row=layout.freeze[0], column=layout.freeze[1]).coordinate
+        for area, rule in layout.rules:
+            add_rule(ws, area, rule)
 
     def alert(self, message: str) -> None:
         self.messages.append(message)

@@ -99,13 +99,17 @@ class Block:
 
 @dataclass
 class Plan:
-    """Everything a recalculation will write."""
+    """Everything a recalculation will write, and its ``warnings``: located
+    problems (typed by their code, like the problems that stop a recalculation)
+    about a typed value the recalculation went on without, or replaced -- shown
+    at their cells, on the Messages sheet and by the CLI."""
 
     new_sheets: list[str] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     fills: list[tuple[str, int, int, str | None]] = field(default_factory=list)
     clear: list[tuple[str, int, int, int, int]] = field(default_factory=list)  # sheet, row, col, nrows, ncols
     layouts: list[tuple[str, Layout]] = field(default_factory=list)  # the look of sheets in new_sheets
+    warnings: list[Problem] = field(default_factory=list)
 
 
 class Kind(Protocol):
@@ -135,10 +139,13 @@ class Change:
 @dataclass
 class Report:
     """What a recalculation did: the workbook kind, the number of computed cells
-    (each now holds its value: written, or left when it already held it) and the
-    earlier values that changed."""
+    (each now holds its value: written, or left when it already held it), the
+    earlier values that changed, the plan's warnings and how many cells hold a
+    result (``results``; 0: nothing is filled in yet; ``None``: not counted)."""
 
     kind: str
     cells_written: int
     changes: list[Change]
+    warnings: list[Problem] = field(default_factory=list)
+    results: int | None = None
     plan: Plan | None = field(default=None, repr=False, compare=False)  # what was applied

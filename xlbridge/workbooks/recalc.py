@@ -45,4 +45,6 @@ def recalculate(book: BookAdapter, *, when: str | None = None) -> Report:
     if changes:
         stamp = when or now_stamp()
         append_corrections(book, changes, stamp)
-    return Report(kind.name, written, changes, plan)
+    results = sum(1 for block in plan.blocks if block.audit for line in block.values for v in line
+                  if isinstance(v, (int, float)) and not isinstance(v, bool))  # results, not headers
+    return Report(kind.name, written, changes, list(plan.warnings), results, plan=plan)

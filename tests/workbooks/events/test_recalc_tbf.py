@@ -134,7 +134,9 @@ def test_cli_recalc(club, capsys):
     assert main(["recalc", str(club)]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err == ["xlbridge: error: Tournament, C10: score 'abc' is not a number",
-                   "xlbridge: error: Tournament, C11: Pair 3: the score is empty"]
+                   "xlbridge: error: Tournament, C11: Pair 3: the score is empty",
+                   "xlbridge: nothing was written: fix the 2 problem(s) at their cells, then Recalculate season again "
+                   f"(xlbridge recalc {club})"]
 
 
 def test_adapter_writes_formula_like_text_as_text(club):

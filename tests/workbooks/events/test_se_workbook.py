@@ -14,7 +14,8 @@ from xlbridge.excel.shipped import build
 
 
 def column(ws, col, first=9):
-    return [ws.cell(row=r, column=col).value for r in range(first, ws.max_row + 1)]
+    """The column's values on the rows with a unit (rows below are laid out for typing, empty)."""
+    return [ws.cell(row=r, column=col).value for r in range(first, ws.max_row + 1) if ws.cell(row=r, column=1).value]
 
 
 def test_silver_pairs_met_30_of_60(tmp_path):

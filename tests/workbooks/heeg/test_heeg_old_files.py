@@ -90,7 +90,7 @@ def _type_a_season(path: Path) -> None:
         ev = wb[name]
         for row, mp in enumerate([48, 46, 44, 42, 40, 38, 30, 26, 22, 18], start=2):
             ev.cell(row=row, column=12, value=mp - number)
-        ev["N3"] = ["a", "1", "s"][number]
+        ev["N3"] = ["a", "1", "2"][number]  # (no "s": a line of 6 pairs has no sit-out)
         ev["L3"] = None if number == 0 else 20
         for col, mp in zip(range(4, 10), (8, 6, 8, 4, 6, 8)):  # pair 7 types its rounds
             ev.cell(row=8, column=col, value=mp - number)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import json
+import os
 import re
 import subprocess
 import sys
@@ -149,8 +150,10 @@ def test_the_recalculation_needs_no_builder_pandas_or_openpyxl(tmp_path):
     source.write_text(json.dumps(grids), encoding="utf-8")
     script = tmp_path / "child.py"
     script.write_text(CHILD, encoding="utf-8")
+    # (a script's own folder comes first on sys.path, not the working folder: PYTHONPATH makes the
+    # child import this checkout's xlbridge, not another one installed in the environment)
     done = subprocess.run([sys.executable, str(script), str(source)], capture_output=True, text=True,
-                          cwd=PACKAGE.parent)
+                          cwd=PACKAGE.parent, env={**os.environ, "PYTHONPATH": str(PACKAGE.parent)})
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["kind"] == "heeg" and out["changes"] == 0 and out["written"] > 5_000

@@ -29,7 +29,17 @@ LABELS = ["1", "2", "3"]
 # evening sheet columns (1-based): Pair A, Names B, Line C, R1..R6 D-I, C J, C K, MP L, max M, inv N,
 # EGS O, % P, tot vandaag Q, periode R, jaar S, eind 1 T, eind 2 U, * V
 COLUMN_OF = {"c_corrected": 11, "evening_max": 13, "egs": 15, "pct": 16, "to_date": 17, "period_pct": 18,
-             "year_pct": 19, "end_1": 20, "end_2": 21, "signal": 22}
+             "year_pct": 19, "end_1": 20, "end_2": 21}
+
+
+def signal_in_words(rec) -> str | None:
+    """The * cell: the * and every red signal in words (issue 16, point 7)."""
+    words = ([f"cannot be champion ({rec['year_marks']} marks)"] if rec["red_star"] else []) + \
+        ([f"cannot promote or stay up ({rec['period_marks']} marks this period)"] if rec["red_inv"] else [])
+    text = "; ".join(words)
+    if rec["star"]:
+        text = f"* {text}" if text else "*"
+    return text or None
 
 
 @pytest.fixture(scope="module")
@@ -96,8 +106,9 @@ def test_recalculated_demo_holds_the_engine_numbers(built, demo):
             typed_rounds = [rec[f"r{i}"] for i in range(1, 7) if not pd.isna(rec[f"r{i}"])]
             if typed_rounds:  # MP computed from the rounds
                 assert ws.cell(row=row, column=12).value == sum(typed_rounds) == rec["mp"]
-            assert fill(ws.cell(row=row, column=14)) == (RED if rec["red_inv"] else None)
+            assert fill(ws.cell(row=row, column=14)) == (RED if rec["red_inv"] else "FFFFF2CC")  # typed: the input fill when not red
             assert fill(ws.cell(row=row, column=22)) == (RED if rec["red_star"] else None)
+            assert ws.cell(row=row, column=22).value == signal_in_words(rec)
             checked += 1
     assert checked == len(results)
     # every signal appears somewhere in the demo
@@ -123,7 +134,7 @@ def test_standings_sheets_hold_the_engine_standings(built, demo):
     # pair 9 relegates from A in period 1 with 4 marks: red marks cell, move cell filled
     ws = wb["Period 1"]
     nine = next(r for r in range(4, ws.max_row + 1) if ws.cell(row=r, column=3).value == 9)
-    assert ws.cell(row=nine, column=8).value == "relegates to B"
+    assert ws.cell(row=nine, column=8).value == "relegates to B (4 marks: cannot promote)"  # the red, in words
     assert fill(ws.cell(row=nine, column=7)) == RED and fill(ws.cell(row=nine, column=8)) == "FFF8CBAD"
     year = year_standings(results, settings)
     ws = wb["Year"]
@@ -134,11 +145,13 @@ def test_standings_sheets_hold_the_engine_standings(built, demo):
         assert all(close(want[k], g) for k, g in zip(["year_pct", "end_1", "end_2", "end_3"], got[5:9]))
         assert got[9] == want["marks"] and got[10] == ("*" if want["star"] else None)
         champion = want["champion_rank"]
-        assert got[11] == (None if math.isnan(champion) else int(champion))
+        why = ([f"no: not every evening in line {settings.lines[0]}"] if want["star"] else []) + \
+            ([f"no: {want['marks']} marks (more than 5)"] if want["red_star"] else [])
+        assert got[11] == ("; ".join(why) or None if math.isnan(champion) else int(champion))
         assert fill(ws.cell(row=r, column=11)) == (RED if want["red_star"] else None)
     # pair 3 has the best year but 6 marks: red *, not champion
     three = next(r for r in rows if r[2] == 3)
-    assert three[1] == 1 and three[11] is None
+    assert three[1] == 1 and three[11] == "no: 6 marks (more than 5)"
 
 
 def test_recalculating_twice_changes_nothing(book):
@@ -378,7 +391,8 @@ def test_bad_input_is_located_and_nothing_is_written(book, capsys, what, edit, m
     assert [str(p) for p in caught.value.problems] == messages
     assert main(["recalc", str(book)]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert err == [f"xlbridge: error: {m}" for m in messages]
+    assert err[:-1] == [f"xlbridge: error: {m}" for m in messages]
+    assert err[-1].startswith(f"xlbridge: nothing was written: fix the {len(messages)} problem(s)")
     assert book.read_bytes() == before and not backup_path(book).exists()
 
 

@@ -24,8 +24,11 @@ from xlbridge.workbooks.declare import (
     HEADER,
     HEADER_TEXT,
     INPUT,
+    Column,
+    Setting,
     SheetSpec,
     Table,
+    rule_of,
 )
 
 __all__ = ["bridgemania_workbook", "season_workbook", "HOW_TO_LINES"]
@@ -128,6 +131,17 @@ def _cells(ws, table: Table, rows: int, typed_cols: int | None = None) -> None:
             else:
                 cell.fill = st.computed
                 cell.number_format = column.number_format
+    _rules(ws, [(table.first_row, table.first_col + offset, rows, column) for offset, column in enumerate(columns)])
+
+
+def _rules(ws, where: Sequence[tuple[int, int, int, Column | Setting]]) -> None:
+    """The input rules (drop-downs, whole numbers) of typed columns and settings at (row, col, rows)."""
+    from xlbridge.workbooks.openpyxl_book import add_rule
+
+    for row, col, rows, item in where:
+        rule = rule_of(item) if rows and getattr(item, "typed", True) else None
+        if rule is not None:
+            add_rule(ws, (row, col, rows, 1), rule)
 
 
 def _width(ws, col: int, width: float) -> None:
@@ -165,6 +179,7 @@ def _build_season(ws, season: bm.Season | None) -> None:
     name = spec.setting("name")
     ws.cell(row=name.row, column=name.label_col, value=name.text()).font = st.bold
     ws.cell(row=name.row, column=name.col, value=season.name if season else None).fill = st.input
+    _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     for t in spec.tables:
         ws.cell(row=d.CAPTION_ROW, column=t.first_col, value=d.SEASON_CAPTIONS[t.id]).font = st.bold
         _header(ws, t)
@@ -230,6 +245,7 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
         ws.cell(row=s.row, column=s.col, value=values[s.id]).fill = st.input
     for s in spec.settings:
         ws.cell(row=s.row, column=s.col + 1, value=s.note)
+    _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     _header(ws, pairs)
     _header(ws, results)
     _widths(ws, spec)
@@ -308,6 +324,7 @@ def _build_participation(ws, season: bm.Season | None) -> None:
     for s in spec.settings:
         ws.cell(row=s.row, column=s.label_col, value=s.text()).font = st.bold
         ws.cell(row=s.row, column=s.col).fill = st.input
+    _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     ws.cell(row=d.NEXT_HOST.row, column=d.NEXT_HOST.col + 1, value=d.NEXT_HOST.note)
     _header(ws, d.NEXT)
     _cells(ws, d.NEXT, max(d.NEXT.room, len(season.base_pairs) if season else 0))
@@ -321,8 +338,8 @@ def _build_participation(ws, season: bm.Season | None) -> None:
 HOW_TO_LINES = [
     "How to use the BridgeMania season workbook",
     "",
-    "Yellow cells are typed by the scorer; blue cells are computed by xlbridge (recalculate: the Recalculate season "
-    "button on the Season sheet in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten.",
+    "Yellow cells are typed by the scorer; blue cells are computed by xlbridge (Recalculate season: the button on "
+    "the Season sheet in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten.",
     "",
     "Season: the base pairs (id, players, name, lot = place in the reference list drawn by lot), the guest "
     "register, and the tournaments in playing order (sheet name, date, host).",
@@ -346,7 +363,7 @@ HOW_TO_LINES = [
     '=BM_FINAL(I6:I16, J6:J16, K6:K16)  ->  the final places from the places in the three standings',
     '=AWARD("bm.f1-fast", 3, 10)  ->  PTS of Tab.1 for the 3rd of 10 pairs (bm.indycar-hard, bm.f1-hybrid)',
     "",
-    "Rules and decisions: docs/clubs/bridgemania.md.",
+    "Rules and decisions: docs/clubs/bridgemania.md; step by step: docs/guide-bridgemania.md.",
 ]
 
 

@@ -67,7 +67,7 @@ BASE = Table("base", header_row=4, room=11, columns=(
     Column("player1", "Player 1", width=12),
     Column("player2", "Player 2", width=12),
     Column("name", "Name", width=20),
-    Column("lot", "Lot", kind="whole", width=6),
+    Column("lot", "Lot", kind="whole", width=6, low=1),
 ))
 GUESTS = Table("guests", header_row=4, first_col=7, room=10, columns=(
     Column("guest", "Guest", width=8),
@@ -103,9 +103,9 @@ SEASON_CAPTIONS = {
 # ------------------------------------------------------------------ a tournament sheet
 
 MOVEMENT = Setting("movement", row=3, label="Movement", note="howell or mitchell scrambled (blank = howell)",
-                   allowed=("howell", "mitchell scrambled"))
+                   allowed=("howell", "mitchell scrambled"), strict=False)
 TOP = Setting("top", row=4, label="TOP", kind="whole", note="blank = from the scores: 2 x (rows - 1)")
-COUNTS = Setting("championship", row=5, label="Championship", allowed=("yes", "no"),
+COUNTS = Setting("championship", row=5, label="Championship", allowed=("yes", "no"), strict=False,
                  note="yes = counts for the championship (blank = yes); no = a friendly")
 EXTRA = Setting("extra", row=6, label="Extra PTS to",
                 note="only when no bridge scores are typed below: the pairs with the highest bridge score")
@@ -114,7 +114,7 @@ TOURNAMENT_SETTINGS = (MOVEMENT, TOP, COUNTS, EXTRA)
 #: The pairs: Pair, Status, Players, then one column per board (headed 1, 2, 3, ...).
 PAIRS = Table("pairs", header_row=8, room=16, columns=(
     Column("pair", "Pair", width=8),
-    Column("status", "Status", width=9, allowed=("waiting", "ill", "unable", "split")),
+    Column("status", "Status", width=9, allowed=("waiting", "ill", "unable", "split"), strict=False),
     Column("players", "Players", width=18),
 ))
 FIRST_BOARD_COL = PAIRS.first_col + PAIRS.width()
@@ -186,7 +186,8 @@ PENALTIES = Section("penalties", "Penalties",
 RECTIFICATIONS = Section("rectifications", "Rectifications",
                          "D.05: partial (annulled row NS, EW; and every NS pair of the board) or irreversible",
                          Table("rectifications", 0, (Column("board", "Board", kind="whole"),
-                                                     Column("kind", "Kind", allowed=("partial", "irreversible")),
+                                                     Column("kind", "Kind", allowed=("partial", "irreversible"),
+                                                            strict=False),
                                                      Column("row", "Annulled row (NS, EW)"),
                                                      Column("ns", "NS pairs of the board"))),
                          min_rows=3, board_wide=True)

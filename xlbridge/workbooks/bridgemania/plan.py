@@ -173,6 +173,12 @@ def _padded(values: Grid, grid: Grid | None, row: int, col: int, width: int) -> 
     return out
 
 
+def display_name(pair: bm.BasePair) -> str:
+    """A base pair's name in the standings: its Name, else its players' names
+    (``Anna / Bruno``), else nothing."""
+    return pair.name or " / ".join(p for p in pair.players if p)
+
+
 def _winner(result: bm.TournamentResult) -> str:
     return ", ".join(e.entry for e in result.entries if e.rank == 1)
 
@@ -280,7 +286,7 @@ def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season,
         labels[0][t.first_col - 1] = d.CHAMPIONSHIP_CAPTIONS[t.id]
         labels[1][t.first_col - 1: t.first_col - 1 + t.width()] = t.headers()
     plan.blocks.append(Block(d.CHAMPIONSHIP, d.FINAL.header_row - 1, 1, labels, what=d.CHAMPIONSHIP))
-    names_of = {b.id: b.name for b in season.base_pairs}
+    names_of = {b.id: display_name(b) for b in season.base_pairs}
     names_of.update({g.id: g.name for g in season.guests})
     last = {r.pair: r for r in standings.after[-1][1]} if standings.after else {}
     final = []

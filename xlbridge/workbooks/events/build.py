@@ -15,15 +15,16 @@ if TYPE_CHECKING:
 
 
 def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None, options: str, event: str,
-                headers: list[str], rows: list[tuple[Any, str, float]], points_format: str) -> None:
+                headers: list[str], rows: list[tuple[Any, str, float]], points_format: str,
+                percent: bool = False) -> None:
     """Lay out one event sheet and compute its awards once (``headers``: the six
-    header texts; the fourth is always Place)."""
+    header texts; the fourth is always Place; ``percent``: the score is a percentage)."""
     from openpyxl.styles import Font
 
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
     labels = (headers[0], headers[1], headers[2], headers[4], headers[5])
-    spec = spec_of(ws.title, title, labels, points_format, len(rows))
+    spec = spec_of(ws.title, title, labels, points_format, len(rows), percent)
     book = OpenpyxlBook(wb)
     ws["A1"] = title
     values = {SCHEME: scheme, BOARDS: boards, OPTIONS: options or None, EVENT: event or None}
@@ -66,7 +67,8 @@ def tbf_club(blank: bool = False) -> Workbook:
     event_sheet(wb, wb.active, title="TBF club tournament — masterpoints (TBF Masterpoint v2.0)",
                 scheme=TBF_CLUB["scheme"], boards=None if blank else TBF_CLUB["boards"], options="",
                 event="" if blank else "Club pairs, Howell (synthetic example)",
-                headers=["Pair", "Players", "Score %", "Place", "MP", "Colour"], rows=rows, points_format="0.00")
+                headers=["Pair", "Players", "Score %", "Place", "MP", "Colour"], rows=rows, points_format="0.00",
+                percent=True)
     wb.active.title = "Tournament"
     how_to_sheet(wb, [
         "How to use this workbook",
@@ -113,19 +115,20 @@ def se_masterpoints(blank: bool = False) -> Workbook:
     events = [
         ("Bronze pairs", "Club evening — bronze pairs (Svenska Mästarpoäng 2009, table A1)", "se.bronze.pairs", 24, "",
          "Club evening, 14 pairs (synthetic example)", ["Pair", "Players", "Score %", "Place", "Points", "Unit"],
-         [(n, SE_NAMES[n - 1], s) for n, s in zip(range(1, 15), _scores(14, 63.5, 1.9, ties=(4,)))]),
+         [(n, SE_NAMES[n - 1], s) for n, s in zip(range(1, 15), _scores(14, 63.5, 1.9, ties=(4,)))], True),
         ("Silver pairs", "Silver pairs — 60 pairs, each met 30 (table D, page 12)", "se.silver.pairs", 60, "met=30",
          "Open silver pairs, Monrad, 60 pairs (synthetic example)", ["Pair", "Players", "Score %", "Place", "Points", "Unit"],
-         [(n, f"Pair {n}", s) for n, s in zip(range(1, 61), _scores(60, 64.8, 0.48))]),
+         [(n, f"Pair {n}", s) for n, s in zip(range(1, 61), _scores(60, 64.8, 0.48))], True),
         ("Team barometer", "Team barometer — bronze (table B1)", "se.bronze.team-barometer", 28, "",
          "Club team barometer, 12 teams (synthetic example)", ["Team", "Team name", "VP", "Place", "Points", "Unit"],
-         [(n, f"Team {n}", s) for n, s in zip(range(1, 13), _scores(12, 151.0, 6.5))]),
+         [(n, f"Team {n}", s) for n, s in zip(range(1, 13), _scores(12, 151.0, 6.5))], False),
     ]
-    for index, (title, heading, scheme, boards, options, event, headers, rows) in enumerate(events):
+    for index, (title, heading, scheme, boards, options, event, headers, rows, percent) in enumerate(events):
         ws = wb.active if index == 0 else wb.create_sheet()
         ws.title = title
         event_sheet(wb, ws, title=heading, scheme=scheme, boards=None if blank else boards, options="" if blank else options,
-                    event="" if blank else event, headers=headers, rows=[] if blank else rows, points_format="0")
+                    event="" if blank else event, headers=headers, rows=[] if blank else rows, points_format="0",
+                    percent=percent)
     how_to_sheet(wb, [
         "How to use this workbook (Svenska Mästarpoäng 2009)",
         "",

@@ -23,7 +23,7 @@ from xlbridge.workbooks.declare import Column, Print, Setting, SheetSpec, Table
 SCHEME, BOARDS, OPTIONS, EVENT = "scheme", "boards", "options", "event"
 SETTINGS = (
     Setting(SCHEME, 3, "Scheme", note="the scheme id, e.g. tr.club (xlbridge schemes lists them)"),
-    Setting(BOARDS, 4, "Boards", kind="whole"),
+    Setting(BOARDS, 4, "Boards", kind="whole", low=1),
     Setting(OPTIONS, 5, "Options", note="name=value; name=value, e.g. met=30"),
     Setting(EVENT, 6, "Event"),
 )
@@ -35,13 +35,20 @@ NEVER_READ = (HOW_TO,)
 UNIT, NAMES, SCORE, PLACE, POINTS, CURRENCY = "unit", "names", "score", "place", "points", "currency"
 
 
-def results_table(labels: tuple[str, str, str, str, str], points_format: str = "0.00", room: int = 0) -> Table:
-    """The results table; ``labels``: the unit, names, score, points and currency headers."""
+#: Rows laid out as typed on an event sheet, at least (a blank template has no rows yet).
+ROOM = 40
+
+
+def results_table(labels: tuple[str, str, str, str, str], points_format: str = "0.00", room: int = 0,
+                  percent: bool = False) -> Table:
+    """The results table; ``labels``: the unit, names, score, points and currency headers;
+    ``percent``: the score is a percentage (0 to 100)."""
     unit, names, score, points, currency = labels
     return Table("results", HEADER_ROW, (
         Column(UNIT, unit, kind="text", width=7),
         Column(NAMES, names, kind="text", width=34),
-        Column(SCORE, score, kind="number", number_format="0.00", width=10),
+        Column(SCORE, score, kind="pct" if percent else "number", number_format="0.00", width=10, low=0,
+               high=100 if percent else None),
         Column(PLACE, "Place", typed=False, kind="whole", width=8),
         Column(POINTS, points, typed=False, kind="number", number_format=points_format, width=9),
         Column(CURRENCY, currency, typed=False, kind="text", width=9),
@@ -49,9 +56,9 @@ def results_table(labels: tuple[str, str, str, str, str], points_format: str = "
 
 
 def event_sheet(name: str, title: str, labels: tuple[str, str, str, str, str], points_format: str = "0.00",
-                rows: int = 0) -> SheetSpec:
-    """An event sheet named ``name`` with room for ``rows`` results."""
-    table = results_table(labels, points_format, rows)
+                rows: int = 0, percent: bool = False) -> SheetSpec:
+    """An event sheet named ``name`` with room for ``rows`` results (at least :data:`ROOM`)."""
+    table = results_table(labels, points_format, max(rows, ROOM), percent)
     return SheetSpec("event", name, title=title, settings=SETTINGS, tables=(table,), freeze=(table.first_row, 1),
                      print=Print("landscape", True, (HEADER_ROW, HEADER_ROW)))
 

@@ -134,8 +134,17 @@ def _scores(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[list[str],
         elif number < 0:
             problems.append(at(sheet, where, "event.score.negative", "score {value!r} is negative", field=SCORE,
                                value=score))
+        elif 0 < number < 1:  # Excel keeps "62.5%" typed in a cell as 0.625
+            problems.append(at(sheet, where, "event.score.fraction", "score {value!r} is a fraction; a score typed "
+                               "with % is kept as one (62.5% as 0.625): type the score as a number, e.g. {example}",
+                               field=SCORE, value=score, example=_percent(number)))
         scores.append(number)
     return units, scores
+
+
+def _percent(fraction: float) -> str:
+    """``0.625`` as ``62.5`` (the score the scorer meant)."""
+    return f"{fraction * 100:.4f}".rstrip("0").rstrip(".")
 
 
 def _sheet(sheet: str, grid: Grid) -> list[Block]:
@@ -157,6 +166,10 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
             raise BookInputError([Problem(sheet, where, error.problem)]) from None
         for i, rank, a in zip(placed, ranks, result):
             values[i] = [rank, a.points, a.unit_text]  # "sp + 7 bp" when a tie shares two currencies
+    # rows laid out but empty (a template's typed rows) are not written
+    width = TABLE.first_col + TABLE.width() - 1
+    while values and all(is_blank(cell(grid, FIRST_ROW + len(values) - 1, c)) for c in range(1, width + 1)):
+        values.pop()
     if not values:
         return []
     headers = [cell(grid, HEADER_ROW, COMPUTED_COL + k) or "" for k in range(3)]

@@ -13,6 +13,7 @@ this module.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from typing import Any
 
 from xlbridge.clubs.heeg.rules import normalise_code
@@ -61,9 +62,11 @@ def heeg_workbook(blank: bool = False):
     labels = [p.label for p in settings.periods]
     wb = Workbook()
     book = OpenpyxlBook(wb)  # the adapter for the layouts and, at the end, the recalculation
-    spec = season_spec(labels, max([6, *(len(p.evenings) for p in settings.periods)]))
+    spec = season_spec(labels, max([6, *(len(p.evenings) for p in settings.periods)]), len(settings.roster))
     wb.active.title = spec.name
     _write_season(wb.active, spec, settings)
+    # typed cells yellow with their input rules, from the declaration (the headers are the builder's)
+    book.lay_out(spec.name, replace(spec.layout(), title=False, header_row=0, header_cols=0, widths=()))
     # standings (computed; formats for the rows they will fill)
     for standings in [*(period_spec(label) for label in labels), year_spec(labels)]:
         wb.create_sheet(standings.name)
@@ -93,14 +96,14 @@ def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
-    from xlbridge.workbooks.style import INPUT_FILL, TITLE_FONT
+    from xlbridge.workbooks.style import TITLE_FONT
 
     ws["A1"] = spec.title
     ws["A1"].font = TITLE_FONT
     for s in spec.settings:
         value = ", ".join(settings.lines) if s.id == "lines" else getattr(settings, s.id)
         ws.cell(row=s.row, column=s.label_col, value=s.text()).font = Font(bold=True)
-        ws.cell(row=s.row, column=s.col, value=value).fill = INPUT_FILL
+        ws.cell(row=s.row, column=s.col, value=value)
         ws.cell(row=s.row, column=s.col + 1, value=s.note).font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
     periods, pairs = spec.table("periods"), spec.table("pairs")
     _header(ws, periods.header_row, periods.headers())
@@ -108,13 +111,8 @@ def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
         values = {"period": int(period.label) if period.label.isdigit() else period.label, "promote": period.promote}
         values.update({f"evening_{i}": dt.datetime(d.year, d.month, d.day) for i, d in enumerate(period.evenings, 1)})
         for column in periods.columns:
-            c = ws.cell(row=row, column=periods.col(column.id))
             if column.id in values:
-                c.value = values[column.id]
-            if column.yellow:
-                c.fill = INPUT_FILL
-            if column.number_format != "General":
-                c.number_format = column.number_format
+                ws.cell(row=row, column=periods.col(column.id), value=values[column.id])
     _header(ws, pairs.header_row, pairs.headers())
     for row, pair in enumerate(settings.roster, start=pairs.first_row):
         ws.cell(row=row, column=pairs.col("pair"), value=pair.pair)

@@ -31,14 +31,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from xlbridge.workbooks.book import Layout
-from xlbridge.workbooks.declare import Column, Setting, SheetSpec, Table
+from xlbridge.workbooks.declare import Column, Setting, SheetSpec, Table, text_of
 
 __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO", "RED", "PROMOTE_FILL",
            "RELEGATE_FILL", "NOTE_COLOUR", "SETTINGS", "WHOLE_FROM", "SEASON_WIDTHS", "PERIODS_HEADER_ROW",
            "HEADER_HINTS", "AUDIT_NAMES", "SPARE_ROWS", "HOWTO_LINES", "HOWTO_WIDTH", "evening_sheet",
            "period_sheet", "periods_table", "pairs_table", "season_spec", "evening_table", "evening_spec",
            "period_spec", "year_spec", "evening_headers", "year_headers", "PERIOD_HEADERS", "evening_layout",
-           "standings_layout", "STANDINGS_HEADER_ROW"]
+           "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words"]
 
 TITLE = "Heeg club season (xlbridge)"
 SEASON = "Season"
@@ -62,11 +62,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("season", 4, "Season", note="e.g. 2025/2026"),
     Setting("lines", 5, "Lines (top line first)",
             note="line names separated by commas, top line first (the club champion plays in the first)"),
-    Setting("rounds", 6, "Rounds per evening", kind="whole", default=6,
+    Setting("rounds", 6, "Rounds per evening", kind="whole", default=6, low=2,
             note="rounds per evening (the sit-out factor is rounds/(rounds-1): 6/5)"),
-    Setting("boards_per_round", 7, "Boards per round", kind="whole", default=4,
+    Setting("boards_per_round", 7, "Boards per round", kind="whole", default=4, low=1,
             note="boards per round (the maximum is rounds x boards x the line's top)"),
-    Setting("combi_top", 8, "Combi table top", kind="number", default=10.0,
+    Setting("combi_top", 8, "Combi table top", kind="number", default=10.0, low=1,
             note="top of the combi table (12 pairs: 10)"),
     Setting("absence_span", 9, "Count 'a' per", default="period", allowed=("period", "season"),
             note="'period' or 'season': over what span the 1st/2nd/3rd 'a' are counted"),
@@ -80,32 +80,38 @@ SEASON_WIDTHS: tuple[float, ...] = (24, 30, 12, 12, 12, 12, 12, 12, 12, 12)
 PERIODS_HEADER_ROW = 11
 
 
-def periods_table(evenings: int, header_row: int = PERIODS_HEADER_ROW) -> Table:
-    """The periods table with room for ``evenings`` evenings a period (columns from C)."""
+def periods_table(evenings: int, header_row: int = PERIODS_HEADER_ROW, room: int = 0) -> Table:
+    """The periods table with room for ``evenings`` evenings a period (columns from C)
+    and ``room`` periods."""
     return Table("periods", header_row, (
         Column("period", "Period"),
-        Column("promote", "Promote/ relegate", kind="whole"),
+        Column("promote", "Promote/ relegate", kind="whole", low=0),
         *(Column(f"evening_{i}", f"Evening {i}", kind="date", number_format="yyyy-mm-dd")
           for i in range(1, evenings + 1)),
-    ))
+    ), room=room)
 
 
-def pairs_table(labels: Sequence[str], header_row: int) -> Table:
-    """The pairs table (the roster): pair, names and the line in each period.  Its
-    cells are typed but not yellow: the table grows down as the club does."""
+#: Rows of the pairs table laid out as typed below the pairs of a new workbook (the club grows).
+PAIRS_ROOM = 40
+
+
+def pairs_table(labels: Sequence[str], header_row: int, room: int = 0) -> Table:
+    """The pairs table (the roster): pair, names and the line in each period;
+    ``room`` rows laid out as typed."""
     return Table("pairs", header_row, (
-        Column("pair", "Pair", fill=False),
-        Column("names", "Names", fill=False),
-        *(Column(f"line_{label}", f"Line {label}", fill=False) for label in labels),
-    ))
+        Column("pair", "Pair"),
+        Column("names", "Names"),
+        *(Column(f"line_{label}", f"Line {label}") for label in labels),
+    ), room=room)
 
 
-def season_spec(labels: Sequence[str], evenings: int) -> SheetSpec:
-    """The Season sheet of a season with the periods ``labels`` and room for
-    ``evenings`` evenings a period: the pairs table starts one row below the periods."""
-    periods = periods_table(evenings)
+def season_spec(labels: Sequence[str], evenings: int, pairs: int = 0) -> SheetSpec:
+    """The Season sheet of a season with the periods ``labels``, room for
+    ``evenings`` evenings a period and ``pairs`` pairs (and :data:`PAIRS_ROOM`
+    more): the pairs table starts one row below the periods."""
+    periods = periods_table(evenings, room=len(labels))
     return SheetSpec("season", SEASON, title=TITLE, settings=SETTINGS,
-                     tables=(periods, pairs_table(labels, periods.first_row + len(labels) + 1)),
+                     tables=(periods, pairs_table(labels, periods.first_row + len(labels) + 1, pairs + PAIRS_ROOM)),
                      widths=SEASON_WIDTHS)
 
 
@@ -128,14 +134,19 @@ def period_sheet(label: str) -> str:
     return f"{PERIOD_PREFIX}{label}"
 
 
+#: The hint of the inv cell (Excel shows it when the cell is selected).
+CODE_HELP = ("1/2: one/two substitutes; 0: absent; a: absent, notified; s: sat out a round; s1: s and a substitute; "
+             "=: arbitrary 50% (type '= with the apostrophe, or pick it here); empty: normal")
+
+
 def evening_table(rounds: int, labels: Sequence[str]) -> Table:
     """The columns of an evening sheet with ``rounds`` round columns, for a season
     with the periods ``labels`` (a kept result ``eind`` for each but the last).
 
-    Typed: Pair, Names, Line, R1..Rn, the first C (the combi MP as scored), MP (on a
-    row without rounds) and inv; only the rounds and the first C are yellow (xlbridge
-    fills in pair, names and line of a new evening, writes MP on a row with rounds,
-    and owns the inv cell's fill: the red signal)."""
+    Typed (yellow): Pair, Names, Line, R1..Rn, the first C (the combi MP as scored),
+    MP (on a row without rounds) and inv.  xlbridge fills in pair, names and line of
+    a new evening, writes MP on a row with rounds (a typed MP that differs is a
+    warning) and turns an inv cell red for the signal (yellow again when it ends)."""
     return _evening_table(rounds, tuple(labels))
 
 
@@ -143,15 +154,15 @@ def evening_table(rounds: int, labels: Sequence[str]) -> Table:
 def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
     pct = "0.00"
     return Table("pairs", 1, (
-        Column("pair", "Pair", kind="whole", width=6, fill=False),
-        Column("names", "Names", width=30, fill=False),
-        Column("line", "Line", width=5, fill=False),
-        *(Column(f"r{i}", f"R{i}", kind="number", width=5) for i in range(1, rounds + 1)),
-        Column("combi_mp", "C", kind="number", width=5),
+        Column("pair", "Pair", kind="whole", width=6, low=1),
+        Column("names", "Names", width=30),
+        Column("line", "Line", width=5),
+        *(Column(f"r{i}", f"R{i}", kind="number", width=5, low=0) for i in range(1, rounds + 1)),
+        Column("combi_mp", "C", kind="number", width=5, low=0),
         Column("c_corrected", "C", typed=False, kind="number", number_format=pct, width=6),
-        Column("mp", "MP", kind="number", width=6, fill=False),
+        Column("mp", "MP", kind="number", width=6, low=0),
         Column("evening_max", "max", typed=False, kind="number", width=6),
-        Column("code", "inv", kind="code", width=5, fill=False, allowed=("1", "2", "0", "a", "s", "s1", "=")),
+        Column("code", "inv", kind="code", width=5, allowed=("1", "2", "0", "a", "s", "s1", "="), help=CODE_HELP),
         Column("egs", "EGS", typed=False, kind="pct", number_format=pct, width=7),
         Column("pct", "%", typed=False, kind="pct", number_format=pct, width=7),
         Column("to_date", "tot vandaag", typed=False, kind="pct", number_format=pct, width=9),
@@ -159,7 +170,7 @@ def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
         Column("year_pct", "jaar", typed=False, kind="pct", number_format=pct, width=8),
         *(Column(f"end_{label}", f"eind {label}", typed=False, kind="pct", number_format=pct, width=7)
           for label in labels[:-1]),
-        Column("signal", "*", typed=False, width=4),
+        Column("signal", "*", typed=False, width=SIGNAL_WIDTH),
     ))
 
 
@@ -205,7 +216,7 @@ def period_spec(label: str) -> SheetSpec:
                          Column("evenings", "Evenings", typed=False, kind="whole", width=9),
                          Column("period_pct", "periode", typed=False, kind="pct", number_format="0.00", width=8),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
-                         Column("move", "move", typed=False, width=15),
+                         Column("move", "move", typed=False, width=34),
                          Column("next_line", "next line", typed=False, width=9),
                      )),), freeze=(STANDINGS_HEADER_ROW + 1, 1))
 
@@ -224,7 +235,7 @@ def year_spec(labels: Sequence[str], season: str = "") -> SheetSpec:
                                   width=8) for label in labels),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
                          Column("star", "*", typed=False, width=4),
-                         Column("champion_rank", "champion", typed=False, kind="whole", width=9),
+                         Column("champion_rank", "champion", typed=False, kind="whole", width=30),
                      )),), freeze=(STANDINGS_HEADER_ROW + 1, 1))
 
 
@@ -243,26 +254,50 @@ def standings_layout(sheet: str, labels: Sequence[str], rows: int) -> Layout:
     return spec.layout(max(60, rows + 10))
 
 
+# --------------------------------------------------------------------------- the signals in words
+
+#: Every colour signal is also said in words (a black-and-white printout, a colour-blind
+#: reader): the red ``*`` and inv cells of an evening in its ``*`` cell, the red marks cell
+#: of a period in its move cell, the red ``*`` of the year in its champion cell.  Keys are
+#: label ids (a language changes the words).
+SIGNAL_WORDS = {
+    "signal.no-champion": "cannot be champion ({marks} marks)",
+    "signal.no-promotion": "cannot promote or stay up ({marks} marks this period)",
+    "signal.blocked": "{move} ({marks} marks: cannot promote)",
+    "signal.not-whole-year": "no: not every evening in line {line}",
+    "signal.too-many-marks": "no: {marks} marks (more than 5)",
+    "signal.join": "; ",
+}
+def signal_words(key: str, language: str = "en", **params: object) -> str:
+    """One signal in words: ``signal_words("signal.no-champion", marks=6)``."""
+    return text_of(key, SIGNAL_WORDS[key], language).format(**params)
+
+
+#: The width of the evening's ``*`` column, which holds the signals in words.
+SIGNAL_WIDTH = 30
+
+
 # --------------------------------------------------------------------------- the How to sheet
 
 HOWTO_WIDTH = 110
 HOWTO_LINES = [
     "How to keep the Heeg season in this workbook",
     "",
-    "Yellow cells are typed by the scorer; every other number is computed by xlbridge.",
-    "Recalculate: in Excel click the Recalculate season button (Season sheet); without Excel: xlbridge recalc THIS-FILE.xlsx",
+    "Yellow cells are typed by the scorer; every other number is computed by xlbridge. Select a yellow cell to read "
+    "what it takes (the inv cell has a drop-down list).",
+    "Recalculate season: in Excel the button on the Season sheet; without Excel: xlbridge recalc THIS-FILE.xlsx",
     "",
     "1. Season sheet: club, season, lines, rounds per evening, boards per round; one row per period with its evenings",
     "   (dates) and how many pairs promote/relegate; one row per pair with names and its line in each period.",
-    "2. Recalculate once: every evening listed gets its sheet 'Evening YYYY-MM-DD' with the pairs of that period.",
+    "2. Recalculate season once: every evening listed gets its sheet 'Evening YYYY-MM-DD' with the pairs of that period.",
     "3. Each evening: type the MP per round (R1..R6) -- or only the MP total --, the combi MP as scored (first C)",
-    "   and the inv code: 1, 2, 0, a, s, s1 or =. Then recalculate.",
+    "   and the inv code: 1, 2, 0, a, s, s1 or = (type '= with the apostrophe). Then Recalculate season.",
     "4. Read: % (after the inv correction), tot vandaag (earlier evenings of the period), periode, jaar,",
     "   eind (each earlier period's result), * (not the whole year in the A-line: cannot be club champion).",
-    "   Red * cell: more than 5 substitutes/absences in the year (cannot be champion).",
-    "   Red inv cell: 4 or more substitutes/absences in the period (cannot promote, relegates).",
+    "   Red * cell, and its words 'cannot be champion': more than 5 substitutes/absences in the year.",
+    "   Red inv cell, and the words 'cannot promote or stay up' in the * cell: 4 or more in the period.",
     "5. Period sheets: the standings per line with promotion/relegation; Year: the club championship.",
-    "6. A late correction: change the typed cell and recalculate; every computed value that changed is listed",
+    "6. A late correction: change the typed cell and Recalculate season; every computed value that changed is listed",
     "   on the Corrections sheet. xlbridge recalc keeps the previous file as NAME.backup.xlsx beside it.",
     "",
     "Worksheet functions (with the xlbridge add-in):",

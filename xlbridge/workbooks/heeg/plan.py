@@ -20,12 +20,13 @@ from typing import Any
 
 from xlbridge.clubs.heeg.problems import LINE_EMPTY, LINE_TOO_SMALL
 from xlbridge.clubs.heeg.records import Entry, parse_row
+from xlbridge.clubs.heeg.rules import ABSENT_CODES
 from xlbridge.clubs.heeg.season import SeasonResult, season
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
-from xlbridge.workbooks.declare import SheetSpec, cell_ref
+from xlbridge.workbooks.declare import INPUT, SheetSpec, cell_ref
 from xlbridge.workbooks.heeg.declaration import (
     AUDIT_NAMES,
     EVENING_PREFIX,
@@ -44,6 +45,7 @@ from xlbridge.workbooks.heeg.declaration import (
     evening_sheet,
     evening_table,
     period_spec,
+    signal_words,
     standings_layout,
     year_spec,
 )
@@ -154,6 +156,7 @@ class HeegSeason:
         if settings is None:
             raise BookInputError(problems)
         entries = [parse_row(raw, settings, ref=(sheet.name, row)) for sheet in evenings for row, raw in sheet.raw]
+        problems += _no_sit_out(entries, evenings)
         result = season(entries, settings, raise_problems=False)
         if result.problems or problems:  # every problem of the run is reported together
             raise BookInputError(problems + self._located(result.problems, evenings))
@@ -161,7 +164,7 @@ class HeegSeason:
         by_day: dict[dt.date, list[tuple[Entry, dict[str, Any]]]] = {}
         for entry, values in zip(result.entries, result.values):
             by_day.setdefault(entry.date, []).append((entry, values))  # type: ignore[arg-type]
-        plan = Plan()
+        plan = Plan(warnings=[w for sheet in evenings for w in sheet.warnings])
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
         self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
@@ -237,11 +240,13 @@ class HeegSeason:
             cells: dict[int, Any] = {}
             for col, column_id in computed_cols:
                 cells[col] = value_out(values[column_id]) if played else None  # type: ignore[index]
+            if played:
+                cells[star_col] = _evening_signal(values)  # type: ignore[arg-type]
             if entry is not None and entry.mp_from_rounds is not None:
                 cells[table.col("mp")] = entry.mp_from_rounds
             per_row.append(cells)
             units.append(entry.label if entry else "")
-            plan.fills.append((sheet.name, row, inv_col, RED if played and values["red_inv"] else None))  # type: ignore[index]
+            plan.fills.append((sheet.name, row, inv_col, RED if played and values["red_inv"] else INPUT))  # type: ignore[index]
             plan.fills.append((sheet.name, row, star_col, RED if played and values["red_star"] else None))  # type: ignore[index]
         titles = {table.col(c.id): AUDIT_NAMES.get(c.id, c.text()) for c in table.columns}
         plan.blocks.extend(_blocks(sheet.name, table.first_row, per_row, units, titles))
@@ -262,10 +267,11 @@ class HeegSeason:
                              key=lambda p: (order.get(p.lines[period.label], 99),
                                             (0, p.pair, "") if isinstance(p.pair, int) else (1, 0, str(p.pair))))
             plan.new_sheets.append(name)
-            plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name))
+            # (not audited: a new sheet has no earlier values; and no results: the scorer types them)
+            plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name, audit=False))
             if members:
                 plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]]
-                                                      for p in members], what=name))
+                                                      for p in members], what=name, audit=False))
             plan.layouts.append((name, evening_layout(settings.rounds, labels, len(members))))
 
     def _plan_standings(self, plan: Plan, book: BookAdapter, result: SeasonResult, settings: HeegSettings,
@@ -289,6 +295,9 @@ class HeegSeason:
             for rec in part:
                 move = {"promote": f"promotes to {rec['next_line']}",
                         "relegate": f"relegates to {rec['next_line']}"}.get(rec["move"])
+                if rec["blocked"]:  # the red marks cell, in words
+                    move = signal_words("signal.blocked", move=move, marks=int(rec["marks"])) if move else \
+                        signal_words("signal.no-promotion", marks=int(rec["marks"]))
                 rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
                              int(rec["evenings"]), float(rec["period_pct"]), int(rec["marks"]), move, rec["next_line"]])
                 fills.append((RED if rec["blocked"] else None,
@@ -305,11 +314,15 @@ class HeegSeason:
         rows, reds = [], []
         for rec in year:
             champion = rec["champion_rank"]
+            if champion is None or math.isnan(champion):  # the red * (and the *), in words
+                reasons = ([signal_words("signal.not-whole-year", line=settings.lines[0])] if rec["star"] else []) + \
+                    ([signal_words("signal.too-many-marks", marks=int(rec["marks"]))] if rec["red_star"] else [])
+                champion = signal_words("signal.join").join(reasons) or None
             rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
                          int(rec["evenings"]), float(rec["year_pct"]), *(value_out(rec[f"end_{label}"])
                                                                           for label in labels),
                          int(rec["marks"]), "*" if rec["star"] else None,
-                         None if champion is None or math.isnan(champion) else int(champion)])
+                         champion if champion is None or isinstance(champion, str) else int(champion)])
             reds.append(RED if rec["red_star"] else None)
         note = (f"champion: the best pair that played every evening in line {settings.lines[0]} (no *) and had at most "
                 "5 substitute/absence marks (no red *)")
@@ -334,6 +347,51 @@ class HeegSeason:
         for col, colours in fills.items():
             for i in range(height - table.header_row):
                 plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else None))
+
+
+def _evening_signal(values: dict[str, Any]) -> str | None:
+    """The ``*`` cell of an evening: the ``*`` and the red signals in words."""
+    words = ([signal_words("signal.no-champion", marks=int(values["year_marks"]))] if values["red_star"] else []) + \
+        ([signal_words("signal.no-promotion", marks=int(values["period_marks"]))] if values["red_inv"] else [])
+    text = signal_words("signal.join").join(words)
+    if values["star"]:
+        text = f"* {text}" if text else "*"
+    return text or None
+
+
+def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[Problem]:
+    """An ``s``/``s1`` or a combi MP in a line with an even number of pairs at the
+    tables: no pair of that line sat out (docs/clubs/heeg.md §3.6, §4)."""
+    at_tables: dict[tuple[Any, str], int] = {}
+    unsure = set()  # an evening with a row in doubt: its count may be off (one typo, one message)
+    for e in entries:
+        if e.in_doubt or e.problems or not e.line:
+            unsure.add(e.ref[0])
+        if e.code not in ABSENT_CODES:
+            at_tables[(e.ref[0], e.line)] = at_tables.get((e.ref[0], e.line), 0) + 1
+    by_name = {s.name: s for s in evenings}
+    out = []
+    for e in entries:
+        count = at_tables.get((e.ref[0], e.line), 0)
+        if e.ref[0] in unsure or count % 2 or e.ref[0] not in by_name:
+            continue
+        name, row = e.ref
+        table = by_name[name].table
+        where = {"evening": e.date, "pair": e.pair, "row": e.ref, "line": e.line, "count": count}
+        if e.code in ("s", "s1"):
+            out.append(at(name, table.cell("code", row), "heeg.sit-out.even", "inv {code}: line {line} has {count} "
+                          "pairs at the tables this evening, an even number, so no pair sat out; correct the inv code "
+                          "(or the rows of the line)", field="code", code=e.code, **where))
+        if e.combi_mp is not None:
+            out.append(at(name, table.cell("combi_mp", row), "heeg.combi-mp.even", "combi MP {value}: line {line} has "
+                          "{count} pairs at the tables this evening, an even number, so none sat out to play at the "
+                          "combi table; clear it (or correct the rows of the line)", field="combi_mp",
+                          value=_shown(e.combi_mp), **where))
+    return out
+
+
+def _shown(value: float) -> Any:
+    return int(value) if float(value).is_integer() else value
 
 
 def _runs(cols: list[int]) -> list[list[int]]:

@@ -16,7 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from xlbridge.clubs.heeg.rules import ABSENT_CODES, MP_CODES, normalise_code
 from xlbridge.clubs.heeg.settings import HeegSettings, Pair, Period
+from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_date, as_number, as_text, is_blank, label, pair_key
 from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.declare import SheetSpec, Table, cell_ref, shown
@@ -273,6 +275,7 @@ class EveningSheet:
     rows: list[EveningRow] = field(default_factory=list)
     raw: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     last_row: int = 1
+    warnings: list[Problem] = field(default_factory=list)  # typed values replaced or not counted
 
     @property
     def table(self) -> Table:
@@ -337,7 +340,74 @@ def _in_doubt(sheet: EveningSheet, cols: dict[str, int], row: int, key: Any) -> 
     of one mistyped cell, docs/clubs/heeg.md §11.3)."""
     sheet.raw.append((row, {"date": sheet.day, "pair": key, "names": None,
                             "line": as_text(cell(sheet.grid, row, cols["line"])) or None, "mp": None,
-                            "code": cell(sheet.grid, row, cols["code"]), "combi_mp": None, "in_doubt": True}))
+                            "code": typed_code(cell(sheet.grid, row, cols["code"])), "combi_mp": None,
+                            "in_doubt": True}))
+
+
+def typed_code(value: Any) -> Any:
+    """The inv code as typed, with ``'=`` read as ``=``: Excel keeps a typed ``'=`` as
+    ``=``, but a cell formatted as text (or another program) keeps the apostrophe."""
+    return "=" if isinstance(value, str) and value.strip() == "'=" else value
+
+
+def _typed_checks(sheet: EveningSheet, cols: dict[str, int], row: int, key: Any, typed_rounds: list[float],
+                  problems: list[Problem]) -> bool:
+    """Typed values the rules would otherwise ignore or replace without a word
+    (docs/clubs/heeg.md, "Typed values never silently replaced"): problems (the
+    row is not scored: False) and warnings (:attr:`EveningSheet.warnings`).  The MP
+    of a ``2`` or ``=`` row is the pair's table result (it counts for the line) and is
+    kept without a word: the code gives its % by the rule."""
+    grid, name = sheet.grid, sheet.name
+    try:
+        code = normalise_code(typed_code(cell(grid, row, cols["code"])))
+    except RuleError:
+        return True  # the season reports the unknown code at its cell
+    mp_raw, combi = cell(grid, row, cols["mp"]), cell(grid, row, cols["combi_mp"])
+    total = float(sum(typed_rounds)) if typed_rounds else None
+    mp_ref, combi_ref = cell_ref(row, cols["mp"]), cell_ref(row, cols["combi_mp"])
+    where = {"evening": sheet.day, "pair": key, "row": row}
+    typed_mp = total if total is not None else (None if is_blank(mp_raw) else mp_raw)
+    ok = True
+    if typed_mp is not None and code in ABSENT_CODES:
+        problems.append(at(name, mp_ref if total is None else cell_ref(row, cols["r1"]), "heeg.mp.absent",
+                           "MP {value} typed for a pair marked absent ({code}); clear the MP (and rounds) or correct "
+                           "the inv code", field="mp", value=typed_mp, code=code, **where))
+        ok = False
+    if not is_blank(combi) and code in ("s", "s1"):
+        problems.append(at(name, combi_ref, "heeg.combi-mp.sit-out", "combi MP {value} with inv {code}: the combi "
+                           "round replaces the sit-out, so the sit-out correction would count it twice; clear the "
+                           "{code} or the combi MP", field="combi_mp", value=combi, code=code, **where))
+        ok = False
+    if not is_blank(combi) and len(typed_rounds) >= sheet.rounds:
+        problems.append(at(name, combi_ref, "heeg.rounds.too-many", "{typed} rounds and a combi MP make {count} "
+                           "rounds; the evening has {rounds}: clear the round played at the combi table",
+                           field="combi_mp", typed=len(typed_rounds), count=len(typed_rounds) + 1,
+                           rounds=sheet.rounds, value=combi, **where))
+        ok = False
+    if total is not None and not is_blank(mp_raw) and code in MP_CODES:
+        mp = as_number(mp_raw)
+        if mp is None or (abs(mp - total) > 1e-9 and not _written_before(sheet, row, mp, code)):
+            sheet.warnings.append(at(name, mp_ref, "heeg.mp.not-rounds", "MP {value} is not the sum of the rounds "
+                                     "({total}); the sum counts and replaces it", field="mp", value=mp_raw,
+                                     total=_shown_number(total), **where))
+    return ok
+
+
+def _written_before(sheet: EveningSheet, row: int, mp: float, code: str) -> bool:
+    """Whether the MP cell holds the sum the previous recalculation wrote (a round
+    corrected since: the change goes on Corrections, no warning), not an MP typed over
+    it: the row's % is then the % of that MP (``% = (MP + C) x factor / max``)."""
+    table = evening_table(sheet.rounds, ())
+    pct, top = (as_number(cell(sheet.grid, row, table.col(c))) for c in ("pct", "evening_max"))
+    combi = as_number(cell(sheet.grid, row, table.col("c_corrected"))) or 0.0
+    if pct is None or not top:
+        return False
+    factor = sheet.rounds / (sheet.rounds - 1) if code in ("s", "s1") and sheet.rounds > 1 else 1.0
+    return abs(pct * top / 100 / factor - combi - mp) <= 1e-6 * max(1.0, top)
+
+
+def _shown_number(value: float) -> Any:
+    return int(value) if float(value).is_integer() else value
 
 
 def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[Any, int],
@@ -375,7 +445,7 @@ def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[An
             round_ok = False
         else:
             typed_rounds.append(n)
-    if not round_ok:
+    if not round_ok or not _typed_checks(sheet, cols, row, key, typed_rounds, problems):
         _in_doubt(sheet, cols, row, key)
         return
     mp_from_rounds = float(sum(typed_rounds)) if typed_rounds else None
@@ -385,7 +455,7 @@ def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[An
         "names": as_text(cell(grid, row, cols["names"])) or None,
         "line": as_text(cell(grid, row, cols["line"])) or None,
         "mp": mp_from_rounds if mp_from_rounds is not None else cell(grid, row, cols["mp"]),
-        "code": cell(grid, row, cols["code"]),
+        "code": typed_code(cell(grid, row, cols["code"])),
         "combi_mp": cell(grid, row, cols["combi_mp"]),
         "in_doubt": False,
     }))

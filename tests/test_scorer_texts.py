@@ -1,0 +1,101 @@
+"""Issue 16, points 8 and 11: one name for the action everywhere, and the command
+line says what to do next (after ``new``, after problems, on an empty workbook)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from xlbridge.cli import main, parser
+from xlbridge.excel.bundle import MAIN_TEMPLATE
+from xlbridge.excel.shipped import BUILDERS
+from xlbridge.workbooks.bridgemania.build import HOW_TO_LINES
+from xlbridge.workbooks.heeg.declaration import HOWTO_LINES
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The action by another name: "Recalculate" alone, recalc_season, "click recalculate" (the verb in prose is fine).
+OTHER_NAME = re.compile(r"\bRecalculate\b(?!\s+season)|(?i:recalc_season|click\s+\W*recalculate\b(?!\s+season))")
+
+
+def _texts() -> dict[str, str]:
+    texts = {doc: (ROOT / "docs" / doc).read_text(encoding="utf-8")
+             for doc in ("guide-heeg.md", "guide-bridgemania.md", "install.md")}
+    texts["Heeg How to"] = "\n".join(HOWTO_LINES)
+    texts["BridgeMania How to"] = "\n".join(HOW_TO_LINES)
+    for kind in ("tbf-club", "se-masterpoints"):
+        ws = BUILDERS[kind](False)["How to"]
+        texts[f"{kind} How to"] = "\n".join(str(c.value) for c in ws["A"] if c.value)
+    cli = parser()
+    texts["CLI help"] = cli.format_help() + "".join(
+        a.format_help() for action in cli._subparsers._group_actions for a in action.choices.values())
+    texts["main.py"] = MAIN_TEMPLATE
+    return texts
+
+
+@pytest.mark.parametrize("where,text", list(_texts().items()))
+def test_the_action_has_one_name(where: str, text: str) -> None:
+    assert [m.group(0) for m in OTHER_NAME.finditer(text)] == [], where
+    assert re.search(r"Recalculate\s+season", text) or where == "main.py", where
+
+
+def test_new_says_what_to_do_next(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "season.xlsx"
+    assert main(["new", "heeg", str(path), "--blank"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"wrote {path}",
+        f"next: open {path} in Excel, type in the yellow cells (step by step: docs/guide-heeg.md) and click "
+        f"Recalculate season; without Excel, save it and run: xlbridge recalc {path}",
+    ]
+
+
+@pytest.mark.parametrize("kind", ["heeg", "tbf-club", "se-masterpoints"])
+def test_an_empty_template_says_nothing_is_filled_in(kind: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "season.xlsx"
+    assert main(["new", kind, str(path), "--blank"]) == 0
+    capsys.readouterr()
+    assert main(["recalc", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        f"recalculated {path} ({'heeg' if kind == 'heeg' else 'event awards'}): Nothing is filled in yet: type the "
+        "results in the yellow cells (see the How to sheet), then Recalculate season again "
+        f"(xlbridge recalc {path}).\n")
+
+
+def test_a_filled_in_workbook_says_how_many_cells(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "club.xlsx"
+    assert main(["new", "tbf-club", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["recalc", str(path)]) == 0
+    assert capsys.readouterr().out == f"recalculated {path} (event awards): 60 computed cells up to date\n"
+    assert load_workbook(path)["Tournament"]["D9"].value == 1
+
+
+def test_a_season_with_its_pairs_but_no_results_says_nothing_is_filled_in(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """The first recalculation of a new Heeg season adds the evening sheets with the
+    pairs (not results): still nothing filled in."""
+    import datetime as dt
+
+    path = tmp_path / "season.xlsx"
+    assert main(["new", "heeg", str(path), "--blank"]) == 0
+    wb = load_workbook(path)
+    ws = wb["Season"]
+    ws["B5"], ws["C12"] = "A, B", dt.datetime(2026, 10, 7)
+    for pair in range(1, 9):
+        ws.cell(row=16 + pair, column=1, value=pair)
+        ws.cell(row=16 + pair, column=3, value="A" if pair <= 4 else "B")
+    wb.save(path)
+    capsys.readouterr()
+    assert main(["recalc", str(path)]) == 0
+    assert "Nothing is filled in yet" in capsys.readouterr().out
+    evening = load_workbook(path)["Evening 2026-10-07"]
+    assert [evening.cell(row=r, column=1).value for r in range(2, 10)] == list(range(1, 9))
+    typed = load_workbook(path)
+    for row in range(2, 10):
+        typed["Evening 2026-10-07"].cell(row=row, column=12, value=20 + row)  # the MP of each pair
+    typed.save(path)
+    assert main(["recalc", str(path)]) == 0
+    assert "computed cells up to date" in capsys.readouterr().out
