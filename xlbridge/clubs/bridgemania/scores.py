@@ -10,6 +10,7 @@ Standard library only: this runs in xlwings Lite.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from xlbridge.clubs.bridgemania.model import (
@@ -26,7 +27,7 @@ from xlbridge.clubs.bridgemania.model import (
 from xlbridge.rules import awards as _awards
 from xlbridge.rules.base import round_half_up
 from xlbridge.rules.problems import RuleError
-from xlbridge.values import as_number, is_blank
+from xlbridge.values import as_number, exact, is_blank
 
 __all__ = ["bm_pct", "penalty_points", "rectify_partial", "rectify_irreversible", "is_sit_out", "top_of",
            "competition_ranks", "score", "base_nights"]
@@ -124,13 +125,15 @@ def rectify_partial(line: Sequence[float], annulled: int, top: int) -> list[floa
     return out
 
 
-def competition_ranks(values: Sequence[float], descending: bool = True) -> list[int]:
-    """1, 1, 3, ...: equal values (to 6 decimals) share the best place.
+def competition_ranks(values: Sequence[float | Fraction], descending: bool = True) -> list[int]:
+    """1, 1, 3, ...: equal values share the best place, compared exact (a float by its
+    shortest decimal, :func:`~xlbridge.values.exact`; a sum should come as the exact
+    sum of its terms, a fraction: docs/clubs/bridgemania.md, "Exact comparisons").
 
-    >>> competition_ranks([5, 7, 5, 1])
-    [2, 1, 2, 4]
+    >>> competition_ranks([5, 7, 5, 1]), competition_ranks([0.1 + 0.2, 0.3]), competition_ranks([Fraction(3, 10), 0.3])
+    ([2, 1, 2, 4], [1, 2], [1, 1])
     """
-    keys = [round(v, 6) for v in values]
+    keys = [exact(v) for v in values]
     if descending:
         return [1 + sum(other > key for other in keys) for key in keys]
     return [1 + sum(other < key for other in keys) for key in keys]
@@ -263,7 +266,9 @@ def score(night: Night, out: Collector) -> list[EntryResult]:
     entries = list(night.boards)
     full = night.nboards * night.top
     absolute = {e: sum(night.top / 2 if v is None else v for v in night.boards[e]) + pen[e] for e in entries}
-    ranks = competition_ranks([absolute[e] for e in entries])
+    half = Fraction(night.top, 2)
+    ranks = competition_ranks([sum((half if v is None else exact(v) for v in night.boards[e]), exact(pen[e]))
+                               for e in entries])
     pts: dict[str, dict[str, float]] = {e: {} for e in entries}
     if len(entries) >= 2 * MIN_TABLES:
         for key, scheme in SCHEMES:

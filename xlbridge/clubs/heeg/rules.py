@@ -20,13 +20,15 @@ Standard library only: this runs in xlwings Lite.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, is_blank
 
 __all__ = ["CODES", "EGS_CODES", "MARK_CODES", "ABSENT_CODES", "MP_CODES", "ABSENCE_CAPS", "CODE_TEMPLATE",
-           "normalise_code", "line_top", "evening_max", "absence_cap", "heeg_pct", "heeg_c"]
+           "normalise_code", "line_top", "evening_max", "absence_cap", "heeg_pct", "heeg_c",
+           "exact_pct"]
 
 #: Every ``inv`` code the workbook knows ("" is a blank cell).
 CODES: tuple[str, ...] = ("", "1", "2", "0", "a", "s", "s1", "=")
@@ -192,6 +194,27 @@ def heeg_pct(
     if kind in ("2", "a"):
         return _from_egs(kind, egs, nth_absence)
     return _from_mp(kind, mp, max_mp, rounds)
+
+
+def exact_pct(code: str, score: Fraction | None, max_mp: Fraction | None, egs: Fraction | None, nth: int,
+              rounds: int) -> Fraction:
+    """:func:`heeg_pct` in exact fractions, for ranking (docs/clubs/heeg.md §6.1): the
+    arguments are those :func:`heeg_pct` accepted, as fractions (``egs`` ``None``
+    when there is none yet), ``code`` normalised.
+
+    >>> exact_pct("s", Fraction(150), Fraction(288), None, 1, 6), exact_pct("a", None, None, Fraction(95, 2), 2, 6)
+    (Fraction(125, 2), Fraction(45, 1))
+    """
+    if code == "0":
+        return Fraction(25)
+    if code == "=":
+        return Fraction(50)
+    if code in ("2", "a"):
+        cap = Fraction(50) if code == "2" else Fraction(absence_cap(nth))
+        return Fraction(50) if not egs else min(egs, cap)
+    assert score is not None and max_mp is not None
+    points = score * rounds / (rounds - 1) if code in ("s", "s1") else score
+    return points / max_mp * 100
 
 
 def heeg_c(points: Any, own_top: Any, combi_top: Any) -> float:
