@@ -556,6 +556,10 @@ simple("E-EVENT-SCHEME-UNKNOWN", "tbf-club", setting("Tournament", B3="tr.clb"))
 simple("E-EVENT-BOARDS-TEXT", "tbf-club", setting("Tournament", B4="many"))
 simple("E-EVENT-OPTION-UNKNOWN", "tbf-club", setting("Tournament", B5="bords=24"))
 simple("E-EVENT-OPTION-SYNTAX", "tbf-club", setting("Tournament", B5="boards 24"))
+simple("E-EVENT-UNIT-TWICE", "tbf-club",
+       lambda wb: setattr(wb["Tournament"]["A13"], "value", wb["Tournament"]["A12"].value))
+simple("E-CELL-FORMULA", "tbf-club", setting("Tournament", B4="=20+4"))
+simple("E-CELL-ERROR", "tbf-club", setting("Tournament", C12="#DIV/0!"))
 simple("E-EVENT-TOO-SMALL", "tbf-club",
        lambda wb: [setattr(wb["Tournament"].cell(row=r, column=c), "value", None)
                    for r in range(14, 29) for c in range(1, 7)])

@@ -36,6 +36,7 @@ __all__ = [
     "SchemeInfo",
     "award",
     "awards",
+    "check_options",
     "schemes",
     "get_scheme",
     "parse_options",
@@ -244,6 +245,12 @@ def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
 def _as_argument(error: RuleError, argument: str) -> RuleError:
     """A problem about the ranking (``argument="ranks"``) raised for the ranking given as ``argument``."""
     return concerning(error, argument=argument) if error.problem.argument == "ranks" else error
+
+
+def check_options(scheme: str, **options: Any) -> None:
+    """Raise :class:`RuleError` unless ``scheme`` is known and ``options`` are its options with
+    valid values (what :func:`awards` checks before it looks at the ranking)."""
+    _options(get_scheme(scheme), options)
 
 
 def awards(scheme: str, ranks: Iterable[Any], **options: Any) -> list[Award]:
