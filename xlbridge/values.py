@@ -53,7 +53,10 @@ def as_number(value: Any) -> float | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # a whole number beyond any float (10**400)
+            return None
     elif isinstance(value, str):
         try:
             number = float(value.strip().replace(",", "."))
@@ -62,7 +65,7 @@ def as_number(value: Any) -> float | None:
     else:
         try:
             number = float(value)  # numpy scalars, Decimal, Fraction
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
     return number if math.isfinite(number) else None
 

@@ -11,6 +11,7 @@ Standard library only: this runs in xlwings Lite.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -95,7 +96,8 @@ def bm_final(
             keys.append(None)
             continue
         keys.append((ricalibratura_points(*cells), extras[0][i], extras[1][i], extras[2][i]))
-    return [None if key is None else 1 + sum(other is not None and other < key for other in keys) for key in keys]
+    ordered = sorted(key for key in keys if key is not None)  # (n log n: a long range is no hang, issue 14)
+    return [None if key is None else 1 + bisect_left(ordered, key) for key in keys]
 
 
 # ------------------------------------------------------------------ the season's standings

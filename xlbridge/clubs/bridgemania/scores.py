@@ -38,11 +38,20 @@ def is_sit_out(value: Any) -> bool:
     return isinstance(value, str) and value.strip().lower() in SIT_OUT
 
 
+#: The largest TOP: a board played at 501 tables (issue 14: every number that enters a rule
+#: has a range; docs/reliability.md, "Bounds of the numbers in rules").
+MAX_TOP = 1000
+
+
 def top_of(value: Any) -> int:
-    """The TOP as typed: an even whole number from 2 (``RuleError`` ``bm.top`` otherwise)."""
+    """The TOP as typed: an even whole number from 2 to :data:`MAX_TOP` (``RuleError``
+    ``bm.top`` / ``bm.top.too-large`` otherwise)."""
     top = as_number(value)
     if top is None or top != int(top) or top < 2 or int(top) % 2:
         raise RuleError("bm.top", "TOP must be an even whole number from 2; got {value!r}", field="top", value=value)
+    if top > MAX_TOP:
+        raise RuleError("bm.top.too-large", "TOP {value!r} is more than {maximum:,}, the largest that makes sense",
+                        field="top", value=value, maximum=MAX_TOP)
     return int(top)
 
 
@@ -78,6 +87,9 @@ def bm_pct(scores: Sequence[Any], top: Any, penalty: Any = 0) -> float:
     if pen is None:
         raise RuleError("bm.pct.penalty", "BM_PCT: penalty {value!r} is not a number", argument="penalty",
                         value=penalty)
+    if abs(pen) > len(values) * t:
+        raise RuleError("bm.pct.penalty-range", "BM_PCT: penalty {value!r} is more than the all-TOP score {maximum:g}",
+                        argument="penalty", value=penalty, maximum=len(values) * t)
     total -= abs(pen)
     return round_half_up(100 * total / (len(values) * t), 2)
 

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from xlbridge.clubs.heeg.rules import MAXIMA
 from xlbridge.clubs.heeg.settings import HeegSettings, Pair, Period
 from xlbridge.values import as_date, as_number, as_text, is_blank, label, pair_key
 from xlbridge.workbooks.book import Grid, cell
@@ -169,12 +170,18 @@ def _settings(sheet: _Season) -> dict[str, Any]:
             sheet.bad_at(setting.cell, "heeg.season.whole", "{what} {value!r} is not a whole number from {low}",
                       field=name, what=setting.text().lower(), value=raw[name], low=low)
             n = setting.default
+        elif n > MAXIMA[name]:
+            _too_large(sheet, setting.cell, name, setting.text().lower(), raw[name])
+            n = setting.default
         values[name] = int(n)
     top = _SPEC["combi_top"]
     combi_top = top.default if is_blank(raw["combi_top"]) else as_number(raw["combi_top"])
     if combi_top is None or combi_top <= 0:
         sheet.bad_at(top.cell, "heeg.season.combi-top", "{what} {value!r} is not a number above 0", field="combi_top",
                   what=top.text().lower(), value=raw["combi_top"])
+        combi_top = top.default
+    elif combi_top > MAXIMA["combi_top"]:
+        _too_large(sheet, top.cell, "combi_top", top.text().lower(), raw["combi_top"])
         combi_top = top.default
     values["combi_top"] = float(combi_top)
     span = _SPEC["absence_span"]
@@ -229,7 +236,15 @@ def _promote(sheet: _Season, table: Table, row: int, name: str) -> int:
         sheet.bad_at(table.cell("promote", row), "heeg.periods.promote", "period {period}: promote/relegate {value!r} "
                   "is not a whole number from 0", field="promote", period=name, value=raw)
         return 3
+    if promote > MAXIMA["promote"]:
+        _too_large(sheet, table.cell("promote", row), "promote", "promote/relegate", raw)
+        return 3
     return int(promote)
+
+
+def _too_large(sheet: _Season, ref: str, field: str, what: str, value: Any) -> None:
+    sheet.bad_at(ref, "heeg.season.too-large", "{what} {value!r} is more than {maximum:,g}, the largest that makes "
+                 "sense", field=field, what=what, value=value, maximum=MAXIMA[field])
 
 
 def _evenings(sheet: _Season, row: int, name: str, evening_cells: dict[dt.date, str]) -> list[dt.date]:
