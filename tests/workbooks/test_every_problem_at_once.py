@@ -12,6 +12,7 @@ from openpyxl import load_workbook
 
 from xlbridge.excel.shipped import build
 from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.bridgemania import T_FIRST
 from xlbridge.workbooks.heeg import heeg_workbook
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 
@@ -120,3 +121,21 @@ def test_a_pair_number_twice_on_an_event_sheet_is_a_problem_at_its_cell(club, sw
         ws = wb["Team barometer"]
         ws["A10"] = ws["A9"].value
     assert located(swedish, team) == {("Team barometer", "A10", "event.unit.twice")}
+
+
+# ---------------------------------------------------------------- BridgeMania
+
+
+@pytest.fixture(scope="module")
+def bridgemania(tmp_path_factory) -> Path:
+    return build("bridgemania", tmp_path_factory.mktemp("bm") / "bm.xlsx")
+
+
+def test_a_formula_or_error_in_bridgemania_scores_is_one_problem_at_its_cell(bridgemania):
+    ws = load_workbook(bridgemania)["T01"]
+    first, second = [r for r in range(T_FIRST, ws.max_row + 1) if isinstance(ws.cell(r, 4).value, (int, float))][:2]
+
+    def change(wb):
+        wb["T01"].cell(first, 4).value = "=D9+1"  # board 1 (was: 'score '=D9+1' is not a number')
+        wb["T01"].cell(second, 6).value = "#REF!"  # board 3
+    assert located(bridgemania, change) == {("T01", f"D{first}", "cell.formula"), ("T01", f"F{second}", "cell.error")}
