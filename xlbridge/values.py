@@ -25,9 +25,10 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from fractions import Fraction
 from typing import Any
 
-__all__ = ["is_blank", "is_number", "as_number", "as_whole", "as_text", "as_date", "pair_key", "label"]
+__all__ = ["is_blank", "is_number", "as_number", "exact", "as_whole", "as_text", "as_date", "pair_key", "label"]
 
 _ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][0-9:.]*Z?)?")
 
@@ -52,7 +53,10 @@ def as_number(value: Any) -> float | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # a whole number beyond any float (10**400)
+            return None
     elif isinstance(value, str):
         try:
             number = float(value.strip().replace(",", "."))
@@ -61,9 +65,25 @@ def as_number(value: Any) -> float | None:
     else:
         try:
             number = float(value)  # numpy scalars, Decimal, Fraction
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
     return number if math.isfinite(number) else None
+
+
+def exact(value: Any) -> Fraction:
+    """A number as an exact fraction, a float by its shortest decimal -- the number
+    as typed and shown (``0.1`` is 1/10, not the binary float nearest to it).
+    Standings compare and rank on exact values (docs/clubs/heeg.md §6.1).
+
+    >>> exact(0.1), exact(3), exact(Fraction(1, 3)), exact(" 2,5 ")
+    (Fraction(1, 10), Fraction(3, 1), Fraction(1, 3), Fraction(5, 2))
+    """
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return Fraction(value)
+    number = value if isinstance(value, float) else as_number(value)
+    if number is None or not math.isfinite(number):
+        raise ValueError(f"not a finite number: {value!r}")
+    return Fraction(repr(float(number)))
 
 
 def as_whole(value: Any) -> int | None:

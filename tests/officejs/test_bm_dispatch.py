@@ -136,7 +136,7 @@ def test_bm_pct(call):
     assert call("bm_pct", [[8.0]] * 14, 8.0, -2.0) == [[98.21]]
     assert call("bm_pct", [[8.0, "", 4.0]], 8.0, None) == [[75.0]]  # blanks skipped
     assert call("bm_pct", [[8.0, "1O"]], 8.0, None) == [["#xlbridge: BM_PCT: board 2: score '1O' is not a number"]]
-    assert call("bm_pct", [[8.0]], 7.0, None) == [["#xlbridge: TOP must be an even whole number from 2; got 7.0"]]
+    assert call("bm_pct", [[8.0]], 7.0, None) == [["#xlbridge: TOP must be an even whole number from 2; got 7"]]
 
 
 def test_bm_final_spills_a_column(call):

@@ -63,7 +63,7 @@ def test_heeg_c_and_messages(call):
     assert call("heeg_c", 31.0, 12.0, 10.0) == [[pytest.approx(37.2)]]  # 31 x 12 / 10
     assert call("heeg_c", 20.0, 6.0, 10.0) == [[12.0]]  # the combi average -> a 9-pair line's average
     assert call("heeg_pct", 173.0, 288.0, "x") == [["#xlbridge: inv code 'x' is not one of 1, 2, 0, a, s, s1, = or blank"]]
-    assert call("heeg_pct", 300.0, 288.0, "") == [["#xlbridge: MP 300.0 is above the evening's maximum 288.0"]]
+    assert call("heeg_pct", 300.0, 288.0, "") == [["#xlbridge: MP 300 is above the evening's maximum 288"]]
 
 
 

@@ -90,7 +90,7 @@ FUNCTION_CASES: dict[str, list[tuple[tuple, Any]]] = {
         (("", "", 0.0), [[25.0]]),
         (("", "", "="), [[50.0]]),
         ((173.0, 288.0, "x"), [["#xlbridge: inv code 'x' is not one of 1, 2, 0, a, s, s1, = or blank"]]),
-        ((300.0, 288.0, ""), [["#xlbridge: MP 300.0 is above the evening's maximum 288.0"]]),
+        ((300.0, 288.0, ""), [["#xlbridge: MP 300 is above the evening's maximum 288"]]),
     ],
     "HEEG_C": [((31.0, 12.0, 10.0), [[approx(37.2)]]), ((20.0, 6.0, 10.0), [[12.0]])],
     "BM_PCT": [
@@ -98,7 +98,7 @@ FUNCTION_CASES: dict[str, list[tuple[tuple, Any]]] = {
         (([[8.0]] * 14, 8.0, -2.0), [[98.21]]),
         (([[8.0, "", 4.0]], 8.0, None), [[75.0]]),
         (([[8.0, "1O"]], 8.0, None), [["#xlbridge: BM_PCT: board 2: score '1O' is not a number"]]),
-        (([[8.0]], 7.0, None), [["#xlbridge: TOP must be an even whole number from 2; got 7.0"]]),
+        (([[8.0]], 7.0, None), [["#xlbridge: TOP must be an even whole number from 2; got 7"]]),
     ],
     "BM_FINAL": [
         (([[1.0], [2.0], [3.0]], [[2.0], [1.0], [3.0]], [[1.0], [3.0], [2.0]]), [[1], [2], [3]]),

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 import xlbridge
 from xlbridge import Award, RuleError, award, awards, schemes
-from xlbridge.rules import RULE_SET_MODULES, get_scheme, parse_options
+from xlbridge.rules import MAX_UNITS, RULE_SET_MODULES, get_scheme, parse_options
 from xlbridge.rules.base import RuleSet, convert_ranks
+from xlbridge.values import as_number
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 ALL_IDS = [s.id for s in schemes()]
@@ -146,9 +147,14 @@ def test_option_text_parsing():
 
 # ---------------------------------------------------------------- robustness: junk to every scheme
 
+#: Numbers at and beyond every bound (issue 14, point 5): 1e308 in a settings cell, 10^25 boards,
+#: a field of 10^7 or 10^8, infinities and NaN.
+EXTREME = st.sampled_from([1e308, -1e308, 10**25, 10**7, 10**8, 10**400, float("inf"), float("-inf"), float("nan"),
+                           "1e308", "inf", "-inf", "nan", "1E+308", 1e9, 1e9 + 1, 100_000, 100_001])
+
 JUNK = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 300), st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=6), st.sampled_from(["", "1", "2,5", "1/3", "abc", "-3", "1e9"]),
+    st.text(max_size=6), st.sampled_from(["", "1", "2,5", "1/3", "abc", "-3", "1e9"]), EXTREME,
 )
 
 
@@ -192,3 +198,37 @@ def test_only_rule_errors_escape_and_awards_are_sane(call):
         by_unit.setdefault(a.unit, []).append(a.points)
     for points in by_unit.values():
         assert all(b <= a + 1e-9 for a, b in zip(points, points[1:]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scheme_id=st.sampled_from(ALL_IDS), field=EXTREME, place=st.one_of(st.just(1), EXTREME))
+def test_a_field_or_place_beyond_its_bounds_is_a_rule_error_naming_scheme_and_argument(scheme_id, field, place):
+    """A field of 10^7 or 10^8, 1e308, an infinity or NaN is a quick RuleError naming the scheme
+    and the argument (before: 26-56 s, exhausted memory, OverflowError or a bare ValueError)."""
+    try:
+        result = award(scheme_id, place, field)
+    except RuleError as error:
+        concerns = error.problem.concerns()
+        assert concerns.get("scheme") == scheme_id
+        assert concerns.get("argument") in ("field", "place") or concerns.get("option") is not None
+        return
+    assert as_number(field) is not None and as_number(field) <= MAX_UNITS  # only a field within the bound
+    assert math.isfinite(result.points)
+
+
+@pytest.mark.parametrize("field", [10**7, 10**8, 1e308, "1e308", 10**400])
+def test_a_huge_field_names_the_largest(field):
+    with pytest.raises(RuleError) as info:
+        award("tr.club", 1, field)
+    assert info.value.problem.code == "field.too-large"
+    assert info.value.problem.params["maximum"] == MAX_UNITS
+    with pytest.raises(RuleError) as info:
+        awards("se.bronze.pairs", list(range(1, MAX_UNITS + 2)))
+    assert (info.value.problem.code, info.value.problem.argument) == ("field.too-large", "ranks")
+
+
+@pytest.mark.parametrize("field", [float("inf"), float("-inf"), float("nan"), "inf", "nan"])
+def test_a_non_finite_field_names_scheme_and_argument(field):
+    with pytest.raises(RuleError) as info:
+        award("se.silver.pairs", 1, field, met=30)
+    assert info.value.problem.concerns() == {"scheme": "se.silver.pairs", "argument": "field"}

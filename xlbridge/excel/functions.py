@@ -217,6 +217,8 @@ def _as_date(value: Any):
     if isinstance(value, dt.date):
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):  # an Excel serial date
+        if not 1 <= value <= 2958465:  # Excel's dates: 1900-01-01 .. 9999-12-31
+            raise ValueError(f"SE_RANKING: {value!r} is not a date (an Excel date is a serial from 1 to 2958465)")
         return (dt.datetime(1899, 12, 30) + dt.timedelta(days=float(value))).date()
     try:
         return dt.date.fromisoformat(str(value).strip()[:10])

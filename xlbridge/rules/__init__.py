@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -36,6 +37,8 @@ __all__ = [
     "SchemeInfo",
     "award",
     "awards",
+    "check_options",
+    "MAX_UNITS",
     "schemes",
     "get_scheme",
     "parse_options",
@@ -130,17 +133,40 @@ def _options(rule_set: RuleSet, given: Mapping[str, Any]) -> dict[str, Any]:
     return {name: opt.convert(rule_set.id, given.get(name)) for name, opt in known.items()}
 
 
+#: The largest field (units of one ranking) the engine takes: far above any bridge event (the rule
+#: documents' tables end at a few hundred units), far below what takes long (a field of 10^7 took
+#: 56 s, 10^8 exhausted memory: issue 14).  docs/reliability.md, "Bounds of the numbers in rules".
+MAX_UNITS = 100_000
+
+
+def check_units(rule_set: RuleSet, count: int, argument: str) -> None:
+    """A field or a ranking of more than :data:`MAX_UNITS` units is a :class:`RuleError`."""
+    if count > MAX_UNITS:
+        try:
+            shown = f"{count:,}" if count < 10**12 else f"{float(count):g}"
+        except OverflowError:
+            shown = "more than 1e308"
+        raise RuleError("field.too-large", "{scheme}: {argument} of {shown} units is more than the largest, "
+                        "{maximum:,} (no bridge event is larger)", scheme=rule_set.id, argument=argument, count=count,
+                        shown=shown, maximum=MAX_UNITS)
+
+
 def _field_size(rule_set: RuleSet, field: Any) -> int:
     """The number of units when ``field`` is given as a number (not a list of places)."""
     if isinstance(field, bool) or field is None:
         raise _field_not_a_number(rule_set, field)
     try:
-        size = float(str(field).strip().replace(",", ".")) if isinstance(field, str) else float(field)
-    except ValueError:
+        size = float(str(field).strip().replace(",", ".")) if isinstance(field, str) else \
+            field if isinstance(field, int) else float(field)
+    except (ValueError, OverflowError):
         raise _field_not_a_number(rule_set, field) from None
+    if isinstance(size, float) and not math.isfinite(size):
+        raise RuleError("field.not-finite", "{scheme}: field must be a finite number of units; got {value!r}",
+                        scheme=rule_set.id, argument="field", value=field)
     if size != int(size) or size < 1:
         raise RuleError("field.not-whole", "{scheme}: field must be a whole number of units from 1; got {value!r}",
                         scheme=rule_set.id, argument="field", value=field)
+    check_units(rule_set, int(size), "field")
     return int(size)
 
 
@@ -212,6 +238,7 @@ def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
     key = None  # set when the field's awards come from the cache
     ranks: Sequence[Rank]
     if isinstance(field, (list, tuple)):
+        check_units(rule_set, len(field), "field")
         try:
             ranks = convert_ranks(rule_set.id, field)
             rule_set.check_ranks(ranks, opts)
@@ -246,11 +273,19 @@ def _as_argument(error: RuleError, argument: str) -> RuleError:
     return concerning(error, argument=argument) if error.problem.argument == "ranks" else error
 
 
+def check_options(scheme: str, **options: Any) -> None:
+    """Raise :class:`RuleError` unless ``scheme`` is known and ``options`` are its options with
+    valid values (what :func:`awards` checks before it looks at the ranking)."""
+    _options(get_scheme(scheme), options)
+
+
 def awards(scheme: str, ranks: Iterable[Any], **options: Any) -> list[Award]:
     """The award of every unit of a final ranking, in the order given."""
     rule_set = get_scheme(scheme)
     opts = _options(rule_set, options)
-    normal = convert_ranks(rule_set.id, list(ranks))
+    given = list(ranks)
+    check_units(rule_set, len(given), "ranks")
+    normal = convert_ranks(rule_set.id, given)
     if not normal:
         raise RuleError("ranks.empty", "{scheme}: the ranking is empty", scheme=rule_set.id, argument="ranks")
     rule_set.check_ranks(normal, opts)

@@ -160,6 +160,8 @@ class Option:
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
+    if isinstance(value, int) and abs(value) > 10**300:  # beyond a float: as large as one (out of range)
+        return 1e300 if value > 0 else -1e300
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
@@ -269,7 +271,7 @@ def convert_ranks(scheme: str, ranks: Iterable[Any]) -> Ranks:
     out: Ranks = []
     for position, value in enumerate(ranks, start=1):
         kind = value.__class__
-        if kind is int and value >= 1:  # the common cases first: typed whole places
+        if kind is int and 1 <= value <= 2**53:  # the common cases first: typed whole places
             out.append(float(value))
             continue
         if kind is float and 1.0 <= value < 1e300 and value.is_integer():

@@ -59,6 +59,23 @@ def translate(template: str) -> str:
     return _translator(template)
 
 
+class _AsTyped(float):
+    """A float shown as typed in a message: ``130`` for 130.0, ``2.5``, ``inf``.
+
+    >>> "{0!r} {0} {0:g} {1!r}".format(_AsTyped(130.0), _AsTyped(2.5))
+    '130 130 130 2.5'
+    """
+
+    def __repr__(self) -> str:
+        text = float.__repr__(self)
+        return text[:-2] if text.endswith(".0") else text
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return repr(self) if not spec else float.__format__(self, spec)
+
+
 class Problem:
     """One thing wrong, with its code, its concerns and its parameters.
 
@@ -84,8 +101,11 @@ class Problem:
 
     @property
     def message(self) -> str:
-        """The message, built from the (translated) template and the parameters."""
-        return translate(self.template).format(**self.params)
+        """The message, built from the (translated) template and the parameters; a
+        number is shown as typed (a whole float without ``.0``: Excel sends a typed
+        130 as 130.0, the message says ``MP 130``)."""
+        params = {k: _AsTyped(v) if v.__class__ is float else v for k, v in self.params.items()}
+        return translate(self.template).format(**params)
 
     def concerns(self) -> dict[str, Any]:
         """The concern fields this problem has (``None`` ones left out)."""

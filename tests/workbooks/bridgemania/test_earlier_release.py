@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
 
 from xlbridge.excel.shipped import build
 from xlbridge.files.headless import recalc_path
@@ -44,9 +45,23 @@ def test_the_earlier_file_recalculates_to_todays_values(copies):
     earlier, now = copies
     before = values(earlier)
     report = recalc_path(earlier, backup=False, when="2026-12-01 10:00")
-    assert report.changes == []  # nothing computed differently
+    # nothing computed differently but the ill pairs' mark on the lists: I -> M (issue 15, point 6)
+    assert report.changes and {(c.old, c.new) for c in report.changes} == {("I", "M")}
+    assert {c.column for c in report.changes} == {"List", "T01 list", "T05 list", "T07 list", "T09 list"}
     recalc_path(now, backup=False, when="2026-12-01 10:00")
-    assert values(earlier) == values(now) == before
+    after = values(earlier)
+    assert len(after.pop("Corrections")) == 1 + len(report.changes)  # the header and one row per change
+    assert after == values(now)
+    changed = {(c.sheet, c.cell) for c in report.changes}
+    assert len(changed) == len(report.changes)
+    for sheet, rows in before.items():
+        if sheet == "Corrections":
+            continue
+        for r, row in enumerate(rows, start=1):
+            for c, value in enumerate(row, start=1):
+                if value != after[sheet][r - 1][c - 1]:
+                    assert (value, after[sheet][r - 1][c - 1]) == ("I", "M")
+                    assert (sheet, f"{get_column_letter(c)}{r}") in changed
 
 
 def late_correction(path: Path) -> None:
@@ -68,8 +83,12 @@ def test_a_late_correction_in_the_earlier_file_gives_todays_values(copies):
         late_correction(path)
     old_report = recalc_path(earlier, backup=False, when="2026-12-01 10:00")
     new_report = recalc_path(now, backup=False, when="2026-12-01 10:00")
-    assert values(earlier) == values(now)
-    assert old_report.changes and [(c.sheet, c.cell, c.old, c.new) for c in old_report.changes] == [
+    old_values, new_values = values(earlier), values(now)
+    old_values.pop("Corrections"), new_values.pop("Corrections")  # (the earlier one also lists I -> M)
+    assert old_values == new_values
+    # (the earlier file's lists also change their ill pairs from I to M: issue 15, point 6)
+    assert old_report.changes and [(c.sheet, c.cell, c.old, c.new) for c in old_report.changes
+                                   if (c.old, c.new) != ("I", "M")] == [
         (c.sheet, c.cell, c.old, c.new) for c in new_report.changes]
     ws = load_workbook(earlier)["T14"]
     headers = [c.value for c in ws[T_HEADER]]

@@ -139,7 +139,9 @@ def test_bad_input_in_an_old_file_is_named_as_in_a_new_one(tmp_path):
         messages.append(found)
     assert messages[0] == messages[1] == [
         ["Season, B7: boards per round 0 is not a whole number from 1",
-         "Evening 2026-10-14, E5: MP '1O3' in round 2 is not a number"],
+         "Evening 2026-10-14, E5: MP '1O3' in round 2 is not a number",
+         # every problem at once (issue 14, point 7): the Season problem no longer hides the inv code
+         "Evening 2026-10-14, N6: inv code 'x' is not one of 1, 2, 0, a, s, s1, = or blank"],
         ["Evening 2026-10-14, E5: MP '1O3' in round 2 is not a number",
          "Evening 2026-10-14, N6: inv code 'x' is not one of 1, 2, 0, a, s, s1, = or blank"],
     ]

@@ -2,7 +2,7 @@
 
 Document: *Regolamento 24^ Campionato BridgeMania 2019-2020*
 (``docs/sources/004_e33e1ee257b1898e.txt``), sections A.01 (validity), A.04 B
-(split pairs, "coppie scoppiate"), B (participation list O/P/A/I), C.01-C.04
+(split pairs, "coppie scoppiate"), B (participation list O/P/A/I, M for ill), C.01-C.04
 (board, tournament and PTS scores, championship and "Ricalibratura della storia"),
 D.04-D.05 (penalties, score rectification).  Every decision is argued in
 ``docs/clubs/bridgemania.md``.

@@ -11,8 +11,10 @@ Standard library only: this runs in xlwings Lite.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from xlbridge.clubs.bridgemania.model import (
@@ -25,7 +27,7 @@ from xlbridge.clubs.bridgemania.model import (
 from xlbridge.clubs.bridgemania.scores import competition_ranks
 from xlbridge.rules.base import round_half_up
 from xlbridge.rules.problems import RuleError
-from xlbridge.values import as_number
+from xlbridge.values import as_number, exact
 
 __all__ = ["ricalibratura_points", "bm_final", "Totals"]
 
@@ -94,7 +96,8 @@ def bm_final(
             keys.append(None)
             continue
         keys.append((ricalibratura_points(*cells), extras[0][i], extras[1][i], extras[2][i]))
-    return [None if key is None else 1 + sum(other is not None and other < key for other in keys) for key in keys]
+    ordered = sorted(key for key in keys if key is not None)  # (n log n: a long range is no hang, issue 14)
+    return [None if key is None else 1 + bisect_left(ordered, key) for key in keys]
 
 
 # ------------------------------------------------------------------ the season's standings
@@ -106,6 +109,7 @@ class Totals:
 
     base_ids: list[str]
     sums: dict[str, dict[str, float]] = field(default_factory=dict)
+    exact: dict[str, dict[str, Fraction]] = field(default_factory=dict)  # the PTS sums, exact (what ranks)
     general: dict[str, list[float]] = field(default_factory=dict)  # pair -> its tournament scores (C.02)
     kinds: dict[str, str] = field(default_factory=dict)  # pair -> "base" | "guest"
     after: list[tuple[str, tuple[StandingRow, ...]]] = field(default_factory=list)
@@ -113,6 +117,7 @@ class Totals:
     def __post_init__(self) -> None:
         self.sums = {b: {"f1": 0.0, "indy": 0.0, "hybrid": 0.0, "played": 0, "tops": 0.0, "pots": 0.0}
                      for b in self.base_ids}
+        self.exact = {b: {key: Fraction(0) for key, _ in SCHEMES} for b in self.base_ids}
 
     def count(self, result: TournamentResult) -> None:
         """Add one counted (championship) tournament; the standings after it."""
@@ -124,11 +129,13 @@ class Totals:
             total = self.sums[n.pair]
             for key in ("f1", "indy", "hybrid", "tops", "pots"):
                 total[key] += getattr(n, key)
+            for key, _ in SCHEMES:
+                self.exact[n.pair][key] += exact(getattr(n, key))
             if n.played:
                 total["played"] += 1
                 self.general.setdefault(n.pair, []).append(n.percent)  # type: ignore[arg-type]
                 self.kinds[n.pair] = "base"
-        ranks = {key: competition_ranks([self.sums[b][key] for b in self.base_ids]) for key, _ in SCHEMES}
+        ranks = {key: competition_ranks([self.exact[b][key] for b in self.base_ids]) for key, _ in SCHEMES}
         rows = []
         for i, b in enumerate(self.base_ids):
             s = self.sums[b]
@@ -149,7 +156,7 @@ class Totals:
         """C.04: the Ricalibratura among the pairs that played ``threshold`` tournaments, ineligible pairs last."""
         sums, base_ids = self.sums, self.base_ids
         eligible = [b for b in base_ids if sums[b]["played"] >= threshold] if self.after else []
-        eranks = {key: dict(zip(eligible, competition_ranks([sums[b][key] for b in eligible])))
+        eranks = {key: dict(zip(eligible, competition_ranks([self.exact[b][key] for b in eligible])))
                   for key, _ in SCHEMES}
         points = {b: 2 * (eranks["f1"][b] + eranks["indy"][b] + eranks["hybrid"][b]) for b in eligible}
         places = dict(zip(eligible, bm_final(

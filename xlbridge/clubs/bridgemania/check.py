@@ -243,15 +243,29 @@ def _score(tid: str, entry: str, board: int, value: Any, out: Collector) -> floa
     return number
 
 
-def _boards(t: Tournament, out: Collector) -> dict[str, list[float | None]]:
-    """The board scores as numbers (``None`` = sit-out)."""
-    return {str(entry): [_score(str(t.id), str(entry), b, value, out) for b, value in enumerate(row, start=1)]
-            for entry, row in t.scores.items()}
+def _boards(t: Tournament, nboards: int, out: Collector) -> tuple[dict[str, list[float | None]], set[int]]:
+    """The board scores as numbers (``None`` = sit-out) and the boards (0-based) that
+    cannot be checked: a score on them is wrong (reported) or missing from a short row."""
+    boards: dict[str, list[float | None]] = {}
+    unchecked: set[int] = set()
+    for entry, row in t.scores.items():
+        values = list(row)
+        boards[str(entry)] = numbers = []
+        for b, value in enumerate(values, start=1):
+            before = len(out)
+            numbers.append(_score(str(t.id), str(entry), b, value, out))
+            if len(out) > before:
+                unchecked.add(b - 1)
+        unchecked.update(range(len(values), nboards))
+        numbers.extend([None] * (nboards - len(values)))
+    return boards, unchecked
 
 
-def _derived_top(tid: str, boards: dict[str, list[float | None]], nboards: int, out: Collector) -> int | None:
-    """The TOP from the scores: 2 x (rows - 1), the same on every board."""
-    rows = {sum(1 for e in boards if boards[e][b] is not None) for b in range(nboards)}
+def _derived_top(tid: str, boards: dict[str, list[float | None]], checked: list[int], out: Collector) -> int | None:
+    """The TOP from the scores: 2 x (rows - 1), the same on every board (of those that can be checked)."""
+    if not checked:
+        return None
+    rows = {sum(1 for e in boards if boards[e][b] is not None) for b in checked}
     derived = {2 * (r // 2 - 1) for r in rows}
     if len(derived) != 1 or min(derived) < 2:
         out.add("bm.top.derive", "cannot derive the TOP from the scores (rows per board: {rows}); type it",
@@ -260,14 +274,14 @@ def _derived_top(tid: str, boards: dict[str, list[float | None]], nboards: int, 
     return derived.pop()
 
 
-def _check_sums(tid: str, boards: dict[str, list[float | None]], nboards: int, top: int, out: Collector) -> None:
+def _check_sums(tid: str, boards: dict[str, list[float | None]], checked: list[int], top: int, out: Collector) -> None:
     """No score above the TOP, and each board's two lines add up to rows x TOP."""
     for entry, row in boards.items():
         for b, value in enumerate(row, start=1):
             if value is not None and value > top:
                 out.add("bm.score.above-top", "score {value:g} is above the TOP {top}", tournament=tid, pair=entry,
                         board=b, field="score", value=value, top=top)
-    for b in range(nboards):
+    for b in checked:
         played = [boards[e][b] for e in boards if boards[e][b] is not None]
         expected = len(played) * top / 2
         total = sum(played)  # type: ignore[arg-type]
@@ -287,15 +301,16 @@ def night(t: Tournament, who: Roster, out: Collector) -> Night | None:
     _host(t, who, split_of, out)
     status = _statuses(t, who, split_of, out)
     nboards = _lengths(t, out)
+    typed_top = not (t.top is None or (isinstance(t.top, str) and not t.top.strip()))
     top = _typed_top(t, out)
-    boards = _boards(t, out)
-    if len(out) > start:
-        return None
-    if top is None:
-        top = _derived_top(tid, boards, nboards, out)
-        if top is None:
-            return None
-    _check_sums(tid, boards, nboards, top, out)
+    boards, unchecked = _boards(t, nboards, out)
+    # Every problem at once (issue 15, point 6): the boards whose scores are all
+    # numbers are still checked when another board, the TOP or a status is wrong.
+    checked = [b for b in range(nboards) if b not in unchecked]
+    if top is None and not typed_top:
+        top = _derived_top(tid, boards, checked, out)
+    if top is not None:
+        _check_sums(tid, boards, checked, top, out)
     if len(out) > start:
         return None
     return Night(t, kinds, boards, top, split_of, status, nboards)

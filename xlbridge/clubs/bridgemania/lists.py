@@ -1,4 +1,8 @@
-"""Section B: the participation list (O host, P plays, A waits, I unable) of every tournament.
+"""Section B: the participation list (O host, P plays, A waits, I unable, M ill) of every tournament.
+
+The document's list has O, P, A and I ("impossibilitata"); a pair kept away by illness is
+"impossibilitata a partecipare per malattia" and earns the averaged PTS, unlike I (0 PTS), so
+the list marks it M (malattia), placed as an I (docs/clubs/bridgemania.md, Participation list).
 
 Standard library only: this runs in xlwings Lite.
 """
@@ -17,14 +21,17 @@ if TYPE_CHECKING:
 __all__ = ["first_participation_list", "next_participation_list", "upcoming_participation_list"]
 
 
-def _statuses(order: Sequence[str], host: str, capacity: int, unable: Sequence[str]) -> list[tuple[str, str]]:
-    blocked = set(unable)
+def _statuses(order: Sequence[str], host: str, capacity: int, unable: Sequence[str],
+              ill: Sequence[str] = ()) -> list[tuple[str, str]]:
+    blocked, sick = set(unable), set(ill)
     out: list[tuple[str, str]] = []
     taken = 0
     for pair in order:
         if pair == host:
             out.append((pair, "O"))
             taken += 1
+        elif pair in sick:
+            out.append((pair, "M"))
         elif pair in blocked:
             out.append((pair, "I"))
         elif taken < capacity:
@@ -57,19 +64,20 @@ def _check_list(order: Sequence[str], host: str, capacity: Any, unable: Sequence
 
 
 def first_participation_list(
-    reference: Sequence[str], host: str, capacity: Any, unable: Sequence[str] = ()
+    reference: Sequence[str], host: str, capacity: Any, unable: Sequence[str] = (), ill: Sequence[str] = ()
 ) -> list[tuple[str, str]]:
     """Section B, first tournament: the reference list drawn by lot, host moved to the top.
 
     ``capacity`` = base pairs that can play (host included); unable pairs are I
-    wherever they stand; P goes down the list until the capacity is reached; the rest A.
+    wherever they stand, ill pairs M (they cannot play either, but earn the averaged PTS);
+    P goes down the list until the capacity is reached; the rest A.
 
     >>> first_participation_list(["a", "b", "c", "d", "e"], "c", 3, unable=["a"])
     [('c', 'O'), ('a', 'I'), ('b', 'P'), ('d', 'P'), ('e', 'A')]
     """
-    size = _check_list(reference, host, capacity, unable)
+    size = _check_list(reference, host, capacity, [*unable, *ill])
     order = [host] + [p for p in reference if p != host]
-    return _statuses(order, host, size, unable)
+    return _statuses(order, host, size, unable, ill)
 
 
 def next_participation_list(
@@ -78,6 +86,7 @@ def next_participation_list(
     capacity: Any,
     played: Mapping[str, int],
     unable: Sequence[str] = (),
+    ill: Sequence[str] = (),
 ) -> list[tuple[str, str]]:
     """Section B, from the "ex" list: the next tournament's list.
 
@@ -93,7 +102,7 @@ def next_participation_list(
     [('c', 'O'), ('d', 'P'), ('e', 'P'), ('a', 'A'), ('b', 'A')]
     """
     names = [p for p, _ in previous]
-    size = _check_list(names, host, capacity, unable)
+    size = _check_list(names, host, capacity, [*unable, *ill])
     unknown = [p for p in names if p not in played]
     if unknown:
         raise RuleError("bm.list.no-count", "participation list: no count of tournaments played for {value!r}",
@@ -102,7 +111,7 @@ def next_participation_list(
     rest = [p for p, s in previous if s not in ("O", "P")]
     shifted = [p for p in rest + block if p != host]
     shifted.sort(key=lambda p: played[p])
-    return _statuses([host, *shifted], host, size, unable)
+    return _statuses([host, *shifted], host, size, unable, ill)
 
 
 def upcoming_participation_list(
@@ -126,11 +135,12 @@ def season_lists(nights: Sequence[Any], reference: Sequence[str], base_ids: Sequ
     counts = {b: 0 for b in base_ids}
     previous: list[tuple[str, str]] | None = None
     for n in nights:
-        unable = [b for b, s in n.status.items() if s in ("unable", "ill")]
+        unable = [b for b, s in n.status.items() if s == "unable"]
+        ill = [b for b, s in n.status.items() if s == "ill"]
         if previous is None:
-            current = first_participation_list(reference, n.tournament.host, n.playing(), unable)
+            current = first_participation_list(reference, n.tournament.host, n.playing(), unable, ill)
         else:
-            current = next_participation_list(previous, n.tournament.host, n.playing(), counts, unable)
+            current = next_participation_list(previous, n.tournament.host, n.playing(), counts, unable, ill)
         lists.append(current)
         for b, s in n.status.items():
             if s in ("O", "P", "S"):

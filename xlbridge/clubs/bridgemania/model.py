@@ -277,7 +277,7 @@ class TournamentResult:
     base_pairs_playing: int
     entries: tuple[EntryResult, ...]  # in ranking order
     base: tuple[BaseNight, ...]  # in base_pairs order
-    participation: tuple[tuple[str, str], ...]  # the O/P/A/I list for this tournament
+    participation: tuple[tuple[str, str], ...]  # the O/P/A/I/M list for this tournament (M: ill)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ Standard library only: this runs in xlwings Lite.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from xlbridge.clubs.bridgemania.model import (
@@ -26,7 +27,7 @@ from xlbridge.clubs.bridgemania.model import (
 from xlbridge.rules import awards as _awards
 from xlbridge.rules.base import round_half_up
 from xlbridge.rules.problems import RuleError
-from xlbridge.values import as_number, is_blank
+from xlbridge.values import as_number, exact, is_blank
 
 __all__ = ["bm_pct", "penalty_points", "rectify_partial", "rectify_irreversible", "is_sit_out", "top_of",
            "competition_ranks", "score", "base_nights"]
@@ -37,11 +38,20 @@ def is_sit_out(value: Any) -> bool:
     return isinstance(value, str) and value.strip().lower() in SIT_OUT
 
 
+#: The largest TOP: a board played at 501 tables (issue 14: every number that enters a rule
+#: has a range; docs/reliability.md, "Bounds of the numbers in rules").
+MAX_TOP = 1000
+
+
 def top_of(value: Any) -> int:
-    """The TOP as typed: an even whole number from 2 (``RuleError`` ``bm.top`` otherwise)."""
+    """The TOP as typed: an even whole number from 2 to :data:`MAX_TOP` (``RuleError``
+    ``bm.top`` / ``bm.top.too-large`` otherwise)."""
     top = as_number(value)
     if top is None or top != int(top) or top < 2 or int(top) % 2:
         raise RuleError("bm.top", "TOP must be an even whole number from 2; got {value!r}", field="top", value=value)
+    if top > MAX_TOP:
+        raise RuleError("bm.top.too-large", "TOP {value!r} is more than {maximum:,}, the largest that makes sense",
+                        field="top", value=value, maximum=MAX_TOP)
     return int(top)
 
 
@@ -77,6 +87,9 @@ def bm_pct(scores: Sequence[Any], top: Any, penalty: Any = 0) -> float:
     if pen is None:
         raise RuleError("bm.pct.penalty", "BM_PCT: penalty {value!r} is not a number", argument="penalty",
                         value=penalty)
+    if abs(pen) > len(values) * t:
+        raise RuleError("bm.pct.penalty-range", "BM_PCT: penalty {value!r} is more than the all-TOP score {maximum:g}",
+                        argument="penalty", value=penalty, maximum=len(values) * t)
     total -= abs(pen)
     return round_half_up(100 * total / (len(values) * t), 2)
 
@@ -124,13 +137,15 @@ def rectify_partial(line: Sequence[float], annulled: int, top: int) -> list[floa
     return out
 
 
-def competition_ranks(values: Sequence[float], descending: bool = True) -> list[int]:
-    """1, 1, 3, ...: equal values (to 6 decimals) share the best place.
+def competition_ranks(values: Sequence[float | Fraction], descending: bool = True) -> list[int]:
+    """1, 1, 3, ...: equal values share the best place, compared exact (a float by its
+    shortest decimal, :func:`~xlbridge.values.exact`; a sum should come as the exact
+    sum of its terms, a fraction: docs/clubs/bridgemania.md, "Exact comparisons").
 
-    >>> competition_ranks([5, 7, 5, 1])
-    [2, 1, 2, 4]
+    >>> competition_ranks([5, 7, 5, 1]), competition_ranks([0.1 + 0.2, 0.3]), competition_ranks([Fraction(3, 10), 0.3])
+    ([2, 1, 2, 4], [1, 2], [1, 1])
     """
-    keys = [round(v, 6) for v in values]
+    keys = [exact(v) for v in values]
     if descending:
         return [1 + sum(other > key for other in keys) for key in keys]
     return [1 + sum(other < key for other in keys) for key in keys]
@@ -263,7 +278,9 @@ def score(night: Night, out: Collector) -> list[EntryResult]:
     entries = list(night.boards)
     full = night.nboards * night.top
     absolute = {e: sum(night.top / 2 if v is None else v for v in night.boards[e]) + pen[e] for e in entries}
-    ranks = competition_ranks([absolute[e] for e in entries])
+    half = Fraction(night.top, 2)
+    ranks = competition_ranks([sum((half if v is None else exact(v) for v in night.boards[e]), exact(pen[e]))
+                               for e in entries])
     pts: dict[str, dict[str, float]] = {e: {} for e in entries}
     if len(entries) >= 2 * MIN_TABLES:
         for key, scheme in SCHEMES:

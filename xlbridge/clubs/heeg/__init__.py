@@ -47,9 +47,17 @@ from xlbridge.clubs.heeg.rules import (
     line_top,
     normalise_code,
 )
-from xlbridge.clubs.heeg.season import OUTPUT_COLUMNS, SeasonResult, compute, output_columns, season
+from xlbridge.clubs.heeg.season import (
+    OUTPUT_COLUMNS,
+    SeasonResult,
+    compute,
+    output_columns,
+    period_table,
+    season,
+    year_table,
+)
 from xlbridge.clubs.heeg.settings import HeegSettings, Pair, Period
-from xlbridge.clubs.heeg.standings import PERIOD_COLUMNS, period_table, year_columns, year_table
+from xlbridge.clubs.heeg.standings import PERIOD_COLUMNS, year_columns
 
 #: The problems of the season input (the name the engine's problems had before they were typed).
 Problem = HeegProblem

@@ -13,9 +13,9 @@ from typing import Any
 import pandas as pd
 
 from xlbridge.clubs.frames import plain_records
-from xlbridge.clubs.heeg.season import compute, output_columns
+from xlbridge.clubs.heeg.season import compute, output_columns, period_table, year_table
 from xlbridge.clubs.heeg.settings import HeegSettings
-from xlbridge.clubs.heeg.standings import PERIOD_COLUMNS, period_table, year_columns, year_table
+from xlbridge.clubs.heeg.standings import PERIOD_COLUMNS, year_columns
 from xlbridge.rules.problems import RuleError
 
 __all__ = ["recalculate", "period_standings", "year_standings"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xlbridge.clubs.heeg.problems import COMBI_ABSENT, LINE_EMPTY, HeegProblem, problem
-from xlbridge.clubs.heeg.rules import ABSENT_CODES, CODE_TEMPLATE, normalise_code
+from xlbridge.clubs.heeg.rules import ABSENT_CODES, CODE_TEMPLATE, MAXIMA, normalise_code
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_date, as_number, is_blank, label, pair_key
@@ -92,6 +92,11 @@ class _Row:
                                      value=value, **params))
 
 
+#: A typed number beyond the largest that makes sense (:data:`~xlbridge.clubs.heeg.rules.MAXIMA`).
+TOO_LARGE = "heeg.number.too-large"
+TOO_LARGE_TEMPLATE = "{what} {value!r} is more than {maximum:,g}, the largest that makes sense"
+
+
 def _number(row: _Row, raw: Any, field: str, code: str, template: str, low: float, above: bool) -> float | None:
     """A typed number at least ``low`` (above ``low`` when ``above``); ``None`` when
     blank, or not valid (then a problem)."""
@@ -100,6 +105,9 @@ def _number(row: _Row, raw: Any, field: str, code: str, template: str, low: floa
     number = as_number(raw)
     if number is None or (number <= low if above else number < low):
         row.bad(code, template, field, raw)
+        return None
+    if field in MAXIMA and number > MAXIMA[field]:
+        row.bad(TOO_LARGE, TOO_LARGE_TEMPLATE, field, raw, what=field.replace("_", " "), maximum=MAXIMA[field])
         return None
     return number
 
@@ -192,6 +200,9 @@ def _rounds(row: _Row, raw_rounds: Any, settings: HeegSettings) -> int:
     number = as_number(raw_rounds)
     if number is None or not number.is_integer() or number < 2:
         row.bad("heeg.rounds.invalid", "rounds {value!r} is not a whole number from 2", "rounds", raw_rounds)
+        return settings.rounds
+    if number > MAXIMA["rounds"]:
+        row.bad(TOO_LARGE, TOO_LARGE_TEMPLATE, "rounds", raw_rounds, what="rounds", maximum=MAXIMA["rounds"])
         return settings.rounds
     return int(number)
 

@@ -20,13 +20,36 @@ Standard library only: this runs in xlwings Lite.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, is_blank
 
 __all__ = ["CODES", "EGS_CODES", "MARK_CODES", "ABSENT_CODES", "MP_CODES", "ABSENCE_CAPS", "CODE_TEMPLATE",
-           "normalise_code", "line_top", "evening_max", "absence_cap", "heeg_pct", "heeg_c"]
+           "normalise_code", "line_top", "evening_max", "absence_cap", "heeg_pct", "heeg_c",
+           "exact_pct", "MAXIMA", "too_large"]
+
+#: The largest value of every number that enters a Heeg rule (issue 14: a number beyond it is a
+#: problem naming it, not an overflow or a silent nonsense; docs/reliability.md, "Bounds of the
+#: numbers in rules").  No club evening comes near: 6-7 rounds of 2-4 boards, tops of 4-12.
+MAXIMA: dict[str, float] = {
+    "rounds": 30,  # rounds per evening
+    "boards_per_round": 36,
+    "combi_top": 1000,  # a top of 1000 is a line of 1002 pairs
+    "line_top": 1000,
+    "max_mp": 30 * 36 * 1000,  # the evening's maximum: rounds x boards x top
+    "promote": 1000,
+}
+
+
+def too_large(field: str, value: Any, number: float, what: str) -> RuleError | None:
+    """The problem of a number above its :data:`MAXIMA` (``None`` when within)."""
+    if number <= MAXIMA[field]:
+        return None
+    return RuleError("heeg.number.too-large", "{what} {value!r} is more than {maximum:,g}, the largest that makes "
+                     "sense", field=field, value=value, what=what, maximum=MAXIMA[field])
+
 
 #: Every ``inv`` code the workbook knows ("" is a blank cell).
 CODES: tuple[str, ...] = ("", "1", "2", "0", "a", "s", "s1", "=")
@@ -143,11 +166,15 @@ def _from_mp(kind: str, mp: Any, max_mp: Any, rounds: Any) -> float:
     if top is None or top <= 0:
         raise RuleError("heeg.max-mp.invalid", "maximum MP must be a number above 0; got {maximum!r}",
                         field="max_mp", value=max_mp, maximum=max_mp)
+    if top > MAXIMA["max_mp"]:
+        raise too_large("max_mp", max_mp, top, "maximum MP")  # type: ignore[misc]
     if kind in ("s", "s1"):
         r = 6.0 if is_blank(rounds) else as_number(rounds)
         if r is None or not r.is_integer() or r < 2:
             raise RuleError("heeg.rounds.invalid", "rounds must be a whole number from 2; got {rounds!r}",
                             field="rounds", value=rounds, rounds=rounds)
+        if r > MAXIMA["rounds"]:
+            raise too_large("rounds", rounds, r, "rounds")  # type: ignore[misc]
         if points > top * (r - 1) / r + 1e-9:
             raise RuleError("heeg.mp.above-sit-out-max",
                             "MP {mp!r} is above the maximum of the {played:g} rounds played before the sit-out "
@@ -194,6 +221,27 @@ def heeg_pct(
     return _from_mp(kind, mp, max_mp, rounds)
 
 
+def exact_pct(code: str, score: Fraction | None, max_mp: Fraction | None, egs: Fraction | None, nth: int,
+              rounds: int) -> Fraction:
+    """:func:`heeg_pct` in exact fractions, for ranking (docs/clubs/heeg.md §6.1): the
+    arguments are those :func:`heeg_pct` accepted, as fractions (``egs`` ``None``
+    when there is none yet), ``code`` normalised.
+
+    >>> exact_pct("s", Fraction(150), Fraction(288), None, 1, 6), exact_pct("a", None, None, Fraction(95, 2), 2, 6)
+    (Fraction(125, 2), Fraction(45, 1))
+    """
+    if code == "0":
+        return Fraction(25)
+    if code == "=":
+        return Fraction(50)
+    if code in ("2", "a"):
+        cap = Fraction(50) if code == "2" else Fraction(absence_cap(nth))
+        return Fraction(50) if not egs else min(egs, cap)
+    assert score is not None and max_mp is not None
+    points = score * rounds / (rounds - 1) if code in ("s", "s1") else score
+    return points / max_mp * 100
+
+
 def heeg_c(points: Any, own_top: Any, combi_top: Any) -> float:
     """Corrected combi-table MP (worksheet function ``HEEG_C``):
     points x own line's top / combi table top.
@@ -213,4 +261,12 @@ def heeg_c(points: Any, own_top: Any, combi_top: Any) -> float:
     if combi is None or combi <= 0:
         raise RuleError("heeg.combi-top.invalid", "combi table top must be a number above 0; got {value!r}",
                         field="combi_top", value=combi_top)
+    for field, value, number, what in (("line_top", own_top, own, "own line top"),
+                                       ("combi_top", combi_top, combi, "combi table top")):
+        error = too_large(field, value, number, what)
+        if error is not None:
+            raise error
+    if p > combi * MAXIMA["boards_per_round"]:
+        raise RuleError("heeg.combi-mp.above-max", "combi MP {value!r} is above the combi table's maximum "
+                        "{maximum:g}", field="combi_mp", value=points, maximum=combi * MAXIMA["boards_per_round"])
     return p * own / combi

@@ -18,17 +18,20 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 from xlbridge.clubs.heeg.problems import COMBI_ABSENT, LINE_TOO_SMALL, HeegInputError, HeegProblem, as_heeg, problem
 from xlbridge.clubs.heeg.records import REQUIRED_COLUMNS, Entry, parse_row
-from xlbridge.clubs.heeg.rules import ABSENT_CODES, EGS_CODES, MARK_CODES, MP_CODES, heeg_c, heeg_pct, line_top
+from xlbridge.clubs.heeg.rules import (ABSENT_CODES, EGS_CODES, MARK_CODES, MP_CODES, exact_pct, heeg_c, heeg_pct,
+                                      line_top)
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.clubs.heeg.standings import Played, period_rows, year_rows
 from xlbridge.rules.problems import RuleError
+from xlbridge.values import exact, label
 
-__all__ = ["OUTPUT_COLUMNS", "output_columns", "SeasonResult", "season", "compute"]
+__all__ = ["OUTPUT_COLUMNS", "output_columns", "SeasonResult", "season", "compute", "period_table", "year_table"]
 
 #: Columns ``recalculate`` adds (plus one ``end_<period>`` per period, see :func:`output_columns`).
 OUTPUT_COLUMNS: tuple[str, ...] = (
@@ -71,7 +74,8 @@ class SeasonResult:
     ``values[i]`` holds the computed values of ``entries[i]`` (the keys of
     :func:`output_columns`; an entry that is not played has ``played`` False and
     NaN values).  ``problems`` lists every problem of the run (then ``values`` is
-    empty).  :attr:`periods` and :attr:`year` are the standings
+    empty).  ``exact[i]`` is the exact % of ``entries[i]`` (a fraction; ``None`` when
+    not played): the standings rank on it.  :attr:`periods` and :attr:`year` are the standings
     (:func:`~xlbridge.clubs.heeg.standings.period_table`,
     :func:`~xlbridge.clubs.heeg.standings.year_table`), computed when first read.
     """
@@ -80,15 +84,17 @@ class SeasonResult:
     entries: list[Entry]
     values: list[dict[str, Any]] = field(default_factory=list)
     problems: list[HeegProblem] = field(default_factory=list)
+    exact: list[Fraction | None] = field(default_factory=list)
 
     @cached_property
     def played(self) -> Played:
-        pcts, chosen = [], []
-        for entry, values in zip(self.entries, self.values):
+        pcts, exacts, chosen = [], [], []
+        for entry, values, value in zip(self.entries, self.values, self.exact):
             if values["played"]:
                 chosen.append(entry)
                 pcts.append(values["pct"])
-        return Played.of_entries(chosen, pcts, self.settings)
+                exacts.append(value)
+        return Played.of_entries(chosen, pcts, self.settings, exacts)
 
     @property
     def played_days(self) -> set[dt.date]:
@@ -109,9 +115,10 @@ class SeasonResult:
 class _Running:
     """A pair's evenings so far (in a period or the year), as running sums added in
     date order: ``total / count`` is the same float as ``sum(list) / len(list)`` of
-    the earlier evenings' percentages (the same additions in the same order)."""
+    the earlier evenings' percentages (the same additions in the same order);
+    ``egs_exact`` is the exact sum of the EGS percentages (fractions)."""
 
-    __slots__ = ("total", "count", "egs_total", "egs_count", "absences", "marks")
+    __slots__ = ("total", "count", "egs_total", "egs_count", "absences", "marks", "egs_exact")
 
     def __init__(self) -> None:
         self.total: float = 0
@@ -120,13 +127,15 @@ class _Running:
         self.egs_count = 0
         self.absences = 0
         self.marks = 0
+        self.egs_exact = Fraction(0)
 
-    def add(self, code: str, pct: float) -> None:
+    def add(self, code: str, pct: float, exact_value: Fraction) -> None:
         self.total += pct
         self.count += 1
         if code in EGS_CODES:
             self.egs_total += pct
             self.egs_count += 1
+            self.egs_exact += exact_value
         if code == "a":
             self.absences += 1
         if code in MARK_CODES:
@@ -271,9 +280,24 @@ def _score(entry: Entry, own_top: float | None, settings: HeegSettings, problems
     return c_corr, max_mp, score
 
 
+def _exact_pct(entry: Entry, own_top: float | None, settings: HeegSettings, egs: _Running, nth: int) -> Fraction:
+    """The row's % as an exact fraction, from the numbers as typed (:func:`~xlbridge.values.exact`)."""
+    max_mp = score = None
+    if entry.code in MP_CODES:
+        max_mp = exact(entry.max_mp) if entry.max_mp is not None else \
+            entry.rounds * settings.boards_per_round * exact(own_top)
+        score = exact(entry.mp or 0)
+        if entry.combi_mp is not None and own_top is not None:
+            score += exact(entry.combi_mp) * exact(own_top) / exact(entry.combi_top)
+    mean = egs.egs_exact / egs.egs_count if egs.egs_count else None
+    return exact_pct(entry.code, score, max_mp, mean, nth, entry.rounds)
+
+
 def _evening_values(state: _Pairs, entry: Entry, day_number: int, played_days: list[dt.date],
-                    tops: Mapping[tuple[dt.date, str], float], problems: list[HeegProblem]) -> dict[str, Any] | None:
-    """The computed values of one scored record (``None`` and a problem when it cannot be scored)."""
+                    tops: Mapping[tuple[dt.date, str], float], problems: list[HeegProblem]
+                    ) -> tuple[dict[str, Any], Fraction] | None:
+    """The computed values of one scored record and its exact % (``None`` and a problem
+    when it cannot be scored)."""
     settings = state.settings
     earlier = state.year_runs[entry.pair]
     in_period = state.period_runs[(entry.pair, entry.period)]
@@ -320,7 +344,7 @@ def _evening_values(state: _Pairs, entry: Entry, day_number: int, played_days: l
         "red_inv": period_marks >= 4,
         "signal": "*" if star else "",
     }
-    return values
+    return values, _exact_pct(entry, own_top, settings, in_period, nth or 1)
 
 
 def _end_values(state: _Pairs, entry: Entry, values: dict[str, Any], period_index: Mapping[str, int]) -> None:
@@ -346,15 +370,16 @@ def season(records: Iterable[Entry], settings: HeegSettings, *, raise_problems: 
     entries = list(records)
     problems: list[HeegProblem] = list(settings.check())
     if not problems:
-        problems, values = _compute(entries, settings)
+        problems, values, exacts = _compute(entries, settings)
     if problems:
         if raise_problems:
             raise HeegInputError(problems)
         return SeasonResult(settings, entries, [], problems)
-    return SeasonResult(settings, entries, values, [])
+    return SeasonResult(settings, entries, values, [], exacts)
 
 
-def _compute(entries: list[Entry], settings: HeegSettings) -> tuple[list[HeegProblem], list[dict[str, Any]]]:
+def _compute(entries: list[Entry], settings: HeegSettings
+             ) -> tuple[list[HeegProblem], list[dict[str, Any]], list[Fraction | None]]:
     problems: list[HeegProblem] = []
     scored = _row_problems(entries, settings, problems)
     by_evening: dict[dt.date, list[tuple[int, Entry]]] = defaultdict(list)
@@ -373,22 +398,25 @@ def _compute(entries: list[Entry], settings: HeegSettings) -> tuple[list[HeegPro
     state = _Pairs(settings)
     period_index = {p.label: i for i, p in enumerate(settings.periods)}
     out: dict[int, dict[str, Any]] = {}
+    exacts: dict[int, Fraction] = {}
     for day_number, day in enumerate(played_days):
         for pos, entry in by_evening[day]:
             if pos in skip:
                 continue
-            values = _evening_values(state, entry, day_number, played_days, tops, problems)
-            if values is None:
+            computed = _evening_values(state, entry, day_number, played_days, tops, problems)
+            if computed is None:
                 continue
+            values, exacts[pos] = computed
             _end_values(state, entry, values, period_index)
             out[pos] = values
             for run in (state.year_runs[entry.pair], state.period_runs[(entry.pair, entry.period)]):
-                run.add(entry.code, values["pct"])
+                run.add(entry.code, values["pct"], exacts[pos])
             state.own_days[entry.pair][day] = entry.line
     if problems:
-        return problems, []
+        return problems, [], []
     blank = _not_played(settings)
-    return [], [out[pos] if pos in out else dict(blank) for pos in range(len(entries))]
+    return [], [out[pos] if pos in out else dict(blank) for pos in range(len(entries))], \
+        [exacts.get(pos) for pos in range(len(entries))]
 
 
 def compute(results: Sequence[Mapping[str, Any]], settings: HeegSettings, *,
@@ -427,3 +455,55 @@ def compute(results: Sequence[Mapping[str, Any]], settings: HeegSettings, *,
     fields = None if columns is None else present
     entries = [parse_row(row, settings, ref=label, fields=fields) for row, label in zip(results, labels)]
     return season(entries, settings).values
+
+
+def _of_rows(rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> SeasonResult:
+    """The season of plain rows again (their input columns; computed keys are ignored), for
+    its exact values: the standings rank on the exact %, which a row's float does not hold."""
+    return season([parse_row(row, settings, ref=i) for i, row in enumerate(rows)], settings)
+
+
+def period_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings, period: Any = None) -> list[dict[str, Any]]:
+    """Period standings per line, with promotion/relegation marked, on plain records.
+
+    ``rows``: the season, one mapping per input row holding its input (and maybe its
+    computed values, ``{**row, **computed}`` of :func:`compute`: they are ignored and
+    computed again, exact).
+
+    One row per pair per line per period (only played evenings count).
+    Columns: ``period, line, rank, pair, names, evenings, period_pct, marks,
+    blocked, move, next_line, final``.  ``rank`` is the competition rank on
+    ``period_pct`` compared exact (ties share a rank); ``blocked`` is the red inv signal (4 or
+    more substitute/absence codes in the period: cannot promote, relegates);
+    ``move`` is ``"promote"``, ``"relegate"`` or ``""``; ``final`` says whether
+    every evening of the period has been played (otherwise the marking is
+    provisional).  ``period`` restricts to one period label.
+
+    Marking, for each two adjacent lines (upper, lower) with ``n`` = the period's
+    ``promote``: every blocked pair of the upper line relegates; if fewer than
+    ``n`` do, the lowest ranked others fill up to ``n``.  As many pairs promote
+    from the lower line as relegate from the upper one: its best ranked pairs that
+    are not blocked.  Equal percentages are ordered by pair number.
+    """
+    labels = [p.label for p in settings.periods]
+    wanted = labels if period is None else [label(period)]
+    for one in wanted:
+        if one not in labels:
+            raise RuleError("heeg.period.unknown", "period {value!r} is not one of {labels}", field="period",
+                            value=period, labels=", ".join(labels))
+    return period_rows(_of_rows(rows, settings).played, settings, wanted)
+
+
+def year_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> list[dict[str, Any]]:
+    """The year standings (club championship) on plain records (``rows`` as for
+    :func:`period_table`).
+
+    One row per pair.  Columns: ``line`` (line of the pair's last evening),
+    ``rank`` (competition rank on ``year_pct`` within that line, compared exact), ``pair, names,
+    evenings, year_pct``, one ``end_<label>`` per period (the pair's period
+    result), ``marks`` (substitute/absence codes in the year), ``star`` (not the
+    whole year in the top line), ``red_star`` (marks > 5), ``eligible`` (in the
+    top line, no star, no red star) and ``champion_rank`` (rank among the
+    eligible pairs; NaN for the others).  Sorted by line, then rank.
+    """
+    return year_rows(_of_rows(rows, settings).played, settings)

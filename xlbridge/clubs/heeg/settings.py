@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from xlbridge.clubs.heeg.problems import HeegProblem, problem
+from xlbridge.clubs.heeg.rules import MAXIMA
 from xlbridge.values import as_date, is_number, label, pair_key
 
 __all__ = ["Period", "Pair", "HeegSettings", "to_date"]
@@ -125,6 +126,11 @@ class HeegSettings:
         if not is_number(self.combi_top) or self.combi_top <= 0:
             bad("heeg.settings.combi-top", "the combi table top must be a number above 0; got {value!r}",
                 "combi_top", self.combi_top)
+        for name in ("rounds", "boards_per_round", "combi_top"):
+            value = getattr(self, name)
+            if is_number(value) and value > MAXIMA[name]:
+                bad("heeg.settings.too-large", "{setting} {value!r} is more than {maximum:,g}, the largest that makes "
+                    "sense", name, value, setting=name.replace("_", " "), maximum=MAXIMA[name])
         if self.absence_span not in ("period", "season"):
             bad("heeg.settings.absence-span", "absence_span must be 'period' or 'season'; got {value!r}",
                 "absence_span", self.absence_span)
@@ -138,6 +144,10 @@ class HeegSettings:
             if period.label in labels:
                 bad("heeg.settings.period-twice", "period {value!r} is listed twice", "periods", period.label)
             labels.add(period.label)
+            if _whole_from(period.promote, 0) and period.promote > MAXIMA["promote"]:
+                bad("heeg.settings.too-large", "period {period}: promotion count {value!r} is more than {maximum:,g}, "
+                    "the largest that makes sense", "promote", period.promote, period=period.label,
+                    maximum=MAXIMA["promote"])
             if not _whole_from(period.promote, 0):
                 bad("heeg.settings.promote",
                     "period {period}: promotion count must be a whole number from 0; got {value!r}", "promote",

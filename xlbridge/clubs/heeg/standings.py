@@ -1,10 +1,10 @@
 """The period standings (promotion and relegation per line) and the year
 standings (the club championship) of a Heeg season (``docs/clubs/heeg.md`` §6).
 
-:func:`period_table` and :func:`year_table` take the recalculated season as plain
-mappings (input and computed values of each row in one mapping: the analyst's
-frames); :class:`~xlbridge.clubs.heeg.season.SeasonResult` gives the same tables
-from its typed records.
+:func:`period_rows` and :func:`year_rows` make the tables from the played rows
+(:class:`Played`) of a :class:`~xlbridge.clubs.heeg.season.SeasonResult`; its
+module's :func:`~xlbridge.clubs.heeg.season.period_table` and
+:func:`~xlbridge.clubs.heeg.season.year_table` give them from plain mappings.
 
 Standard library only: this runs in xlwings Lite.
 """
@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from xlbridge.clubs.heeg.rules import MARK_CODES, normalise_code
-from xlbridge.clubs.heeg.settings import HeegSettings, to_date
-from xlbridge.rules.problems import RuleError
-from xlbridge.values import is_blank, label, pair_key
+from xlbridge.clubs.heeg.settings import HeegSettings
+from xlbridge.values import is_blank
 
-__all__ = ["PERIOD_COLUMNS", "year_columns", "period_table", "year_table", "Played"]
+__all__ = ["PERIOD_COLUMNS", "year_columns", "period_rows", "year_rows", "Played"]
 
 #: Columns of :func:`period_table` / :func:`period_standings`.
 PERIOD_COLUMNS: tuple[str, ...] = ("period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks",
@@ -41,32 +41,20 @@ class Played:
     roster's line for the row's period when the row left it blank)."""
 
     def __init__(self, pairs: list[Any], keys: list[Any], days: list[dt.date], labels: list[str],
-                 names: list[Any], codes: list[Any], pcts: list[float], lines: list[str]) -> None:
+                 names: list[Any], codes: list[Any], pcts: list[float], lines: list[str],
+                 exacts: list[Fraction]) -> None:
         self.pairs, self.keys, self.days, self.labels = pairs, keys, days, labels
         self.names, self.codes, self.pcts, self.lines = names, codes, pcts, lines
+        self.exacts = exacts
 
     @classmethod
-    def of_rows(cls, rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> Played:
-        """From mappings holding each row's input and computed values."""
-        played = [row for row in rows if row["played"]]
-        keys = [pair_key(row["pair"]) for row in played]
-        days = [to_date(row["date"]) for row in played]
-        label_of = {day: p.label for p in settings.periods for day in p.evenings}
-        labels = [label_of[day] for day in days]
-        roster = settings.roster_by_pair
-        lines = [
-            row.get("line") if not is_blank(row.get("line")) else (roster[key].lines.get(lab, "") if key in roster else "")
-            for row, key, lab in zip(played, keys, labels)
-        ]
-        return cls([row["pair"] for row in played], keys, days, labels, [row.get("names") for row in played],
-                   [row["code"] for row in played], [row["pct"] for row in played], lines)
-
-    @classmethod
-    def of_entries(cls, entries: Sequence[Any], pcts: list[float], settings: HeegSettings) -> Played:
-        """From the season's played :class:`~xlbridge.clubs.heeg.records.Entry` records and their %."""
+    def of_entries(cls, entries: Sequence[Any], pcts: list[float], settings: HeegSettings,
+                   exacts: list[Fraction]) -> Played:
+        """From the season's played :class:`~xlbridge.clubs.heeg.records.Entry` records, their %
+        and their exact %."""
         return cls([e.typed_pair for e in entries], [e.pair for e in entries], [e.date for e in entries],
                    [e.period for e in entries], [e.names for e in entries], [e.code for e in entries], pcts,
-                   [e.line for e in entries])
+                   [e.line for e in entries], exacts)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -90,6 +78,10 @@ class Played:
                 count += 1
         return total / count if count else math.nan
 
+    def mean_exact(self, group: list[int]) -> Fraction | None:
+        """The exact mean of the group's % (what the standings rank on); ``None`` without any."""
+        return sum((self.exacts[i] for i in group), Fraction(0)) / len(group) if group else None
+
 
 def _groups(keys: Iterable[Any], days: list[Any]) -> list[tuple[Any, list[int]]]:
     """Positions per key, keys in order of first appearance (``groupby(sort=False)``),
@@ -104,24 +96,26 @@ def _rank_by_line(rows: list[dict[str, Any]], lines: Sequence[str], value: str) 
     """The standings order and ranks: rows sorted by line (the season's order, unknown
     lines last), then ``value`` from high to low, then pair (numbers before text);
     ``rank`` is the competition rank on ``value`` within the row's line (equal
-    values share the best rank: 1, 2, 2, 4)."""
+    values share the best rank: 1, 2, 2, 4).  Values are compared exact: ``row["_exact"]``
+    is the exact fraction of ``value`` (``None`` for NaN), so that two means equal as
+    fractions rank alike whatever their floats (docs/clubs/heeg.md §6.1)."""
     line_no: dict[str, int] = {}
     for i, line in enumerate(lines):
         line_no.setdefault(line, i)
 
     def order(row: dict[str, Any]) -> tuple[Any, ...]:
-        v = row[value]
-        missing = v != v  # NaN: after every number
+        v = row["_exact"]
+        missing = v is None  # NaN: after every number
         key = row["_key"]
         pair = (0, key, "") if isinstance(key, int) else (1, 0, str(key))
-        return (line_no.get(row["line"], len(lines)), missing, 0.0 if missing else -v, pair)
+        return (line_no.get(row["line"], len(lines)), missing, 0 if missing else -v, pair)
 
     ranked = sorted(rows, key=order)
-    seen: dict[Any, tuple[int, float, int]] = {}  # line -> (rows so far, last value, its rank)
+    seen: dict[Any, tuple[int, Any, int]] = {}  # line -> (rows so far, last value, its rank)
     for row in ranked:
-        count, last, rank = seen.get(row["line"], (0, math.nan, 0))
-        v = row[value]
-        rank = rank if v == last else count + 1
+        count, last, rank = seen.get(row["line"], (0, None, 0))
+        v = row["_exact"]
+        rank = rank if v is not None and v == last else count + 1
         row["rank"] = rank
         seen[row["line"]] = (count + 1, v, rank)
     return ranked
@@ -150,6 +144,7 @@ def _one_period(cols: Played, settings: HeegSettings, period_label: str) -> list
         table.append({
             "period": period_label, "line": line, "pair": cols.pairs[group[-1]], "_key": key,
             "names": _names(cols, group, key, settings), "evenings": len(group), "period_pct": cols.mean_pct(group),
+            "_exact": cols.mean_exact(group),
             "marks": marks, "blocked": marks >= 4, "move": "", "next_line": line, "final": final,
         })
     table = _rank_by_line(table, settings.lines, "period_pct")
@@ -199,7 +194,7 @@ def year_rows(cols: Played, settings: HeegSettings) -> list[dict[str, Any]]:
         marks = cols.marks_of(group)
         row = {
             "line": line, "pair": cols.pairs[group[-1]], "_key": key, "names": _names(cols, group, key, settings),
-            "evenings": len(group), "year_pct": cols.mean_pct(group), "marks": marks,
+            "evenings": len(group), "year_pct": cols.mean_pct(group), "_exact": cols.mean_exact(group), "marks": marks,
             "star": line == top and not whole_top, "red_star": marks > 5,
         }
         for p in settings.periods:
@@ -208,54 +203,10 @@ def year_rows(cols: Played, settings: HeegSettings) -> list[dict[str, Any]]:
         row["eligible"] = whole_top and not row["red_star"]
         table.append(row)
     table = _rank_by_line(table, settings.lines, "year_pct")
-    eligible = [row["year_pct"] for row in table if row["eligible"]]
+    eligible = [row["_exact"] for row in table if row["eligible"] and row["_exact"] is not None]
     for row in table:
-        # competition rank among the eligible pairs (NaN for the others)
-        v = row["year_pct"]
-        row["champion_rank"] = float(1 + sum(1 for e in eligible if e > v)) if row["eligible"] and v == v else math.nan
+        # competition rank among the eligible pairs, on the exact values (NaN for the others)
+        v = row["_exact"]
+        row["champion_rank"] = float(1 + sum(1 for e in eligible if e > v)) if row["eligible"] and v is not None \
+            else math.nan
     return [{c: row[c] for c in columns} for row in table]
-
-
-def period_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings, period: Any = None) -> list[dict[str, Any]]:
-    """Period standings per line, with promotion/relegation marked, on plain records.
-
-    ``rows``: the recalculated season, one mapping per input row holding its input
-    and its computed values (``{**row, **computed}`` of :func:`compute`).
-
-    One row per pair per line per period (only played evenings count).
-    Columns: ``period, line, rank, pair, names, evenings, period_pct, marks,
-    blocked, move, next_line, final``.  ``rank`` is the competition rank on
-    ``period_pct`` (ties share a rank); ``blocked`` is the red inv signal (4 or
-    more substitute/absence codes in the period: cannot promote, relegates);
-    ``move`` is ``"promote"``, ``"relegate"`` or ``""``; ``final`` says whether
-    every evening of the period has been played (otherwise the marking is
-    provisional).  ``period`` restricts to one period label.
-
-    Marking, for each two adjacent lines (upper, lower) with ``n`` = the period's
-    ``promote``: every blocked pair of the upper line relegates; if fewer than
-    ``n`` do, the lowest ranked others fill up to ``n``.  As many pairs promote
-    from the lower line as relegate from the upper one: its best ranked pairs that
-    are not blocked.  Equal percentages are ordered by pair number.
-    """
-    labels = [p.label for p in settings.periods]
-    wanted = labels if period is None else [label(period)]
-    for one in wanted:
-        if one not in labels:
-            raise RuleError("heeg.period.unknown", "period {value!r} is not one of {labels}", field="period",
-                            value=period, labels=", ".join(labels))
-    return period_rows(Played.of_rows(rows, settings), settings, wanted)
-
-
-def year_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> list[dict[str, Any]]:
-    """The year standings (club championship) on plain records (``rows`` as for
-    :func:`period_table`).
-
-    One row per pair.  Columns: ``line`` (line of the pair's last evening),
-    ``rank`` (competition rank on ``year_pct`` within that line), ``pair, names,
-    evenings, year_pct``, one ``end_<label>`` per period (the pair's period
-    result), ``marks`` (substitute/absence codes in the year), ``star`` (not the
-    whole year in the top line), ``red_star`` (marks > 5), ``eligible`` (in the
-    top line, no star, no red star) and ``champion_rank`` (rank among the
-    eligible pairs; NaN for the others).  Sorted by line, then rank.
-    """
-    return year_rows(Played.of_rows(rows, settings), settings)

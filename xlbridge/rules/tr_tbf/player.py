@@ -33,6 +33,11 @@ def _mastery_k() -> dict[str, float | None]:
     return {r["colour"]: (float(r["k"]) if r["k"] else None) for r in load_table("tr_mastery")}
 
 
+#: The largest holding of one colour (docs/reliability.md, "Bounds of the numbers in rules"): the
+#: engine's limit for any number (``Option.limit``); no player holds a billion masterpoints.
+MAX_HOLDING = 1e9
+
+
 def mastery_points(yellow: float = 0, red: float = 0, green: float = 0, white: float = 0, *,
                    include_white: bool = True) -> float:
     """Section 11: mastery points (ustalık puanı), the yellow equivalent.
@@ -53,9 +58,16 @@ def mastery_points(yellow: float = 0, red: float = 0, green: float = 0, white: f
         except (TypeError, ValueError):
             raise RuleError("tr.mastery.not-a-number", "mastery points: {argument} MP must be a number; got {value!r}",
                             argument=colour, value=value) from None
-        if not math.isfinite(value) or value < 0:
+        if value != value:
+            raise RuleError("tr.mastery.not-a-number", "mastery points: {argument} MP must be a number; got {value!r}",
+                            argument=colour, value=value)
+        if value < 0:
             raise RuleError("tr.mastery.negative", "mastery points: {argument} MP cannot be negative; got {value:g}",
                             argument=colour, value=value)
+        if value > MAX_HOLDING:  # (an infinity too)
+            raise RuleError("tr.mastery.too-large", "mastery points: {argument} MP {value:g} is more than "
+                            "{maximum:,.0f}, the largest that makes sense", argument=colour, value=value,
+                            maximum=MAX_HOLDING)
         if colour == "white" and not include_white:
             continue
         k = _mastery_k()[colour]

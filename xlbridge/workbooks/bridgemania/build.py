@@ -352,7 +352,7 @@ HOW_TO_LINES = [
     "partial one the annulled row (NS, EW) and every NS pair of the board. Bridge scores: optional, for the extra "
     "PTS (the highest bridge score of the night).",
     "Championship: the final Ricalibratura ranking (grey = not eligible), the general ranking, and the three "
-    "standings after each tournament. Participation: the O/P/A/I list of every tournament and the next one "
+    "standings after each tournament. Participation: the O/P/A/I/M list (M: ill) of every tournament and the next one "
     "(type the next host and the number of base pairs that can play).",
     "",
     "Problems are listed on the Messages sheet and their cells marked in red; nothing is recalculated until "

@@ -33,6 +33,7 @@ from xlbridge.workbooks.bridgemania.read import (
 )
 from xlbridge.workbooks.declare import COMPUTED
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
+from xlbridge.workbooks.typed import one_per_cell
 
 __all__ = ["BridgeManiaSeason"]
 
@@ -91,8 +92,8 @@ class BridgeManiaSeason:
         if standings is not None and d.PARTICIPATION in names:
             next_list = _next_list(grid(d.PARTICIPATION), standings, reference or [b.id for b in base_pairs],
                                    problems)
-        if problems:
-            raise BookInputError(problems)
+        if problems:  # a formula or an error value in a typed cell: once, at that cell (issue 14, point 7)
+            raise BookInputError(one_per_cell(problems, lambda sheet: grid(sheet) if sheet in names else []))
         assert standings is not None
         return _plan(grid, names, season, standings, where, sheets, next_list)
 

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from xlbridge.rules import awards, parse_options
+from xlbridge.rules import awards, check_options, parse_options
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.rules.problems import RuleError
-from xlbridge.values import as_number, is_blank
+from xlbridge.values import as_number, is_blank, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, NAMES, OPTIONS, PLACE, READER, SCHEME, SCORE,
                                                    UNIT)
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
+from xlbridge.workbooks.typed import cell_problem
 
 TABLE = READER.table("results")
 FIRST_ROW, HEADER_ROW, COMPUTED_COL = TABLE.first_row, TABLE.header_row, TABLE.col(PLACE)
@@ -43,9 +44,14 @@ def is_event_sheet(grid: Grid) -> bool:
         cell(grid, HEADER_ROW, COMPUTED_COL) == TABLE.column(PLACE).label
 
 
-def setting_of(problem: RuleProblem) -> str:
-    """The setting a rule problem is about: the option ``boards``, another option,
-    or the scheme (the field, the ranking, the scheme itself)."""
+def setting_of(problem: RuleProblem, typed_in: dict[str, str] | None = None) -> str:
+    """The setting a rule problem is about: the cell its option was typed in
+    (``typed_in``: option name -> setting; ``boards`` may be typed in Boards or in
+    Options), else the option ``boards``, another option, or the scheme (the field,
+    the ranking, the scheme itself)."""
+    typed_in = typed_in or {}
+    if problem.option in typed_in:
+        return typed_in[problem.option]
     if problem.option == BOARDS:
         return BOARDS
     if problem.option is not None:
@@ -90,13 +96,30 @@ def _layout_problems(sheet: str, grid: Grid) -> list[Problem]:
     return out
 
 
-def _settings(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[Any, dict[str, Any]]:
+def _not_values(sheet: str, grid: Grid, problems: list[Problem]) -> set[str]:
+    """The settings whose cell holds a formula or an error value (reported once, at the cell)."""
+    bad = set()
+    for name in (SCHEME, BOARDS, OPTIONS):
+        setting = READER.setting(name)
+        found = cell_problem(sheet, setting.cell, setting.value(grid), field=name)
+        if found is not None:
+            problems.append(found)
+            bad.add(name)
+    return bad
+
+
+def _settings(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[Any, dict[str, Any], dict[str, str], bool]:
+    """The scheme, the options, where each option was typed (Boards or Options) and
+    whether the settings can be checked (no problem of their own)."""
+    start = len(problems)
+    bad = _not_values(sheet, grid, problems)
+    typed_in: dict[str, str] = {}
     scheme = READER.setting(SCHEME).value(grid)
-    if not isinstance(scheme, str) or not scheme.strip():
+    if SCHEME not in bad and (not isinstance(scheme, str) or not scheme.strip()):
         problems.append(at(sheet, READER.setting(SCHEME).cell, "event.scheme.empty",
                            "the scheme is empty (e.g. tr.club; xlbridge schemes lists them)", field=SCHEME))
     options: dict[str, Any] = {}
-    boards = READER.setting(BOARDS).value(grid)
+    boards = None if BOARDS in bad else READER.setting(BOARDS).value(grid)
     if boards is not None:
         number = as_number(boards)
         if number is None:
@@ -104,18 +127,23 @@ def _settings(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[Any, dic
                                "number", field=BOARDS, value=boards))
         else:
             options["boards"] = int(number) if number == int(number) else number
-    text = READER.setting(OPTIONS).value(grid)
+            typed_in[BOARDS] = BOARDS
+    text = None if OPTIONS in bad else READER.setting(OPTIONS).value(grid)
     if text is not None:
         try:
-            options.update(parse_options(str(text)))
+            typed = parse_options(str(text))
         except RuleError as error:
             problems.append(Problem(sheet, READER.setting(OPTIONS).cell, error.problem))
-    return scheme, options
+        else:
+            options.update(typed)
+            typed_in.update({name: OPTIONS for name in typed})
+    return scheme, options, typed_in, len(problems) == start
 
 
 def _scores(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[list[str], list[float | None]]:
     label = cell(grid, HEADER_ROW, TABLE.col(UNIT)) or "unit"
     units, scores = [], []
+    seen: dict[str, int] = {}
     for row in range(FIRST_ROW, len(grid) + 1):
         unit, score = cell(grid, row, TABLE.col(UNIT)), cell(grid, row, TABLE.col(SCORE))
         if unit is None and score is None:
@@ -125,6 +153,19 @@ def _scores(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[list[str],
         units.append(str(unit if unit is not None else ""))
         number = as_number(score)
         where = TABLE.cell(SCORE, row)
+        odd = [p for p in (cell_problem(sheet, TABLE.cell(UNIT, row), unit, field=UNIT),
+                           cell_problem(sheet, where, score, field=SCORE)) if p is not None]
+        if odd:  # a formula or an error value: once, at its cell
+            problems.extend(odd)
+            scores.append(None)
+            continue
+        key = str(pair_key(unit)) if not is_blank(unit) else ""
+        if key and key in seen:
+            problems.append(at(sheet, TABLE.cell(UNIT, row), "event.unit.twice", "{label} {unit} is listed twice "
+                               "(also row {other}); each unit has one row", field=UNIT, label=label, unit=unit,
+                               other=seen[key]))
+        elif key:
+            seen[key] = row
         if is_blank(score):
             problems.append(at(sheet, where, "event.score.empty", "{label} {unit}: the score is empty",
                                field=SCORE, label=label, unit=unit))
@@ -151,9 +192,15 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
     problems = _layout_problems(sheet, grid)
     if problems:
         raise BookInputError(problems)
-    scheme, options = _settings(sheet, grid, problems)
+    scheme, options, typed_in, settings_ok = _settings(sheet, grid, problems)
     units, scores = _scores(sheet, grid, problems)
     if problems:
+        if settings_ok:  # every problem at once: the scheme and options are checked all the same
+            try:
+                check_options(str(scheme), **options)
+            except RuleError as error:
+                problems.append(Problem(sheet, READER.setting(setting_of(error.problem, typed_in)).cell,
+                                        error.problem))
         raise BookInputError(problems)
     placed = [i for i, s in enumerate(scores) if s is not None]
     values: Grid = [[None, None, None] for _ in scores]
@@ -162,7 +209,7 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
         try:
             result = awards(str(scheme), ranks, **options)
         except RuleError as error:
-            where = READER.setting(setting_of(error.problem)).cell
+            where = READER.setting(setting_of(error.problem, typed_in)).cell
             raise BookInputError([Problem(sheet, where, error.problem)]) from None
         for i, rank, a in zip(placed, ranks, result):
             values[i] = [rank, a.points, a.unit_text]  # "sp + 7 bp" when a tie shares two currencies

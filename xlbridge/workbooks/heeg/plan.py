@@ -117,8 +117,9 @@ class HeegSeason:
         return read_season(book.read(SEASON), problems)
 
     def _evening_sheets(self, book: BookAdapter, names: list[str], settings: HeegSettings | None,
-                        problems: list[Problem]) -> list[EveningSheet]:
-        """Every evening sheet, in the workbook's order; misnamed ones are problems."""
+                        problems: list[Problem], periods_known: bool = True) -> list[EveningSheet]:
+        """Every evening sheet, in the workbook's order; misnamed ones are problems (one outside
+        every period only when the periods table has no problem: ``periods_known``)."""
         listed = set(settings.evenings) if settings else set()
         evenings: list[EveningSheet] = []
         pair_label = evening_table(0, ()).column("pair").text().lower()
@@ -131,6 +132,8 @@ class HeegSeason:
                                        "'Evening YYYY-MM-DD' (e.g. 'Evening 2025-09-04')", sheet=name))
                     continue
                 if settings is not None and day not in listed:
+                    if not periods_known:
+                        continue
                     problems.append(at(name, None, "heeg.evening.outside", "evening {day} is in no period of the "
                                        "season; add it to a period on the Season sheet (or rename the sheet)",
                                        evening=day, day=day.isoformat()))
@@ -152,14 +155,22 @@ class HeegSeason:
         problems: list[Problem] = []
         season_sheet = self._season_sheet(book, names, problems)
         settings = season_sheet.settings if season_sheet else None
-        evenings = self._evening_sheets(book, names, settings, problems)
-        if settings is None:
+        doubtful = season_sheet.doubtful if season_sheet else frozenset()
+        evenings = self._evening_sheets(book, names, settings, problems, "periods" not in doubtful)
+        if settings is None or season_sheet is None:
             raise BookInputError(problems)
         entries = [parse_row(raw, settings, ref=(sheet.name, row)) for sheet in evenings for row, raw in sheet.raw]
         problems += _no_sit_out(entries, evenings)
-        result = season(entries, settings, raise_problems=False)
-        if result.problems or problems:  # every problem of the run is reported together
-            raise BookInputError(problems + self._located(result.problems, evenings))
+        if "settings" in doubtful:  # the settings as a whole are wrong: each row's own checks only
+            found = [p for e in entries for p in e.problems]
+        else:
+            result = season(entries, settings, raise_problems=False)
+            found = result.problems
+        # Every problem of the run at once; an evening check that depends on a Season part with
+        # a problem of its own is left out (issue 14, point 7).
+        found = [p for p in found if not season_sheet.depends(p.code)]
+        if found or problems:
+            raise BookInputError(problems + self._located(found, evenings))
         labels = [p.label for p in settings.periods]
         by_day: dict[dt.date, list[tuple[Entry, dict[str, Any]]]] = {}
         for entry, values in zip(result.entries, result.values):

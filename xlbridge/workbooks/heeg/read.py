@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlbridge.clubs.heeg.rules import ABSENT_CODES, MP_CODES, normalise_code
+from xlbridge.clubs.heeg.rules import ABSENT_CODES, MAXIMA, MP_CODES, normalise_code
 from xlbridge.clubs.heeg.settings import HeegSettings, Pair, Period
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_date, as_number, as_text, is_blank, label, pair_key
@@ -33,18 +33,49 @@ from xlbridge.workbooks.heeg.declaration import (
     periods_table,
 )
 from xlbridge.workbooks.plan import Problem, at
+from xlbridge.workbooks.typed import cell_problem
 
 __all__ = ["SeasonSheet", "read_season", "EveningRow", "EveningSheet", "read_evening"]
 
 _SPEC = {s.id: s for s in SETTINGS}
 
 
+#: What the evening checks depend on: the season's problem codes that are not made
+#: while a part of the Season sheet is in doubt (it has a problem of its own), so that
+#: one wrong Season cell does not give a message on every evening row (issue 14, point 7).
+_MAXIMUM = frozenset({"heeg.mp.above-max", "heeg.score.above-max", "heeg.mp.above-sit-out-max",
+                      "heeg.combi-mp.above-max", "heeg.line.too-small"})
+DEPENDS: dict[str, frozenset[str]] = {
+    "lines": frozenset({"heeg.line.unknown", "heeg.line.not-roster", "heeg.line.too-small"}),
+    "rounds": _MAXIMUM,
+    "boards_per_round": _MAXIMUM,
+    "combi_top": _MAXIMUM,
+    "periods": frozenset({"heeg.date.no-period", "heeg.period.mismatch", "heeg.line.changed", "heeg.line.not-roster"}),
+    "roster": frozenset({"heeg.pair.not-on-roster", "heeg.line.not-roster", "heeg.line.empty", "heeg.line.changed",
+                         "heeg.line.too-small", "heeg.line-top.different"}) | _MAXIMUM,
+}
+#: The parts of the Season sheet a problem's field belongs to.
+_PART = {"lines": "lines", "rounds": "rounds", "boards_per_round": "boards_per_round", "combi_top": "combi_top",
+         "periods": "periods", "period": "periods", "promote": "periods", "evening": "periods", "roster": "roster",
+         "pair": "roster"}
+
+
 @dataclass
 class SeasonSheet:
+    """The Season sheet as read.  ``doubtful``: the parts (``lines``, ``rounds``,
+    ``boards_per_round``, ``combi_top``, ``periods``, ``roster``, or ``settings`` when the
+    settings as a whole are wrong) that have a problem of their own; ``settings`` then holds
+    the best reading (a wrong setting's default), enough to check the evenings."""
+
     settings: HeegSettings
     period_rows: dict[str, int]  # label -> row on the Season sheet
     pair_rows: dict[Any, int]  # pair key -> row
     evening_cells: dict[dt.date, str]  # date -> cell on the Season sheet
+    doubtful: frozenset[str] = frozenset()
+
+    def depends(self, code: str) -> bool:
+        """Whether an evening check of this code depends on a doubtful part (then it is not reported)."""
+        return any(code in DEPENDS.get(part, ()) for part in self.doubtful)
 
 
 class _Season:
@@ -53,12 +84,32 @@ class _Season:
     def __init__(self, grid: Grid, problems: list[Problem]) -> None:
         self.grid = grid
         self.problems = problems
+        self.bad: set[tuple[int, int]] = set()  # cells holding a formula or an error value (read as blank)
+        self.doubtful: set[str] = set()
 
     def value(self, row: int, col: int) -> Any:
-        return cell(self.grid, row, col)
+        return None if (row, col) in self.bad else cell(self.grid, row, col)
 
     def bad_at(self, ref: str | None, code: str, template: str, /, **params: Any) -> None:
         self.problems.append(at(SEASON, ref, code, template, **params))
+        field = str(params.get("field", ""))
+        self.doubtful.add("roster" if field.startswith("line_") else _PART.get(field, ""))
+
+    def not_values(self, pairs_header: int | None) -> None:
+        """Every typed cell below the title that holds a formula or an error value: reported
+        once at its cell, read as blank, its part of the sheet in doubt."""
+        by_row = {s.row: s.id for s in SETTINGS}
+        for row in range(2, len(self.grid) + 1):
+            for col, value in enumerate(self.grid[row - 1], start=1):
+                found = cell_problem(SEASON, cell_ref(row, col), value)
+                if found is None:
+                    continue
+                self.problems.append(found)
+                self.bad.add((row, col))
+                if row in by_row:
+                    self.doubtful.add(by_row[row])
+                else:
+                    self.doubtful.add("roster" if pairs_header is not None and row >= pairs_header else "periods")
 
     def find(self, header: str) -> int | None:
         """The first row below the settings whose column A holds ``header``."""
@@ -77,19 +128,21 @@ def read_season(grid: Grid, problems: list[Problem]) -> SeasonSheet | None:
                   expected=TITLE, found=shown(title))
     for label_problem in _label_problems(grid):
         problems.append(Problem(SEASON, label_problem.params["at"], label_problem))
-    values = _settings(sheet)
     header = sheet.find(periods_table(0).columns[0].text())
     pairs_header = sheet.find(pairs_table((), 0).columns[0].text())
+    sheet.not_values(pairs_header)
+    values = _settings(sheet)
     periods, period_rows, evening_cells = _periods(sheet, header, pairs_header)
-    roster, pair_rows = _pairs(sheet, pairs_header, periods, values["lines"])
-    if len(problems) > start:
-        return None
+    roster, pair_rows = _pairs(sheet, pairs_header, periods, () if "lines" in sheet.doubtful else values["lines"])
+    if header is None or pairs_header is None or not periods:
+        return None  # (no evening can be checked without the periods)
     settings = HeegSettings(periods=tuple(periods), roster=tuple(roster), **values)
-    for p in settings.check():  # anything the checks above did not catch
+    checked = settings.check() if len(problems) == start else []
+    for p in checked:  # anything the checks above did not catch
         problems.append(Problem(SEASON, None, p))
-    if len(problems) > start:
-        return None
-    return SeasonSheet(settings, period_rows, pair_rows, evening_cells)
+    if checked or (len(problems) > start and settings.check()):
+        sheet.doubtful.add("settings")
+    return SeasonSheet(settings, period_rows, pair_rows, evening_cells, frozenset(sheet.doubtful - {""}))
 
 
 def _label_problems(grid: Grid) -> list[Any]:
@@ -98,11 +151,13 @@ def _label_problems(grid: Grid) -> list[Any]:
 
 def _settings(sheet: _Season) -> dict[str, Any]:
     """The values of B3..B9 (a blank takes its default); problems at their cells."""
-    raw = {s.id: s.value(sheet.grid) for s in SETTINGS}
+    raw = {s.id: None if (s.row, s.col) in sheet.bad else s.value(sheet.grid) for s in SETTINGS}
     values: dict[str, Any] = {"club": as_text(raw["club"]) or _SPEC["club"].default, "season": as_text(raw["season"])}
     lines_cell = _SPEC["lines"].cell
     lines = tuple(part.strip() for part in as_text(raw["lines"]).replace(";", ",").split(",") if part.strip())
-    if not lines:
+    if not lines and "lines" in sheet.doubtful:
+        lines = HeegSettings().lines  # (its cell holds a formula or an error value, reported)
+    elif not lines:
         sheet.bad_at(lines_cell, "heeg.season.lines-empty", "the lines are empty; type the line names separated by "
                   "commas, top line first (e.g. A, B)", field="lines", value=raw["lines"])
     elif len(set(lines)) != len(lines):
@@ -116,12 +171,18 @@ def _settings(sheet: _Season) -> dict[str, Any]:
             sheet.bad_at(setting.cell, "heeg.season.whole", "{what} {value!r} is not a whole number from {low}",
                       field=name, what=setting.text().lower(), value=raw[name], low=low)
             n = setting.default
+        elif n > MAXIMA[name]:
+            _too_large(sheet, setting.cell, name, setting.text().lower(), raw[name])
+            n = setting.default
         values[name] = int(n)
     top = _SPEC["combi_top"]
     combi_top = top.default if is_blank(raw["combi_top"]) else as_number(raw["combi_top"])
     if combi_top is None or combi_top <= 0:
         sheet.bad_at(top.cell, "heeg.season.combi-top", "{what} {value!r} is not a number above 0", field="combi_top",
                   what=top.text().lower(), value=raw["combi_top"])
+        combi_top = top.default
+    elif combi_top > MAXIMA["combi_top"]:
+        _too_large(sheet, top.cell, "combi_top", top.text().lower(), raw["combi_top"])
         combi_top = top.default
     values["combi_top"] = float(combi_top)
     span = _SPEC["absence_span"]
@@ -148,7 +209,11 @@ def _periods(sheet: _Season, header: int | None, pairs_header: int | None
     table = periods_table(0, header)
     row = table.first_row
     end = pairs_header if pairs_header and pairs_header > header else len(sheet.grid) + 1
-    while row < end and not is_blank(sheet.value(row, table.col("period"))):
+    while row < end and (not is_blank(sheet.value(row, table.col("period"))) or
+                         (row, table.col("period")) in sheet.bad):
+        if (row, table.col("period")) in sheet.bad:  # (reported; its evenings are not known)
+            row += 1
+            continue
         name = label(sheet.value(row, table.col("period")))
         promote = _promote(sheet, table, row, name)
         days = _evenings(sheet, row, name, evening_cells)
@@ -172,7 +237,15 @@ def _promote(sheet: _Season, table: Table, row: int, name: str) -> int:
         sheet.bad_at(table.cell("promote", row), "heeg.periods.promote", "period {period}: promote/relegate {value!r} "
                   "is not a whole number from 0", field="promote", period=name, value=raw)
         return 3
+    if promote > MAXIMA["promote"]:
+        _too_large(sheet, table.cell("promote", row), "promote", "promote/relegate", raw)
+        return 3
     return int(promote)
+
+
+def _too_large(sheet: _Season, ref: str, field: str, what: str, value: Any) -> None:
+    sheet.bad_at(ref, "heeg.season.too-large", "{what} {value!r} is more than {maximum:,g}, the largest that makes "
+                 "sense", field=field, what=what, value=value, maximum=MAXIMA[field])
 
 
 def _evenings(sheet: _Season, row: int, name: str, evening_cells: dict[dt.date, str]) -> list[dt.date]:
@@ -229,6 +302,8 @@ def _pairs(sheet: _Season, header: int | None, periods: list[Period], lines: tup
 def _pair_row(sheet: _Season, table: Table, row: int, labels: list[str], lines: tuple[str, ...],
               pair_rows: dict[Any, int]) -> Pair | None:
     raw = sheet.value(row, table.col("pair"))
+    if (row, table.col("pair")) in sheet.bad:
+        return None  # (reported; the pair is not known)
     if is_blank(raw):
         rest = [sheet.value(row, c) for c in range(table.col("names"), table.first_col + table.width())]
         if any(not is_blank(v) for v in rest):
@@ -415,6 +490,13 @@ def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[An
     """One pair's row (``cols``: the sheet column of every typed column id)."""
     grid, name = sheet.grid, sheet.name
     raw_pair = cell(grid, row, cols["pair"])
+    found = [p for c in cols.values() if (p := cell_problem(name, cell_ref(row, c), cell(grid, row, c),
+                                                            evening=sheet.day, row=row)) is not None]
+    if found:  # a formula or an error value: reported once at its cell, the row in doubt
+        problems.extend(found)
+        bad_pair = any(p.cell == cell_ref(row, cols["pair"]) for p in found)
+        _in_doubt(sheet, cols, row, None if bad_pair or is_blank(raw_pair) else pair_key(raw_pair))
+        return
     if is_blank(raw_pair):
         problems.append(at(name, cell_ref(row, cols["pair"]), "heeg.evening.pair-empty", "pair is empty (type the "
                            "pair number, or clear the row)", evening=sheet.day, field="pair", row=row))

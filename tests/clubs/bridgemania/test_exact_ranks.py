@@ -1,0 +1,47 @@
+"""Equal PTS totals rank alike, compared exact (issue 15, point 1; docs/clubs/bridgemania.md)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from hypothesis import given, settings, strategies as st
+
+from xlbridge.clubs.bridgemania.championship import Totals
+from xlbridge.clubs.bridgemania.model import BaseNight
+
+
+def _night(pair: str, pts: float) -> BaseNight:
+    return BaseNight(pair, "O", 50.0, 1, pts, pts, pts, 0.0, 0.0, 0.0)
+
+
+def _totals(per_pair: dict[str, list[float]]) -> Totals:
+    totals = Totals(list(per_pair))
+    for k in range(len(next(iter(per_pair.values())))):
+        totals.count(SimpleNamespace(id=f"T{k + 1}", entries=(),
+                                     base=tuple(_night(p, pts[k]) for p, pts in per_pair.items())))
+    return totals
+
+
+def test_equal_pts_in_another_order_share_a_rank() -> None:
+    # (8.333 + 0.1) + 0.2 = 8.633 but (0.1 + 0.2) + 8.333 = 8.633000000000001 in floats
+    totals = _totals({"1": [0.1, 0.2, 8.333], "2": [8.333, 0.1, 0.2], "3": [1.0, 1.0, 1.0]})
+    assert totals.sums["1"]["f1"] != totals.sums["2"]["f1"]
+    _, rows = totals.after[-1]
+    assert [(r.pair, r.rank_f1, r.rank_indy, r.rank_hybrid) for r in rows] == [
+        ("1", 1, 1, 1), ("2", 1, 1, 1), ("3", 3, 3, 3)]
+    final = totals.final_ranking(threshold=3)
+    assert [(r.pair, r.rank_f1, r.points) for r in final][:2] in (
+        [("1", 1, 6), ("2", 1, 6)], [("2", 1, 6), ("1", 1, 6)])
+
+
+PTS = st.integers(0, 25000).map(lambda n: n / 1000)  # the PTS are rounded to 3 decimals
+
+
+@settings(max_examples=80, deadline=None)
+@given(pts=st.lists(PTS, min_size=2, max_size=7), order=st.randoms(use_true_random=False),
+       other=st.lists(PTS, min_size=7, max_size=7))
+def test_equal_exact_totals_always_share_a_rank(pts, order, other) -> None:
+    shuffled = list(pts)
+    order.shuffle(shuffled)
+    _, rows = _totals({"1": pts, "2": shuffled, "3": other[: len(pts)]}).after[-1]
+    assert rows[0].rank_f1 == rows[1].rank_f1

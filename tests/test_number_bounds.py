@@ -1,0 +1,96 @@
+"""Every number that enters a rule has a range, and a located message outside it
+(issue 14, point 5; docs/reliability.md, "Bounds of the numbers in rules")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from xlbridge.clubs.heeg import HeegInputError, HeegSettings, Period, compute
+from xlbridge.clubs.heeg.rules import heeg_c, heeg_pct
+from xlbridge.excel import functions as fn
+from xlbridge.excel.shipped import build
+from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.rules.problems import RuleError
+from xlbridge.values import as_number
+from xlbridge.workbooks.heeg import heeg_workbook
+from xlbridge.workbooks.recalc import BookInputError, recalculate
+
+
+@pytest.fixture(scope="module")
+def heeg(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("heeg") / "heeg.xlsx"
+    heeg_workbook(False).save(path)
+    return path
+
+
+def located(path: Path, sheet: str, **cells) -> list[tuple[str, str | None, str, str]]:
+    wb = load_workbook(path)
+    for ref, value in cells.items():
+        wb[sheet][ref] = value
+    with pytest.raises(BookInputError) as caught:
+        recalculate(OpenpyxlBook(wb))
+    return [(p.sheet, p.cell, p.code, p.message) for p in caught.value.problems]
+
+
+@pytest.mark.parametrize(("ref", "value", "message"), [
+    ("B6", 1e308, "rounds per evening 1e+308 is more than 30, the largest that makes sense"),
+    ("B7", 10**25, "boards per round 10000000000000000000000000 is more than 36, the largest that makes sense"),
+    ("B8", 1e308, "combi table top 1e+308 is more than 1,000, the largest that makes sense"),
+    ("B12", 1e308, "promote/relegate 1e+308 is more than 1,000, the largest that makes sense"),
+])
+def test_a_huge_heeg_setting_is_one_message_at_its_cell(heeg, ref, value, message):
+    assert located(heeg, "Season", **{ref: value}) == [("Season", ref, "heeg.season.too-large", message)]
+
+
+def test_heeg_settings_and_rows_beyond_their_range_are_problems_naming_the_field():
+    settings = HeegSettings(periods=(Period("1", ("2025-09-02",)),), boards_per_round=10**25)
+    assert [(p.code, p.field) for p in settings.check()] == [("heeg.settings.too-large", "boards_per_round")]
+    ok = HeegSettings(periods=(Period("1", ("2025-09-02",)),), lines=("A",))
+    rows = [{"date": "2025-09-02", "pair": p, "line": "A", "mp": 20, "code": "", "rounds": 1e308 if p == 1 else None,
+             "max_mp": 1e308 if p == 2 else None} for p in range(1, 5)]
+    with pytest.raises(HeegInputError) as info:
+        compute(rows, ok)
+    assert sorted((p.code, p.field) for p in info.value.problems) == [
+        ("heeg.number.too-large", "max_mp"), ("heeg.number.too-large", "rounds")]
+
+
+@pytest.mark.parametrize(("call", "code", "field"), [
+    (lambda: heeg_pct(100, 288, "s", rounds=1e308), "heeg.number.too-large", "rounds"),
+    (lambda: heeg_pct(100, 1e308, ""), "heeg.number.too-large", "max_mp"),
+    (lambda: heeg_c(20, 1e308, 10), "heeg.number.too-large", "line_top"),
+    (lambda: heeg_c(20, 8, 1e308), "heeg.number.too-large", "combi_top"),
+    (lambda: heeg_c(1e308, 8, 10), "heeg.combi-mp.above-max", "combi_mp"),
+])
+def test_heeg_functions_name_the_argument_beyond_its_range(call, code, field):
+    with pytest.raises(RuleError) as info:
+        call()
+    assert (info.value.problem.code, info.value.problem.field) == (code, field)
+
+
+@pytest.mark.parametrize(("call", "start"), [
+    (lambda: fn.tbf_mastery(1e308), "#xlbridge: mastery points: yellow MP 1e+308 is more than 1,000,000,000"),
+    (lambda: fn.tbf_mastery(float("nan")), "#xlbridge: mastery points: yellow MP must be a number; got nan"),
+    (lambda: fn.bm_pct([[8, 4, 6, 0]], 1e308), "#xlbridge: TOP 1e+308 is more than 1,000"),
+    (lambda: fn.bm_pct([[8, 4, 6, 0]], 8, -1e308), "#xlbridge: BM_PCT: penalty -1e+308 is more than the all-TOP"),
+    (lambda: fn.se_ranking([[10]], [["bp"]], [["x"]], [[1e308]]), "#xlbridge: SE_RANKING: 1e+308 is not a date"),
+    (lambda: fn.award("tr.club", 1, 1e308), "#xlbridge: tr.club: field of 1e+308 units is more than the largest"),
+    (lambda: fn.award("tr.club", 1, float("inf")), "#xlbridge: tr.club: field must be a finite number of units"),
+    (lambda: fn.award("tr.club", 1, 20, "boards=1e25"), "#xlbridge: tr.club option boards must lie between"),
+])
+def test_worksheet_functions_show_a_number_beyond_its_range_as_readable_text(call, start):
+    assert str(call()).startswith(start)
+
+
+def test_a_whole_number_beyond_any_float_is_not_a_number():
+    assert as_number(10**400) is None
+
+
+def test_boards_1e25_on_an_event_sheet_is_at_the_boards_cell(tmp_path):
+    wb = load_workbook(build("tbf-club", tmp_path / "club.xlsx"))
+    wb["Tournament"]["B4"] = 10**25
+    with pytest.raises(BookInputError) as caught:
+        recalculate(OpenpyxlBook(wb))
+    assert [(p.cell, p.code) for p in caught.value.problems] == [("B4", "option.out-of-range")]

@@ -1,0 +1,141 @@
+"""Every problem at once, each at its own cell (issue 14, point 7): a Season-sheet
+problem does not hide the evening checks, a score problem does not hide option
+errors, a formula or an error value in a typed cell is reported once at that cell,
+an option is reported where it was typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from xlbridge.excel.shipped import build
+from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.bridgemania import T_FIRST
+from xlbridge.workbooks.heeg import heeg_workbook
+from xlbridge.workbooks.recalc import BookInputError, recalculate
+
+E3 = "Evening 2025-09-18"
+
+
+@pytest.fixture(scope="module")
+def heeg(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("heeg") / "heeg.xlsx"
+    heeg_workbook(False).save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory) -> Path:
+    return build("tbf-club", tmp_path_factory.mktemp("club") / "club.xlsx")
+
+
+@pytest.fixture(scope="module")
+def swedish(tmp_path_factory) -> Path:
+    return build("se-masterpoints", tmp_path_factory.mktemp("se") / "se.xlsx")
+
+
+def located(path: Path, change) -> set[tuple[str, str | None, str]]:
+    wb = load_workbook(path)
+    change(wb)
+    with pytest.raises(BookInputError) as caught:
+        recalculate(OpenpyxlBook(wb))
+    return {(p.sheet, p.cell, p.code) for p in caught.value.problems}
+
+
+def _roster_row(ws, pair: int) -> int:
+    return next(r for r in range(17, ws.max_row + 1) if ws.cell(r, 1).value == pair)
+
+
+# ---------------------------------------------------------------- Heeg
+
+
+def test_a_formula_in_season_b5_is_one_problem_at_b5(heeg):
+    def change(wb):
+        wb["Season"]["B5"] = "=A1"  # the Lines setting (was: 87 'line is not one of' messages, none at B5)
+    assert located(heeg, change) == {("Season", "B5", "cell.formula")}
+
+
+def test_ref_in_a_roster_cell_is_one_problem_at_that_cell(heeg):
+    def change(wb):
+        ws = wb["Season"]
+        ws.cell(_roster_row(ws, 1), 1).value = "#REF!"  # (was: 18 'pair 1 is not on the roster', none here)
+    row = _roster_row(load_workbook(heeg)["Season"], 1)
+    assert located(heeg, change) == {("Season", f"A{row}", "cell.error")}
+
+
+def test_a_season_problem_does_not_hide_the_evening_checks(heeg):
+    def change(wb):
+        wb["Season"]["B6"] = "six"  # rounds per evening
+        wb[E3]["N3"] = "x"  # an unknown inv code
+        wb[E3]["D4"] = "=D3+1"  # a formula in a round's MP
+    assert located(heeg, change) == {("Season", "B6", "heeg.season.whole"), (E3, "N3", "heeg.code.unknown"),
+                                     (E3, "D4", "cell.formula")}
+
+
+def test_a_bad_evening_date_in_the_periods_does_not_hide_other_evenings(heeg):
+    def change(wb):
+        wb["Season"]["C13"] = "#VALUE!"  # period 1's first evening
+        wb[E3]["N3"] = "x"
+    assert located(heeg, change) == {("Season", "C13", "cell.error"), (E3, "N3", "heeg.code.unknown")}
+
+
+# ---------------------------------------------------------------- event sheets
+
+
+def test_a_score_problem_does_not_hide_option_errors(club):
+    def change(wb):
+        ws = wb["Tournament"]
+        ws["C12"] = "5x"
+        ws["B5"] = "colour=blue"
+    assert located(club, change) == {("Tournament", "C12", "event.score.text"),
+                                     ("Tournament", "B5", "option.unknown")}
+
+
+def test_an_option_typed_in_b5_is_reported_at_b5(swedish):
+    def change(wb):
+        wb["Silver pairs"]["B5"] = "met=abc"
+    assert located(swedish, change) == {("Silver pairs", "B5", "option.not-a-number")}
+
+    def boards(wb):
+        wb["Silver pairs"]["B5"] = "met=30; boards=abc"
+    assert {cell for _, cell, _ in located(swedish, boards)} == {"B5"}
+
+
+def test_a_formula_or_error_in_event_settings_and_rows_is_one_problem_each(club):
+    def change(wb):
+        ws = wb["Tournament"]
+        ws["B4"] = "=20+4"
+        ws["C12"] = "#DIV/0!"
+    assert located(club, change) == {("Tournament", "B4", "cell.formula"), ("Tournament", "C12", "cell.error")}
+
+
+def test_a_pair_number_twice_on_an_event_sheet_is_a_problem_at_its_cell(club, swedish):
+    def change(wb):
+        ws = wb["Tournament"]
+        ws["A13"] = ws["A12"].value
+    assert located(club, change) == {("Tournament", "A13", "event.unit.twice")}
+
+    def team(wb):
+        ws = wb["Team barometer"]
+        ws["A10"] = ws["A9"].value
+    assert located(swedish, team) == {("Team barometer", "A10", "event.unit.twice")}
+
+
+# ---------------------------------------------------------------- BridgeMania
+
+
+@pytest.fixture(scope="module")
+def bridgemania(tmp_path_factory) -> Path:
+    return build("bridgemania", tmp_path_factory.mktemp("bm") / "bm.xlsx")
+
+
+def test_a_formula_or_error_in_bridgemania_scores_is_one_problem_at_its_cell(bridgemania):
+    ws = load_workbook(bridgemania)["T01"]
+    first, second = [r for r in range(T_FIRST, ws.max_row + 1) if isinstance(ws.cell(r, 4).value, (int, float))][:2]
+
+    def change(wb):
+        wb["T01"].cell(first, 4).value = "=D9+1"  # board 1 (was: 'score '=D9+1' is not a number')
+        wb["T01"].cell(second, 6).value = "#REF!"  # board 3
+    assert located(bridgemania, change) == {("T01", f"D{first}", "cell.formula"), ("T01", f"F{second}", "cell.error")}
