@@ -12,7 +12,7 @@ from xlbridge.clubs.heeg import HeegInputError, HeegSettings, Period, compute
 from xlbridge.clubs.heeg.rules import heeg_c, heeg_pct
 from xlbridge.excel import functions as fn
 from xlbridge.excel.shipped import build
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number
 from xlbridge.workbooks.heeg import heeg_workbook

@@ -11,7 +11,7 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.excel.shipped import build
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import T_FIRST
 from xlbridge.workbooks.heeg import heeg_workbook
 from xlbridge.workbooks.recalc import BookInputError, recalculate
