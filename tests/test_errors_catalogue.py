@@ -113,7 +113,7 @@ MP_B = [30, 26, 22, 18]
 def heeg_season(folder: Path) -> Path:
     """A small Heeg season typed into the blank template: lines A (6 pairs) and B
     (4 pairs), period 1 with two evenings, period 2 with one; recalculated."""
-    path = build("heeg", folder / "heeg.xlsx", blank=True)
+    path = build("heeg", folder / "heeg.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
     ws["B4"], ws["B5"] = "2026/2027", "A, B"

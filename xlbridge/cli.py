@@ -5,8 +5,8 @@
     xlbridge schemes                                list every scheme
     xlbridge award tr.club --place 1 --field 26 --option boards=24
     xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
-    xlbridge new tbf-club PATH [--blank] [--force]  write a workbook
-    xlbridge recalc PATH                            recalculate a workbook in place
+    xlbridge new tbf-club PATH [--blank] [--force] [--lang en]  write a workbook (in the club's language)
+    xlbridge recalc PATH [--lang nl]                recalculate a workbook in place (in its own language)
     xlbridge serve [--host H] [--port P] [--allow-host NAME] [--time-limit S] [--workers N]
                                                     xlwings Server with xlbridge's functions (extra: server)
 
@@ -22,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from xlbridge.language import LANGUAGES, speaking
 from xlbridge.rules import award, awards, schemes
 from xlbridge.workbooks.plan import BookInputError as _BookInputError
 
@@ -175,7 +176,7 @@ def cmd_new(args: argparse.Namespace) -> None:
     from xlbridge.files.problems import describe_os_error
 
     try:
-        path = build(args.kind, args.path, blank=args.blank, force=args.force)
+        path = build(args.kind, args.path, blank=args.blank, force=args.force, language=args.lang)
     except OSError as error:  # a folder it may not write in, a full disk: the file is left as it was
         raise CliError(describe_os_error(args.path, error)) from None
     print(f"wrote {path}")
@@ -184,9 +185,14 @@ def cmd_new(args: argparse.Namespace) -> None:
 def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.files.headless import recalc_path
 
-    report = recalc_path(args.path, backup=not args.no_backup)
-    changed = f", {len(report.changes)} earlier values changed (listed on the Corrections sheet)" if report.changes else ""
-    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} computed cells up to date{changed}")
+    from xlbridge.language import _
+
+    report = recalc_path(args.path, backup=not args.no_backup, language=args.lang)
+    with speaking(report.language):
+        changed = _(", {count} earlier values changed (listed on the Corrections sheet)").format(
+            count=len(report.changes)) if report.changes else ""
+        print(_("recalculated {path} ({kind}): {count} computed cells up to date{changed}").format(
+            path=args.path, kind=report.kind, count=report.cells_written, changed=changed))
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -234,6 +240,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("recalc", help="recalculate an xlbridge workbook in place (no Excel needed)")
     s.add_argument("path")
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
+    s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
     s.set_defaults(func=cmd_recalc)
 
     s = sub.add_parser("new", help="write a ready workbook (or a blank template with --blank)")
@@ -241,6 +248,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("path")
     s.add_argument("--blank", action="store_true", help="a blank template instead of the worked example")
     s.add_argument("--force", action="store_true", help="overwrite an existing file")
+    s.add_argument("--lang", choices=LANGUAGES,
+                   help="the language of the workbook (default: the club's: heeg nl, bridgemania it, se-masterpoints sv, "
+                        "tbf-club tr)")
     s.set_defaults(func=cmd_new)
 
     s = sub.add_parser("serve", help="run xlwings Server with xlbridge's worksheet functions and scripts")
@@ -270,8 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
     except _BookInputError as error:
-        for problem in error.problems:
-            print(f"xlbridge: error: {problem}", file=sys.stderr)
+        with speaking(error.language):  # in the workbook's language
+            for problem in error.problems:
+                print(f"xlbridge: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
         from xlbridge.files.problems import describe_os_error

@@ -15,9 +15,11 @@ of xlwings Server (``xlbridge serve``); :mod:`xlbridge.excel.classic` calls
 import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
+from xlbridge.language import _, speaking
 from xlbridge.workbooks.messages import clear_marks, report_problems
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
+from xlbridge.workbooks.speak import language_of, localised
 
 #: The action's one name (the script's display name and the button's label).
 ACTION = "Recalculate season"
@@ -28,14 +30,19 @@ def recalculate(book) -> None:
     live ``xlwings.Book``)."""
     adapter = XlwingsBook(book)
     try:
-        clear_marks(adapter)  # first: the recalculation may fill a cell marked last time
-        try:
-            report = recalculate_adapter(adapter)
-        except BookInputError as error:
-            report_problems(adapter, error.problems, clear_old=False)
-            return
-        changed = f"; {len(report.changes)} earlier values changed (see Corrections)" if report.changes else ""
-        report_problems(adapter, [], done=f"Recalculated {report.cells_written} cells{changed}.", clear_old=False)
+        language = language_of(adapter)  # the workbook's own (its sheet names)
+        with speaking(language):
+            local = localised(adapter, language)
+            clear_marks(local)  # first: the recalculation may fill a cell marked last time
+            try:
+                report = recalculate_adapter(local, language=language)
+            except BookInputError as error:
+                report_problems(local, error.problems, clear_old=False)
+                return
+            changed = _("; {count} earlier values changed (see Corrections)").format(count=len(report.changes)) \
+                if report.changes else ""
+            done = _("Recalculated {count} cells{changed}.").format(count=report.cells_written, changed=changed)
+            report_problems(local, [], done=done, clear_old=False)
     finally:
         adapter.flush()  # the values and fills still waiting (the alert sends them first)
 

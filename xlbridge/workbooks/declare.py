@@ -14,8 +14,10 @@ and allowed values -- and everything else follows from that declaration:
   by mapping its concerns (``field`` = a column or setting id) through the
   declaration (:meth:`Table.cell`, :meth:`Setting.cell`).
 
-Labels are looked up by id (:meth:`Column.text`, :meth:`Setting.text`), so the
-words on a sheet can change (a language) without touching any logic.
+Labels are looked up by id (:meth:`Column.text`, :meth:`Setting.text`) in the
+language spoken (:mod:`xlbridge.language`: the label id is the context of the
+catalogue entry, the English label its message id), so the words on a sheet
+change with the workbook's language without touching any logic.
 
 >>> t = Table("pairs", header_row=8, columns=(Column("pair", "Pair"), Column("score", "Score %", kind="number"),
 ...           Column("place", "Place", typed=False)))
@@ -33,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from xlbridge.language import label
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text
 from xlbridge.workbooks.book import Area, Grid, Layout, cell, column_letter
@@ -45,20 +48,12 @@ HEADER_TEXT = "#FFFFFF"
 COMPUTED_HEADER = "#375623"
 COMPUTED = "#DDEBF7"
 
-#: The words the labels are looked up in, by id (``{"en": {id: text}}``); a kind
-#: registers its own with :func:`register_labels`.  English is the declarations'
-#: own ``label``.
-_LABELS: dict[str, dict[str, str]] = {}
-
-
-def register_labels(language: str, labels: Mapping[str, str]) -> None:
-    """Add the words of ``language`` (label id -> text)."""
-    _LABELS.setdefault(language, {}).update(labels)
-
-
-def text_of(label_id: str, default: str, language: str = "en") -> str:
-    """The label ``label_id`` in ``language`` (``default``, the English text, when none)."""
-    return _LABELS.get(language, {}).get(label_id, default)
+def text_of(label_id: str, default: str, language: str | None = None, arg: str = "") -> str:
+    """The label ``label_id`` (English ``default``) in ``language`` (default: the
+    language spoken now, :func:`xlbridge.language.speaking`); ``{arg}`` in it
+    stands for ``arg`` (``"Line {arg}"``: ``Line A``)."""
+    text = label(label_id, default, language)
+    return text.replace("{arg}", arg) if arg else text
 
 
 def cell_ref(row: int, col: int) -> str:
@@ -77,7 +72,9 @@ class Column:
     ``allowed`` the values a drop-down offers; ``label_id`` the key of the
     header's words (default ``id``); ``fill`` whether its cells get the typed-cell
     yellow (default: when typed; ``False`` for a typed column whose fill xlbridge
-    owns or whose cells it fills in itself).
+    owns or whose cells it fills in itself); ``arg`` what ``{arg}`` in the label
+    stands for (a column per period: ``Column("line_A", "Line {arg}", arg="A",
+    label_id="line_n")``).
     """
 
     id: str
@@ -89,9 +86,10 @@ class Column:
     allowed: tuple[str, ...] = ()
     label_id: str = ""
     fill: bool | None = None
+    arg: str = ""
 
-    def text(self, language: str = "en") -> str:
-        return text_of(self.label_id or self.id, self.label, language)
+    def text(self, language: str | None = None) -> str:
+        return text_of(self.label_id or self.id, self.label, language, self.arg)
 
     @property
     def yellow(self) -> bool:
@@ -130,7 +128,7 @@ class Table:
     def cell(self, column_id: str, row: int) -> str:
         return cell_ref(row, self.col(column_id))
 
-    def headers(self, language: str = "en") -> list[str]:
+    def headers(self, language: str | None = None) -> list[str]:
         return [c.text(language) for c in self.columns]
 
     def typed(self) -> list[Column]:
@@ -142,7 +140,7 @@ class Table:
     def width(self) -> int:
         return len(self.columns)
 
-    def check_header(self, grid: Grid, sheet: str, language: str = "en",
+    def check_header(self, grid: Grid, sheet: str, language: str | None = None,
                      only: Sequence[str] | None = None) -> list[Problem]:
         """A problem at every header cell that does not hold its label (``only``:
         check these column ids only)."""
@@ -185,11 +183,24 @@ class Setting:
     def cell(self) -> str:
         return cell_ref(self.row, self.col)
 
-    def text(self, language: str = "en") -> str:
+    def text(self, language: str | None = None) -> str:
         return text_of(self.label_id or self.id, self.label, language)
 
     def value(self, grid: Grid) -> Any:
         return cell(grid, self.row, self.col)
+
+    def choices(self, language: str | None = None) -> list[str]:
+        """The allowed values in ``language`` (the words a scorer types; context: the setting's id)."""
+        return [text_of(self.label_id or self.id, a, language) for a in self.allowed]
+
+    def choice(self, typed: Any, language: str | None = None) -> str | None:
+        """The allowed value ``typed`` stands for -- as written in the code or in
+        ``language`` -- (``None``: none of them)."""
+        text = as_text(typed).lower()
+        for value, word in zip(self.allowed, self.choices(language)):
+            if text in (value.lower(), word.lower()):
+                return value
+        return None
 
 
 @dataclass(frozen=True)
@@ -228,7 +239,7 @@ class SheetSpec:
                 return t
         raise KeyError(f"sheet {self.id} has no table {table_id!r}")
 
-    def check_labels(self, grid: Grid, language: str = "en") -> list[Problem]:
+    def check_labels(self, grid: Grid, language: str | None = None) -> list[Problem]:
         """A problem at every settings label that is not there."""
         out = []
         for s in self.settings:
@@ -251,7 +262,7 @@ class SheetSpec:
                     widths[col - 1] = c.width
         return tuple(w or 8.43 for w in widths)
 
-    def layout(self, rows: int = 0, *, language: str = "en", title: bool | None = None,
+    def layout(self, rows: int = 0, *, title: bool | None = None,
                widths: bool = True) -> Layout:
         """The look of this sheet with room for ``rows`` data rows in each table:
         header rows, number formats, typed-cell fills, frozen panes, widths."""
@@ -301,5 +312,5 @@ def shown(value: Any) -> str:
 #: function from its parameters to its sheets.
 Declaration = Callable[..., Sequence[SheetSpec]]
 
-__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "merge_areas", "register_labels", "text_of", "cell_ref", "shown",
+__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "merge_areas", "text_of", "cell_ref", "shown",
            "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED", "Declaration", "replace"]

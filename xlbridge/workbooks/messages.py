@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xlbridge.language import N_, _
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.plan import Problem
+from xlbridge.workbooks.speak import Localised
 
 MESSAGES = "Messages"
 MARK = "#FFC7CE"  # Excel's light red "bad" fill
 #: Problems are always in typed cells, and typed cells of xlbridge workbooks are
 #: light yellow: a cleared mark gives the cell that fill back.
 INPUT = "#FFF2CC"
-HEADER_PROBLEMS = "Problems found by the last recalculation (nothing was recalculated):"
+HEADER_PROBLEMS = N_("Problems found by the last recalculation (nothing was recalculated):")
 
 
 def cell_position(cell: str) -> tuple[int, int]:
@@ -49,7 +51,8 @@ def _unmark(book: BookAdapter, messages: Sequence[Sequence[object]], names: Sequ
     for line in messages[1:]:
         ref = line[1] if len(line) > 1 else None
         if isinstance(ref, str) and "!" in ref:
-            sheet, _, address = ref.rpartition("!")
+            sheet, _bang, address = ref.rpartition("!")
+            sheet = Localised.canonical_name(sheet, getattr(book, "language", "en"))
             if sheet in names:
                 row, col = cell_position(address)
                 book.fill(sheet, row, col, INPUT)
@@ -71,10 +74,10 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
         old = book.read(MESSAGES)
     if clear_old:  # remove the marks of the previous run
         _unmark(book, old, names)
-    rows: list[list[object]] = [[HEADER_PROBLEMS if problems else (done or "No problems."), None]]
+    rows: list[list[object]] = [[_(HEADER_PROBLEMS) if problems else (done or _("No problems.")), None]]
     for p in problems:
         located = p.cell and p.sheet in names
-        rows.append([str(p), f"{p.sheet}!{p.cell}" if located else None])
+        rows.append([str(p), f"{p.shown_sheet}!{p.cell}" if located else None])
     rows += [[None, None]] * (max(len(old), 1) - len(rows))
     book.write(MESSAGES, 1, 1, rows)
     for p in problems:
@@ -83,7 +86,8 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
             book.fill(p.sheet, row, col, MARK)
     if problems:
         shown = "\n".join(str(p) for p in problems[:10])
-        more = f"\n... and {len(problems) - 10} more (see the Messages sheet)" if len(problems) > 10 else ""
-        book.alert(f"Nothing was recalculated: {len(problems)} problem(s).\n{shown}{more}")
+        more = "\n" + _("... and {count} more (see the Messages sheet)").format(count=len(problems) - 10) \
+            if len(problems) > 10 else ""
+        book.alert(_("Nothing was recalculated: {count} problem(s).").format(count=len(problems)) + f"\n{shown}{more}")
     elif done:
         book.alert(done)

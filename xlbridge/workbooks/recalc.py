@@ -14,9 +14,11 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
+from xlbridge.language import N_, _, speaking
 from xlbridge.workbooks.book import BookAdapter, Grid
 from xlbridge.workbooks.kinds import KINDS
-from xlbridge.workbooks.plan import BookInputError, Change, Kind, Plan, Problem, Report, cell_name
+from xlbridge.workbooks.plan import BookInputError, Change, Kind, Plan, Problem, Report, at, cell_name
+from xlbridge.workbooks.speak import Localised, language_of, localised
 
 __all__ = ["recalculate", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
            "BookInputError", "Problem", "Report"]
@@ -27,12 +29,16 @@ def _kinds() -> list[Kind]:
 
 
 def detect(book: BookAdapter) -> Kind:
-    for kind in _kinds():
-        if kind.recognises(book):
-            return kind
-    names = ", ".join(book.sheet_names()) or "no sheets"
-    raise BookInputError([Problem("workbook", None,
-                                  f"not an xlbridge workbook (sheets: {names}); start from a template: xlbridge new KIND PATH")])
+    """The kind of the workbook (read in its own language)."""
+    language = getattr(book, "language", None) or language_of(book)
+    with speaking(language):
+        book = localised(book, language)
+        for kind in _kinds():
+            if kind.recognises(book):
+                return kind
+    names = ", ".join(book.sheet_names()) or _("no sheets")
+    raise BookInputError([at("workbook", None, "workbook.unknown", "not an xlbridge workbook (sheets: {names}); start "
+                             "from a template: xlbridge new KIND PATH", names=names)])
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -93,7 +99,8 @@ def apply(book: BookAdapter, plan: Plan) -> int:
 
 
 CORRECTIONS = "Corrections"
-CORRECTIONS_HEADER = ["When", "Sheet", "Cell", "Event", "Pair", "Column", "Old value", "New value"]
+CORRECTIONS_HEADER = [N_("When"), N_("Sheet"), N_("Cell"), N_("Event"), N_("Pair"), N_("Column"), N_("Old value"),
+                      N_("New value")]
 
 
 def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str) -> None:
@@ -101,10 +108,12 @@ def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str) 
     Corrections sheet (created on first use)."""
     if CORRECTIONS not in book.sheet_names():
         book.add_sheet(CORRECTIONS)
-        book.write(CORRECTIONS, 1, 1, [CORRECTIONS_HEADER])
+        book.write(CORRECTIONS, 1, 1, [[_(word) for word in CORRECTIONS_HEADER]])
     grid = book.read(CORRECTIONS)
     last = max((i + 1 for i, line in enumerate(grid) if any(v is not None for v in line)), default=1)
-    rows = [[when, c.sheet, c.cell, c.what, c.unit, c.column, c.old, c.new] for c in changes]
+    language = getattr(book, "language", "en")  # the sheets as the scorer sees them
+    rows = [[when, Localised.local_name(c.sheet, language), c.cell, Localised.local_name(c.what, language), c.unit,
+             c.column, c.old, c.new] for c in changes]
     book.write(CORRECTIONS, last + 1, 1, rows)
 
 
@@ -113,17 +122,27 @@ def now_stamp() -> str:
     return dt.datetime.now().strftime("%Y-%m-%d %H:%M")
 
 
-def recalculate(book: BookAdapter, *, when: str | None = None) -> Report:
+def recalculate(book: BookAdapter, *, when: str | None = None, language: str | None = None) -> Report:
     """Check, compute and write one workbook; nothing is written on a problem.
 
     Computed cells whose earlier value changes are listed in the Corrections
-    sheet with ``when`` (default: now, to the minute).
+    sheet with ``when`` (default: now, to the minute).  The workbook is read and
+    written in its own language (:func:`~xlbridge.workbooks.speak.language_of`;
+    ``language`` to say it); the report and a
+    :class:`~xlbridge.workbooks.plan.BookInputError` carry it as ``.language``.
     """
-    kind = detect(book)
-    plan = kind.plan(book)
-    changes = diff(book, plan)
-    written = apply(book, plan)
-    if changes:
-        stamp = when or now_stamp()
-        append_corrections(book, changes, stamp)
-    return Report(kind.name, written, changes)
+    language = language or getattr(book, "language", None) or language_of(book)
+    with speaking(language):
+        book = localised(book, language)
+        try:
+            kind = detect(book)
+            plan = kind.plan(book)
+        except BookInputError as error:
+            error.language = language
+            raise
+        changes = diff(book, plan)
+        written = apply(book, plan)
+        if changes:
+            stamp = when or now_stamp()
+            append_corrections(book, changes, stamp)
+    return Report(kind.name, written, changes, language)
