@@ -110,7 +110,7 @@ def cmd_demo(args: argparse.Namespace) -> None:
     if args.which == "tbf":
         _demo_tbf()
     else:
-        _demo_heeg(args.dir)
+        _demo_heeg(args.dir, args.lang)
 
 
 def _demo_tbf() -> None:
@@ -127,35 +127,45 @@ def _demo_tbf() -> None:
     )
 
 
-def _demo_heeg(folder: str | None) -> None:
+def _demo_heeg(folder: str | None, language: str | None = None) -> None:
     """Write the bundled Heeg demo season (the same workbook as workbooks/heeg-demo.xlsx,
-    built from the package), recalculate it as ``xlbridge recalc`` does and print
-    the year standings."""
-    import math
+    built from the package; in Dutch, or ``language``), recalculate it as ``xlbridge
+    recalc`` does and print the year standings in its language."""
     import tempfile
     from pathlib import Path
 
-    from openpyxl import load_workbook
-
-    from xlbridge.workbooks.heeg import YEAR
     from xlbridge.files.headless import recalc_path
     from xlbridge.excel.shipped import build
 
     target_dir = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="xlbridge-demo-"))
     target_dir.mkdir(parents=True, exist_ok=True)
-    path = build("heeg", target_dir / "heeg-demo.xlsx", force=True)
+    path = build("heeg", target_dir / "heeg-demo.xlsx", force=True, language=language)
     report = recalc_path(path)
-    print(f"Bundled example: Bridge club Heeg season workbook (synthetic), written to {path}")
-    print(f"xlbridge recalc {path}: {report.cells_written} computed cells up to date, "
-          f"{len(report.changes)} earlier values changed; previous version kept as {path.stem}.backup.xlsx")
-    ws = load_workbook(path)[YEAR]
+    with speaking(report.language):
+        _show_heeg(path, report)
+
+
+def _show_heeg(path: Any, report: Any) -> None:
+    import math
+
+    from openpyxl import load_workbook
+
+    from xlbridge.language import _
+    from xlbridge.workbooks.heeg import YEAR
+    from xlbridge.workbooks.speak import shown_name
+
+    print(_("Bundled example: Bridge club Heeg season workbook (synthetic), written to {path}").format(path=path))
+    print(_("xlbridge recalc {path}: {count} computed cells up to date, {changed} earlier values changed; previous "
+            "version kept as {backup}").format(path=path, count=report.cells_written, changed=len(report.changes),
+                                              backup=f"{path.stem}.backup.xlsx"))
+    ws = load_workbook(path)[shown_name(YEAR)]
     rows = [[c.value for c in row] for row in ws.iter_rows(min_row=1)]
     print(rows[0][0])
     header = [h for h in rows[2] if h is not None]
     star = header.index("*")
     for row in ws.iter_rows(min_row=4):  # the red fill of the * cell, as the scorer sees it
         if row[star].fill is not None and row[star].fill.fill_type == "solid":
-            rows[row[0].row - 1][star] = ((rows[row[0].row - 1][star] or "") + " red").strip()
+            rows[row[0].row - 1][star] = ((rows[row[0].row - 1][star] or "") + " " + _("red")).strip()
 
     def shown(value: object) -> str:
         if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -166,20 +176,22 @@ def _demo_heeg(folder: str | None) -> None:
 
     table = [tuple(shown(v) for v in row[: len(header)]) for row in rows[3:] if row and row[0] is not None]
     _print_awards(table, tuple(header))
-    print("* = not the whole year in the A-line; red = more than 5 substitutes/absences in the year (a red * cell);\n"
-          "champion = rank among the pairs who can be club champion. "
-          "Open the workbook in Excel, or change an MP and run: xlbridge recalc PATH")
+    print(_("* = not the whole year in the A-line; red = more than 5 substitutes/absences in the year (a red * cell);"))
+    print(_("champion = rank among the pairs who can be club champion. Open the workbook in Excel, or change an MP and "
+            "run: xlbridge recalc PATH"))
 
 
 def cmd_new(args: argparse.Namespace) -> None:
-    from xlbridge.excel.shipped import build
+    from xlbridge.excel.shipped import KINDS, build
+    from xlbridge.language import _
     from xlbridge.files.problems import describe_os_error
 
     try:
         path = build(args.kind, args.path, blank=args.blank, force=args.force, language=args.lang)
     except OSError as error:  # a folder it may not write in, a full disk: the file is left as it was
         raise CliError(describe_os_error(args.path, error)) from None
-    print(f"wrote {path}")
+    with speaking(args.lang or KINDS[args.kind].language):
+        print(_("wrote {path}").format(path=path))
 
 
 def cmd_recalc(args: argparse.Namespace) -> None:
@@ -235,6 +247,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("which", nargs="?", choices=["heeg", "tbf"], default="heeg",
                    help="heeg (default): the Heeg club season workbook; tbf: the TBF club tournament awards")
     s.add_argument("--dir", help="folder for the demo workbook (default: a new temporary folder)")
+    s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: Dutch, the club's)")
     s.set_defaults(func=cmd_demo)
 
     s = sub.add_parser("recalc", help="recalculate an xlbridge workbook in place (no Excel needed)")

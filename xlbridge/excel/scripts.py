@@ -15,8 +15,8 @@ of xlwings Server (``xlbridge serve``); :mod:`xlbridge.excel.classic` calls
 import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
-from xlbridge.language import _, speaking
-from xlbridge.workbooks.messages import clear_marks, report_problems
+from xlbridge.language import speaking
+from xlbridge.workbooks.messages import clear_marks, done_message, report_problems
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
 from xlbridge.workbooks.speak import language_of, localised
@@ -39,10 +39,7 @@ def recalculate(book) -> None:
             except BookInputError as error:
                 report_problems(local, error.problems, clear_old=False)
                 return
-            changed = _("; {count} earlier values changed (see Corrections)").format(count=len(report.changes)) \
-                if report.changes else ""
-            done = _("Recalculated {count} cells{changed}.").format(count=report.cells_written, changed=changed)
-            report_problems(local, [], done=done, clear_old=False)
+            report_problems(local, [], done=done_message(report.cells_written, len(report.changes)), clear_old=False)
     finally:
         adapter.flush()  # the values and fills still waiting (the alert sends them first)
 

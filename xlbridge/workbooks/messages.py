@@ -22,6 +22,29 @@ MARK = "#FFC7CE"  # Excel's light red "bad" fill
 #: light yellow: a cleared mark gives the cell that fill back.
 INPUT = "#FFF2CC"
 HEADER_PROBLEMS = N_("Problems found by the last recalculation (nothing was recalculated):")
+#: What the scorer is told after a recalculation without problems.
+DONE = N_("Recalculated {count} cells{changed}.")
+CHANGED = N_("; {count} earlier values changed (see Corrections)")
+
+
+def done_message(cells: int, changes: int) -> str:
+    """``Recalculated 60 cells; 2 earlier values changed (see Corrections).`` in the language spoken."""
+    changed = _(CHANGED).format(count=changes) if changes else ""
+    return _(DONE).format(count=cells, changed=changed)
+
+
+def is_done_message(text: str) -> bool:
+    """Whether ``text`` is :func:`done_message` in any language (for tests and tools)."""
+    import re
+
+    from xlbridge.language import LANGUAGES, speaking
+
+    for language in LANGUAGES:
+        with speaking(language):
+            pattern = re.escape(_(DONE)).replace(r"\{count\}", r"\d+").replace(r"\{changed\}", ".*")
+        if re.fullmatch(pattern, text, re.DOTALL):
+            return True
+    return False
 
 
 def cell_position(cell: str) -> tuple[int, int]:
