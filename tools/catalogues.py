@@ -1,7 +1,7 @@
 """The gettext catalogues of xlbridge: extract, update, compile (Babel).
 
     python -m tools.catalogues update     extract every message and label, merge into each xlbridge/locale/LANG .po
-    python -m tools.catalogues compile    compile every .po into its .mo (what the package reads at run time)
+    python -m tools.catalogues compile    compile every translated .po into its .mo (what the package reads at run time)
     python -m tools.catalogues check      exit 1 when a .po lacks an entry or a translation, or a .mo is stale
 
 What goes into the catalogues (docs/languages.md):
@@ -164,7 +164,8 @@ def mo_bytes(language: str) -> bytes:
     return out.getvalue()
 
 
-def compile_all(languages: Iterable[str] = LANGUAGES) -> None:
+def compile_all(languages: Iterable[str] = TRANSLATED) -> None:
+    """Compile the ``.mo`` of every translated language (English needs none: the code's own words)."""
     for language in languages:
         po_path(language).with_suffix(".mo").write_bytes(mo_bytes(language))
 
@@ -192,7 +193,7 @@ def main(argv: list[str]) -> int:
         compile_all()
     elif command == "check":
         problems = [p for language in LANGUAGES for p in missing(language)]
-        problems += [f"{language}: the .mo is not compiled from the .po" for language in LANGUAGES
+        problems += [f"{language}: the .mo is not compiled from the .po" for language in TRANSLATED
                      if po_path(language).with_suffix(".mo").read_bytes() != mo_bytes(language)]
         print("\n".join(problems) or "the catalogues are complete and compiled")
         return 1 if problems else 0
