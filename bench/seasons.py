@@ -99,7 +99,7 @@ def bm_workbook(size: int):
 
     season = bm_season(size)
     with _demo_replaced(bridgemania_demo, "demo_season", lambda: season):
-        return bridgemania_workbook(False)
+        return bridgemania_workbook(False, language="en")
 
 
 def heeg_workbook(size: int):

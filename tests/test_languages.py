@@ -27,7 +27,7 @@ from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.speak import Localised
 
 #: The languages whose catalogue is complete: every entry translated.
-FINISHED = ("nl",)
+FINISHED = ("nl", "it")
 
 
 @pytest.fixture(scope="module")
@@ -171,3 +171,42 @@ def test_the_button_speaks_the_language(tmp_path):
         assert _("Recalculate season") == "Seizoen herberekenen"
     found = buttons(build("heeg", tmp_path / "nl.xlsx", blank=True))
     assert [(b["label"], b["sheet"]) for b in found] == [("Seizoen herberekenen", "Seizoen")]
+
+
+# ------------------------------------------------------------------ the BridgeMania workbook in Italian and in English
+
+
+@pytest.fixture(scope="module")
+def bm_books(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bm-languages")
+    return build("bridgemania", folder / "it.xlsx"), build("bridgemania", folder / "en.xlsx", language="en")
+
+
+def test_bridgemania_is_italian_unless_asked(bm_books):
+    italian, english = (load_workbook(p) for p in bm_books)
+    assert KINDS["bridgemania"].language == "it"
+    assert italian.sheetnames[0] == "Stagione" and italian.sheetnames[-4:] == ["Torneo vuoto", "Campionato",
+                                                                               "Partecipazione", "Istruzioni"]
+    assert english.sheetnames[0] == "Season" and english.sheetnames[-4:] == ["Blank tournament", "Championship",
+                                                                             "Participation", "How to"]
+    season = italian["Stagione"]
+    assert [season.cell(row=4, column=c).value for c in (1, 2, 3, 7, 10)] == ["Coppia", "Giocatore 1", "Giocatore 2",
+                                                                              "Ospite", "Torneo"]
+    assert season["G3"].value == "Registro delle coppie ospiti"
+    assert italian["Campionato"]["A4"].value == "Classifica finale — Ricalibratura della storia (C.04)"
+    statuses = {c.value for ws in italian.worksheets if ws.title.startswith("T") for c in ws["B"][8:]}
+    assert {"lista di attesa", "malattia"} <= statuses and not statuses & {"waiting", "ill", "unable"}
+
+
+def test_a_season_gives_the_same_numbers_in_italian_and_in_english(bm_books):
+    for path in bm_books:  # a late correction typed in both: two scores of a board swapped
+        wb = load_workbook(path)
+        ws = wb["T03"]
+        ws["D9"], ws["D10"] = ws["D10"].value, ws["D9"].value
+        wb.save(path)
+    reports = [recalc_path(path, when="2026-11-30 20:00") for path in bm_books]
+    assert [r.language for r in reports] == ["it", "en"]
+    assert [(c.sheet, c.cell, c.old, c.new) for c in reports[0].changes] == \
+        [(c.sheet, c.cell, c.old, c.new) for c in reports[1].changes] != []
+    numbers = [_numbers(path, language) for path, language in zip(bm_books, ("it", "en"))]
+    assert numbers[0] == numbers[1] and len(numbers[0]) > 2000

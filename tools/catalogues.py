@@ -96,16 +96,26 @@ def declared() -> Iterator[tuple[str | None, str, str]]:
                 for column in table.columns:
                     if re.search(r"[A-Za-z]", column.label):
                         yield column.label_id or column.id, column.label, f"{kind} {table.id} column"
+                    for value in column.allowed:  # the words typed in it (not codes such as a, s1)
+                        if len(value) > 2:
+                            yield column.label_id or column.id, value, f"{kind} {table.id} column value"
     assert declare  # the declarations' module is what is walked
 
 
 def _kind_sheets() -> dict[str, list[Any]]:
+    """Each kind's sheets, as its declaration gives them (with sample parameters)."""
+    from xlbridge.workbooks.bridgemania import declaration as bm
+    from xlbridge.workbooks.declare import SheetSpec
+    from xlbridge.workbooks.events import declaration as events
     from xlbridge.workbooks.heeg import declaration as heeg
 
     labels = ["1", "2"]
     return {
         "heeg": [heeg.season_spec(labels, 2), heeg.evening_spec(6, labels), heeg.period_spec("1"),
                  heeg.year_spec(labels)],
+        "bridgemania": [bm.SEASON_SHEET, bm.tournament_sheet(2), bm.CHAMPIONSHIP_SHEET, bm.PARTICIPATION_SHEET,
+                        SheetSpec("sections", "", tables=tuple(section.table for section in bm.SECTIONS))],
+        "events": [events.READER],
     }
 
 

@@ -118,7 +118,7 @@ FUNCTION_CASES: dict[str, list[tuple[tuple, Any]]] = {
 LATE_CORRECTIONS: dict[str, Callable[[Any], None]] = {
     "tbf-club": lambda wb: wb["Tournament"].__setitem__("C20", 60.0),
     "se-masterpoints": lambda wb: wb["Silver pairs"].__setitem__("C30", 70.0),
-    "bridgemania": lambda wb: wb["Championship"].__setitem__("F6", 999.0),
+    "bridgemania": lambda wb: wb["Campionato"].__setitem__("F6", 999.0),  # Italian: the championship's language
     # the Heeg workbook is Dutch (the club's language): its evening sheets are 'Avond YYYY-MM-DD'
     "heeg": lambda wb: wb["Avond 2025-09-18"].__setitem__("E8", (wb["Avond 2025-09-18"]["E8"].value or 0) + 3),
 }

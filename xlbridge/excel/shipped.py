@@ -13,7 +13,7 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
-from xlbridge.workbooks.bridgemania import bridgemania_workbook
+from xlbridge.workbooks.bridgemania.build import build_workbook as bridgemania_workbook
 from xlbridge.workbooks.bridgemania.declaration import NEVER_READ as BM_NEVER_READ
 from xlbridge.workbooks.events.build import se_masterpoints, tbf_club
 from xlbridge.workbooks.events.declaration import NEVER_READ as EVENTS_NEVER_READ
@@ -64,7 +64,7 @@ KINDS: dict[str, WorkbookKind] = {
     "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3), "Swedish masterpoint events",
                                     "Svenska Mästarpoäng 2009", EVENTS_NEVER_READ),
     "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"), "BridgeMania championship season",
-                                "the BridgeMania championship rules 2019-2020", BM_NEVER_READ),
+                                "the BridgeMania championship rules 2019-2020", BM_NEVER_READ, language="it"),
     "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), "Heeg club season",
                          "Bridge club Heeg's score calculation", HEEG_NEVER_READ, language="nl"),
 }

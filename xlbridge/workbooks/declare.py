@@ -56,6 +56,21 @@ def text_of(label_id: str, default: str, language: str | None = None, arg: str =
     return text.replace("{arg}", arg) if arg else text
 
 
+def choices(label_id: str, allowed: Sequence[str], language: str | None = None) -> list[str]:
+    """The allowed values in ``language``: the words a scorer types (context: the label id)."""
+    return [text_of(label_id, a, language) for a in allowed]
+
+
+def choice(label_id: str, allowed: Sequence[str], typed: Any, language: str | None = None) -> str | None:
+    """The allowed value ``typed`` stands for -- as written in the code or in ``language``
+    -- (``None``: none of them)."""
+    text = as_text(typed).lower()
+    for value, word in zip(allowed, choices(label_id, allowed, language)):
+        if text in (value.lower(), word.lower()):
+            return value
+    return None
+
+
 def cell_ref(row: int, col: int) -> str:
     """``cell_ref(7, 4) == "D7"``."""
     return f"{column_letter(col)}{row}"
@@ -90,6 +105,12 @@ class Column:
 
     def text(self, language: str | None = None) -> str:
         return text_of(self.label_id or self.id, self.label, language, self.arg)
+
+    def choices(self, language: str | None = None) -> list[str]:
+        return choices(self.label_id or self.id, self.allowed, language)
+
+    def choice(self, typed: Any, language: str | None = None) -> str | None:
+        return choice(self.label_id or self.id, self.allowed, typed, language)
 
     @property
     def yellow(self) -> bool:
@@ -190,17 +211,10 @@ class Setting:
         return cell(grid, self.row, self.col)
 
     def choices(self, language: str | None = None) -> list[str]:
-        """The allowed values in ``language`` (the words a scorer types; context: the setting's id)."""
-        return [text_of(self.label_id or self.id, a, language) for a in self.allowed]
+        return choices(self.label_id or self.id, self.allowed, language)
 
     def choice(self, typed: Any, language: str | None = None) -> str | None:
-        """The allowed value ``typed`` stands for -- as written in the code or in
-        ``language`` -- (``None``: none of them)."""
-        text = as_text(typed).lower()
-        for value, word in zip(self.allowed, self.choices(language)):
-            if text in (value.lower(), word.lower()):
-                return value
-        return None
+        return choice(self.label_id or self.id, self.allowed, typed, language)
 
 
 @dataclass(frozen=True)
