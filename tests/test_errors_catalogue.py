@@ -176,8 +176,8 @@ class Sources:
                 "bm": lambda: bm_season(self.folder),
                 "bm-blank": lambda: self._save(season_workbook(None), "bm-blank.xlsx"),
                 "empty": lambda: self._save(Workbook(), "empty.xlsx"),
-                "tbf-club": lambda: build("tbf-club", self.folder / "tbf.xlsx"),
-                "se-masterpoints": lambda: build("se-masterpoints", self.folder / "se.xlsx"),
+                "tbf-club": lambda: build("tbf-club", self.folder / "tbf.xlsx", language="en"),
+                "se-masterpoints": lambda: build("se-masterpoints", self.folder / "se.xlsx", language="en"),
             }
             self._bytes[kind] = makers[kind]().read_bytes()
         return self._bytes[kind]

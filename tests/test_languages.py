@@ -27,7 +27,7 @@ from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.speak import Localised
 
 #: The languages whose catalogue is complete: every entry translated.
-FINISHED = ("nl", "it")
+FINISHED = ("nl", "it", "sv", "tr")
 
 
 @pytest.fixture(scope="module")
@@ -210,3 +210,33 @@ def test_a_season_gives_the_same_numbers_in_italian_and_in_english(bm_books):
         [(c.sheet, c.cell, c.old, c.new) for c in reports[1].changes] != []
     numbers = [_numbers(path, language) for path, language in zip(bm_books, ("it", "en"))]
     assert numbers[0] == numbers[1] and len(numbers[0]) > 2000
+
+
+# ------------------------------------------------------------------ the event workbooks in Turkish and Swedish
+
+
+@pytest.mark.parametrize("kind, language, sheet, header, unit", [
+    ("tbf-club", "tr", "Turnuva", ["Çift", "Oyuncular", "Skor %", "Derece", "MP", "Renk"], "yeşil"),
+    ("se-masterpoints", "sv", "Brons par", ["Par", "Spelare", "Resultat %", "Placering", "Poäng", "Enhet"], "bp"),
+])
+def test_an_event_workbook_speaks_its_federations_language_and_gives_the_same_numbers(tmp_path, kind, language, sheet,
+                                                                                      header, unit):
+    assert KINDS[kind].language == language
+    books = build(kind, tmp_path / "own.xlsx"), build(kind, tmp_path / "en.xlsx", language="en")
+    own = load_workbook(books[0])
+    assert sheet in own.sheetnames and Localised.local_name("How to", language) in own.sheetnames
+    assert [c.value for c in own[sheet][8]] == header and own[sheet]["A3"].value == label("scheme", "Scheme", language)
+    assert own[sheet]["F9"].value == unit
+    reports = [recalc_path(path, when="2026-11-30 20:00") for path in books]
+    assert [r.language for r in reports] == [language, "en"] and [r.changes for r in reports] == [[], []]
+    numbers = [_numbers(path, lang) for path, lang in zip(books, (language, "en"))]
+    assert list(numbers[0].values()) == list(numbers[1].values()) and len(numbers[0]) > 50
+
+
+def test_translated_sheet_names_name_one_language():
+    from xlbridge.workbooks.speak import SHEET_NAMES, SHEET_PREFIXES
+
+    for english in (*SHEET_NAMES, *SHEET_PREFIXES):
+        words = {language: catalogue(language).gettext(english) for language in LANGUAGES}
+        own = [w for w in words.values() if w != english]
+        assert len(own) == len(set(own)), (english, words)

@@ -84,6 +84,10 @@ def declared() -> Iterator[tuple[str | None, str, str]]:
 
     for name in (*SHEET_NAMES, *SHEET_PREFIXES):
         yield None, name, "sheet name"
+    from xlbridge.workbooks.events.declaration import UNIT_WORDS
+
+    for word in UNIT_WORDS:
+        yield "unit", word, "events: an award's unit"
     for kind, specs in _kind_sheets().items():
         for spec in specs:  # (titles are marked where they are written: N_ or _)
             for setting in spec.settings:
@@ -115,7 +119,8 @@ def _kind_sheets() -> dict[str, list[Any]]:
                  heeg.year_spec(labels)],
         "bridgemania": [bm.SEASON_SHEET, bm.tournament_sheet(2), bm.CHAMPIONSHIP_SHEET, bm.PARTICIPATION_SHEET,
                         SheetSpec("sections", "", tables=tuple(section.table for section in bm.SECTIONS))],
-        "events": [events.READER],
+        "events": [events.READER, *(events.event_sheet("", "", labels) for labels in
+                                    (events.TBF_LABELS, events.PAIRS_LABELS, events.TEAMS_LABELS))],
     }
 
 

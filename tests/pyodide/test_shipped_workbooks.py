@@ -116,8 +116,8 @@ FUNCTION_CASES: dict[str, list[tuple[tuple, Any]]] = {
 #: A late correction per workbook kind (the demo workbooks): the recalculation then
 #: changes earlier results and lists them on the Corrections sheet, with the clock.
 LATE_CORRECTIONS: dict[str, Callable[[Any], None]] = {
-    "tbf-club": lambda wb: wb["Tournament"].__setitem__("C20", 60.0),
-    "se-masterpoints": lambda wb: wb["Silver pairs"].__setitem__("C30", 70.0),
+    "tbf-club": lambda wb: wb["Turnuva"].__setitem__("C20", 60.0),  # Turkish: the federation's language
+    "se-masterpoints": lambda wb: wb["Silver par"].__setitem__("C30", 70.0),  # Swedish
     "bridgemania": lambda wb: wb["Campionato"].__setitem__("F6", 999.0),  # Italian: the championship's language
     # the Heeg workbook is Dutch (the club's language): its evening sheets are 'Avond YYYY-MM-DD'
     "heeg": lambda wb: wb["Avond 2025-09-18"].__setitem__("E8", (wb["Avond 2025-09-18"]["E8"].value or 0) + 3),

@@ -17,6 +17,7 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.excel.shipped import KINDS, build
+from xlbridge.language import sheet_name
 from xlbridge.workbooks.speak import Localised
 from xlbridge.files.headless import recalc_path
 from xlbridge.files.openpyxl_book import OpenpyxlBook
@@ -39,18 +40,19 @@ def typed_number(ws, row: int, first_col: int, last_col: int) -> tuple[int, int]
     raise AssertionError(f"no number in row {row}")
 
 
-def event_correction(sheet: str) -> Callable:
+def event_correction(kind: str, sheet: str) -> Callable:
     def change(wb):
-        ws = wb[sheet]
-        ws["C10"] = 99.5  # the second pair wins now
-        return sheet, "C10"
+        name = sheet_name(sheet, KINDS[kind].language)  # the event sheet in the federation's language
+        wb[name]["C10"] = 99.5  # the second pair wins now
+        return name, "C10"
     return change
 
 
-def event_bad(sheet: str) -> Callable:
+def event_bad(kind: str, sheet: str) -> Callable:
     def spoil(wb):
-        wb[sheet]["C12"] = "5x"
-        return sheet, "C12"
+        name = sheet_name(sheet, KINDS[kind].language)
+        wb[name]["C12"] = "5x"
+        return name, "C12"
     return spoil
 
 
@@ -102,8 +104,9 @@ class Case:
 
 
 CASES = [
-    Case("tbf-club", "event awards", event_correction("Tournament"), event_bad("Tournament")),
-    Case("se-masterpoints", "event awards", event_correction("Bronze pairs"), event_bad("Bronze pairs")),
+    Case("tbf-club", "event awards", event_correction("tbf-club", "Tournament"), event_bad("tbf-club", "Tournament")),
+    Case("se-masterpoints", "event awards", event_correction("se-masterpoints", "Bronze pairs"),
+         event_bad("se-masterpoints", "Bronze pairs")),
     Case("bridgemania", "bridgemania", bm_correction, bm_bad),
     Case("heeg", "heeg", heeg_correction, heeg_bad),
 ]

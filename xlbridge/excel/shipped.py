@@ -47,22 +47,21 @@ class WorkbookKind:
     def in_language(self, language: str) -> WorkbookKind:
         """This kind as built in ``language``: the button on the main sheet under its
         name there, with its label in that language; the sheets never read by their names."""
-        from xlbridge.language import _, speaking
+        from xlbridge.language import _, sheet_name, speaking
         from xlbridge.workbooks.speak import Localised
 
         with speaking(language):
             label = _(self.button.label)
-        return replace(self, button=replace(self.button, sheet=Localised.local_name(self.button.sheet, language),
-                                            label=label),
+        return replace(self, button=replace(self.button, sheet=sheet_name(self.button.sheet, language), label=label),
                        never_read=tuple(Localised.local_name(n, language) for n in self.never_read),
                        language=language)
 
 
 KINDS: dict[str, WorkbookKind] = {
     "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), "TBF club tournament",
-                             "the TBF Masterpoint booklet v2.0", EVENTS_NEVER_READ),
+                             "the TBF Masterpoint booklet v2.0", EVENTS_NEVER_READ, language="tr"),
     "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3), "Swedish masterpoint events",
-                                    "Svenska Mästarpoäng 2009", EVENTS_NEVER_READ),
+                                    "Svenska Mästarpoäng 2009", EVENTS_NEVER_READ, language="sv"),
     "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"), "BridgeMania championship season",
                                 "the BridgeMania championship rules 2019-2020", BM_NEVER_READ, language="it"),
     "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), "Heeg club season",
