@@ -52,7 +52,7 @@ from xlbridge.cli import main
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.excel import functions as fn
 from xlbridge.workbooks.bridgemania import season_workbook
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.messages import MARK, MESSAGES, clear_marks, report_problems
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 from xlbridge.excel.shipped import build

@@ -201,7 +201,7 @@ def test_every_cell_as_libreoffice_shows_it(converted, label):
 
 
 def engine_plan(path: Path):
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.recalc import detect
 
     book = OpenpyxlBook(load_workbook(path))

@@ -22,7 +22,7 @@ from openpyxl import load_workbook
 
 from xlbridge.excel.shipped import build
 from xlbridge.files.headless import FileProblem, backup_path, recalc_path
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.files.package import rewrite
 from xlbridge.workbooks.recalc import BookInputError
 
@@ -175,7 +175,7 @@ def test_the_merge_scan_reads_every_spelling():
 
 
 def test_the_documented_bounds():
-    from xlbridge.files import openpyxl_book
+    from xlbridge.workbooks import openpyxl_book
 
     assert (openpyxl_book.MAX_ROWS, openpyxl_book.MAX_COLUMNS, openpyxl_book.MAX_CELLS) == (MAX_ROWS, MAX_COLUMNS,
                                                                                           MAX_CELLS)

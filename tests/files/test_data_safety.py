@@ -160,8 +160,9 @@ def test_two_runs_at_once_never_corrupt(club):
 
 def plan_cells(path: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[str]]:
     """(computed cells, cells whose fill the recalculation sets, sheets it may add) of a workbook."""
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks.recalc import cell_name, detect
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.plan import cell_name
+    from xlbridge.workbooks.recalc import detect
 
     book = OpenpyxlBook(load_workbook(path))
     plan = detect(book).plan(book)

@@ -11,7 +11,7 @@ from xlwings import server
 from xlbridge.excel import functions, scripts
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.bridgemania import COMPUTED, T_FIRST, T_HEADER
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, run_script, snapshot
 from xlbridge.excel.emulate import excel_and_headless as both_ways
 from xlbridge.excel.shipped import build

@@ -33,7 +33,7 @@ from xlbridge.language import _, speaking
 from xlbridge.workbooks.messages import is_done_message
 from xlbridge.workbooks.speak import Localised
 from xlbridge.workbooks import recalc
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, snapshot
 
 #: The recalculation script, by the names it has had (newest first; was recalc_season).

@@ -20,7 +20,7 @@ from xlbridge.excel.shipped import KINDS, build
 from xlbridge.language import sheet_name
 from xlbridge.workbooks.speak import Localised
 from xlbridge.files.headless import recalc_path
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import detect
 

@@ -48,7 +48,7 @@ REQUIREMENTS = (
 EXCLUDED = {"cli.py", "__main__.py", "files/", "excel/emulate.py", "excel/bundle.py", "excel/server.py",
             "excel/server_guard.py", "excel/server_pool.py", "excel/classic.py", "excel/shipped.py", "excel/lite.py",
             "excel/button.py", "clubs/frames.py", "clubs/heeg/demo.py", "clubs/heeg/frames.py",
-            "clubs/bridgemania/demo.py", "clubs/bridgemania/frames.py", "workbooks/style.py",
+            "clubs/bridgemania/demo.py", "clubs/bridgemania/frames.py", "workbooks/style.py", "workbooks/openpyxl_book.py",
             "workbooks/events/build.py", "workbooks/heeg/build.py", "workbooks/bridgemania/build.py"}
 SUFFIXES = (".py", ".csv", ".mo")  # .mo: the compiled catalogues of the languages
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # zip entries get a fixed time: the bundle is reproducible

@@ -217,7 +217,7 @@ def excel_and_headless(path: Any) -> tuple[Any, Any, list[str]]:
 
     from xlbridge.excel import scripts
     from xlbridge.workbooks import recalc
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
     headless = load_workbook(path)
     try:

@@ -43,9 +43,17 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+
+from xlbridge.excel.server_limits import (  # noqa: F401 - also this module's names
+    LOCAL_HOSTS,
+    OPTION_RANGE,
+    PYODIDE_MODULES,
+    Limits,
+    ServeError,
+    bounded,
+    quiet_pyodide_probe,
+)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -71,21 +79,14 @@ LICENCE_HELP = (
     "xlwings Server needs a licence key: set XLWINGS_LICENSE_KEY to your xlwings key, "
     "or pass --noncommercial for noncommercial use under the PolyForm Noncommercial licence"
 )
-OPTION_RANGE = "{option} must be between {low} and {high}; got {value}"
 PORT_IN_USE = "port {port} on {host} is in use by another program; choose another with --port (e.g. --port {next})"
 PORT_DENIED = "port {port} on {host} needs administrator rights on this system; choose one from 1024 up with --port"
 NOT_AN_ADDRESS = "--host {host} is not an address of this machine ({reason})"
 PROJECT_DIR = "--project-dir {folder}: {reason}; choose a folder xlbridge serve can write to"
-#: Host names always served (with the address given to --host).
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: uvicorn: at most this many connections and tasks at once (503 beyond), idle connections close after
 MAX_CONNECTIONS = 512
 KEEP_ALIVE_SECONDS = 5
 SHUTDOWN_SECONDS = 5
-
-
-class ServeError(ValueError):
-    """The server cannot be started as asked; the message says why."""
 
 
 def _reason(error: OSError) -> str:
@@ -110,60 +111,6 @@ def prepare_project(project_dir: str | os.PathLike[str] | None = None) -> Path:
 
 
 # ------------------------------------------------------------------ the limits
-
-
-def _bounded(option: str, value: Any, low: float, high: float) -> None:
-    if not (isinstance(value, (int, float)) and low <= value <= high):
-        raise ServeError(OPTION_RANGE.format(option=option, low=low, high=high, value=value))
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one caller may take of the server (docs/reliability.md has the figures)."""
-
-    allowed_hosts: tuple[str, ...] = LOCAL_HOSTS  # "*": any (behind a proxy that checks it)
-    time_limit: float = 10.0  # seconds per worksheet function call
-    script_time_limit: float = 120.0  # seconds per script (a season's recalculation)
-    workers: int = max(1, min(4, os.cpu_count() or 1))
-    memory_mb: int = 2048  # address space of a worker (where the system limits it); 0: none
-    max_body_mb: int = 32  # a request body (a script call sends the whole workbook)
-    body_seconds: float = 30.0  # for the whole request body to arrive
-    header_seconds: float = 10.0  # for the request headers to arrive
-
-    ENV = "XLBRIDGE_SERVE_"
-
-    def check(self) -> Limits:
-        _bounded("--time-limit", self.time_limit, 0.01, 3600)
-        _bounded("--script-time-limit", self.script_time_limit, 0.01, 3600)
-        _bounded("--workers", self.workers, 1, 64)
-        _bounded("--memory-limit", self.memory_mb, 0, 1 << 20)
-        _bounded("the body limit", self.max_body_mb, 1, 1024)
-        _bounded("the body time limit", self.body_seconds, 0.1, 3600)
-        _bounded("the header time limit", self.header_seconds, 0.1, 3600)
-        return self
-
-    def environment(self) -> dict[str, str]:
-        return {self.ENV + f.name.upper(): ",".join(v) if isinstance(v := getattr(self, f.name), tuple) else str(v)
-                for f in fields(self)}
-
-    @classmethod
-    def from_environment(cls, env: dict[str, str] | None = None) -> Limits:
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            text = env.get(cls.ENV + f.name.upper())
-            if text is None:
-                continue
-            if f.name == "allowed_hosts":
-                values[f.name] = tuple(h.strip().lower() for h in text.split(",") if h.strip())
-            else:
-                kind = int if f.name in ("workers", "memory_mb", "max_body_mb") else float
-                try:
-                    values[f.name] = kind(text)
-                except ValueError:
-                    raise ServeError(OPTION_RANGE.format(option=cls.ENV + f.name.upper(), low="", high="",
-                                                         value=text)) from None
-        return cls(**values).check()
 
 
 def allowed_hosts(host: str, extra: Sequence[str] = ()) -> tuple[str, ...]:
@@ -192,44 +139,6 @@ def server_environment(project_dir: Path, *, noncommercial: bool = False, base: 
     if limits is not None:
         env.update(limits.environment())
     return env
-
-
-#: The modules :func:`quiet_pyodide_probe` marks absent: xlwings imports ``pyodide.ffi``.
-PYODIDE_MODULES = ("pyodide", "pyodide.ffi")
-
-
-def quiet_pyodide_probe() -> bool:
-    """Mark the module ``pyodide`` (and ``pyodide.ffi``) as absent in this
-    process, so that importing it fails at once; returns whether it did.
-
-    Why: for every argument value of every worksheet function call, xlwings
-    (0.37: ``xlwings.utils.is_jsnull`` and ``js_to_none`` of its Office.js
-    dispatch) tries ``from pyodide.ffi import JsNull`` to recognise an empty
-    cell as xlwings Lite sends it.  On a server there is no Pyodide, and each
-    failed import searches every folder of ``sys.path`` again -- tens of µs a
-    time, eight times for ``=AWARD("tr.club", 1, 26, "boards=24")``, more than
-    half of the whole call, and once or twice per cell of a range argument.
-    ``None`` in ``sys.modules`` is Python's documented way to say "this module
-    does not exist": the import then raises ``ModuleNotFoundError`` (an
-    ``ImportError``, which xlwings expects outside Pyodide) without searching.
-    ``pyodide.ffi`` is marked too, since that is the name xlwings imports: with
-    only the parent marked, each attempt still takes Python's import lock for
-    the submodule (about 9 µs instead of 2).  Nothing else changes: xlwings
-    answers exactly as before, only sooner.
-
-    Nothing is done where Pyodide is, or may be, real: in xlwings Lite (the
-    ``emscripten`` platform), when ``pyodide`` is already imported or already
-    marked, or when a module of that name can be found on ``sys.path``.
-    """
-    import importlib.util
-
-    if sys.platform == "emscripten" or any(name in sys.modules for name in PYODIDE_MODULES):
-        return False
-    if importlib.util.find_spec("pyodide") is not None:
-        return False
-    for name in PYODIDE_MODULES:
-        sys.modules[name] = None  # type: ignore[assignment]
-    return True
 
 
 # ------------------------------------------------------------------ the server process
@@ -299,7 +208,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, project_dir: str 
     """Serve until stopped (Ctrl+C or SIGTERM: exit code 0); returns the server
     process's exit code otherwise."""
     _check_installed()
-    _bounded("--port", port, 1, 65535)
+    bounded("--port", port, 1, 65535)
     limits = (limits or Limits(allowed_hosts=allowed_hosts(host))).check()
     server_environment(Path("."), noncommercial=noncommercial)  # the licence first: nothing written without it
     check_address(host, port)

@@ -23,7 +23,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from xlbridge.excel.server import Limits, quiet_pyodide_probe
+from xlbridge.excel.server_limits import Limits, quiet_pyodide_probe
 
 CELL_TIME_LIMIT = ("#xlbridge: {function} took longer than {seconds:g} seconds and was stopped (the server's time "
                    "limit); check its arguments")

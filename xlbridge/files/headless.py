@@ -38,7 +38,7 @@ from xlbridge.files import carry
 from xlbridge.files.carry import REL_VBA, vba_parts
 from xlbridge.files.atomic import ChangedWhileReading, Keep, Snapshot, clear_stale_temps, commit, discard, prepare
 from xlbridge.files.locks import Busy, RunLock, held_by_another, open_in_excel, open_in_libreoffice
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.files.package import CONTENT_TYPES, Package
 from xlbridge.files.problems import LOCKED, FileProblem, from_os_error
 from xlbridge.workbooks.plan import at

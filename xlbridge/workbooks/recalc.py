@@ -5,20 +5,18 @@ it plan (reads only; :class:`~xlbridge.workbooks.plan.BookInputError` lists ever
 problem and nothing is written), diffs the plan against the cells, applies it
 through the :class:`~xlbridge.workbooks.book.BookAdapter` and appends the changed
 earlier values to the Corrections sheet -- the same code for Excel (the "Recalculate
-season" script) and headless (``xlbridge recalc``).
+season" script) and headless (``xlbridge recalc``).  The workbook is read and written
+in its own language (:mod:`xlbridge.workbooks.speak`).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Sequence
-from typing import Any
-
-from xlbridge.language import N_, _, speaking
-from xlbridge.workbooks.book import BookAdapter, Grid
+from xlbridge.language import _, speaking
+from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import KINDS
-from xlbridge.workbooks.plan import BookInputError, Change, Kind, Plan, Problem, Report, at, cell_name
-from xlbridge.workbooks.speak import Localised, language_of, localised
+from xlbridge.workbooks.plan import BookInputError, Kind, Problem, Report, at
+from xlbridge.workbooks.speak import language_of, localised
+from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
 
 __all__ = ["recalculate", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
            "BookInputError", "Problem", "Report"]
@@ -36,90 +34,9 @@ def detect(book: BookAdapter) -> Kind:
         for kind in _kinds():
             if kind.recognises(book):
                 return kind
-    names = ", ".join(book.sheet_names()) or _("no sheets")
-    raise BookInputError([at("workbook", None, "workbook.unknown", "not an xlbridge workbook (sheets: {names}); start "
-                             "from a template: xlbridge new KIND PATH", names=names)])
-
-
-def _same(old: Any, new: Any) -> bool:
-    if old is None or new is None:
-        return old is None and new is None
-    if isinstance(old, (int, float)) and isinstance(new, (int, float)) and not isinstance(old, bool):
-        return abs(float(old) - float(new)) <= 1e-9 * max(1.0, abs(float(new)))
-    if isinstance(old, dt.datetime) and isinstance(new, str):
-        return old.isoformat()[:10] == new
-    return old == new
-
-
-def diff(book: BookAdapter, plan: Plan) -> list[Change]:
-    """The computed cells that held a different, non-empty value before."""
-    grids: dict[str, Grid] = {}
-    changes: list[Change] = []
-    existing = set(book.sheet_names())
-    for block in plan.blocks:
-        if block.sheet not in existing or not block.audit:
-            continue
-        grid = grids.get(block.sheet)
-        if grid is None:  # (not setdefault: that would read, i.e. copy, the sheet for every block)
-            grid = grids[block.sheet] = book.read(block.sheet)
-        for r, line in enumerate(block.values):
-            held = grid[block.row + r - 1][block.col - 1:block.col - 1 + len(line)] if block.row + r <= len(grid) else []
-            if held == line or held.count(None) == len(held):  # each cell the same, or empty before: no change
-                continue
-            for c, new in enumerate(line):
-                row, col = block.row + r, block.col + c
-                old = grid[row - 1][col - 1] if row <= len(grid) and col <= len(grid[row - 1]) else None
-                if old is not None and not _same(old, new):
-                    changes.append(Change(
-                        block.sheet, cell_name(row, col), block.what,
-                        block.rows[r] if r < len(block.rows) else "",
-                        block.columns[c] if c < len(block.columns) else "",
-                        old, new,
-                    ))
-    return changes
-
-
-def apply(book: BookAdapter, plan: Plan) -> int:
-    existing = set(book.sheet_names())
-    for name in plan.new_sheets:
-        if name not in existing:
-            book.add_sheet(name)
-            existing.add(name)
-    for sheet, row, col, nrows, ncols in plan.clear:
-        book.write(sheet, row, col, [[None] * ncols for _ in range(nrows)])
-    written = 0
-    for block in plan.blocks:
-        book.write(block.sheet, block.row, block.col, block.values)
-        written += sum(len(line) for line in block.values)
-    for sheet, row, col, colour in plan.fills:
-        book.fill(sheet, row, col, colour)
-    for sheet, layout in plan.layouts:
-        book.lay_out(sheet, layout)
-    return written
-
-
-CORRECTIONS = "Corrections"
-CORRECTIONS_HEADER = [N_("When"), N_("Sheet"), N_("Cell"), N_("Event"), N_("Pair"), N_("Column"), N_("Old value"),
-                      N_("New value")]
-
-
-def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str) -> None:
-    """The audit trail: one row per changed computed cell, appended to the
-    Corrections sheet (created on first use)."""
-    if CORRECTIONS not in book.sheet_names():
-        book.add_sheet(CORRECTIONS)
-        book.write(CORRECTIONS, 1, 1, [[_(word) for word in CORRECTIONS_HEADER]])
-    grid = book.read(CORRECTIONS)
-    last = max((i + 1 for i, line in enumerate(grid) if any(v is not None for v in line)), default=1)
-    language = getattr(book, "language", "en")  # the sheets as the scorer sees them
-    rows = [[when, Localised.local_name(c.sheet, language), c.cell, Localised.local_name(c.what, language), c.unit,
-             c.column, c.old, c.new] for c in changes]
-    book.write(CORRECTIONS, last + 1, 1, rows)
-
-
-def now_stamp() -> str:
-    """When a correction is recorded: local time to the minute."""
-    return dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+        names = ", ".join(book.sheet_names()) or _("no sheets")
+        raise BookInputError([at("workbook", None, "workbook.unknown", "not an xlbridge workbook (sheets: {names}); start "
+                                 "from a template: xlbridge new KIND PATH", names=names)])
 
 
 def recalculate(book: BookAdapter, *, when: str | None = None, language: str | None = None) -> Report:

@@ -16,7 +16,7 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.files.headless import recalc_path
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import BridgeManiaSeason
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.build import bridgemania_workbook

@@ -15,7 +15,7 @@ from xlbridge.clubs.bridgemania.demo import demo_season
 from xlbridge.excel.emulate import snapshot
 from xlbridge.excel.shipped import build
 from xlbridge.files.headless import backup_path, recalc_path
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import (
     AFTER_COL,
     AFTER_HEADERS,

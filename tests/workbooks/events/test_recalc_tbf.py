@@ -11,7 +11,7 @@ from openpyxl import load_workbook
 from xlbridge import awards
 from xlbridge.cli import main
 from xlbridge.excel import lite
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 from xlbridge.files.headless import FileProblem, backup_path, recalc_path

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.rules.problems import set_translator
 from xlbridge.workbooks.heeg import heeg_workbook
 from xlbridge.workbooks.recalc import BookInputError

@@ -159,7 +159,7 @@ def test_the_recalculation_needs_no_builder_pandas_or_openpyxl(tmp_path):
 
 def test_the_shipped_demo_holds_what_the_declaration_says(tmp_path):
     """The builder, the reader and the problem-to-cell mapping agree with the declaration."""
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.heeg import SETTINGS, heeg_workbook, read_season, season_spec
 
     wb = heeg_workbook(False, language="en")

@@ -16,7 +16,7 @@ from openpyxl import Workbook, load_workbook
 from xlbridge.cli import main
 from xlbridge.clubs.heeg import period_standings, recalculate, year_standings
 from xlbridge.clubs.heeg.demo import demo_season
-from xlbridge.files.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
 from xlbridge.workbooks.heeg import HeegSeason, evening_sheet
 from xlbridge.workbooks.recalc import BookInputError
@@ -153,7 +153,7 @@ def test_recalculating_twice_changes_nothing(book):
 
 def _engine_cells(settings, frame) -> dict[tuple[str, str], object]:
     """(sheet, cell) -> computed value of every evening sheet, from the engine."""
-    from xlbridge.workbooks.recalc import cell_name
+    from xlbridge.workbooks.plan import cell_name
 
     out = recalculate(frame, settings)
     cells = {}
@@ -189,7 +189,7 @@ def test_a_late_correction_on_evening_3_changes_exactly_the_dependent_cells(book
                 a, b = (old[r] if r < len(old) else []), (new[r] if r < len(new) else [])
                 for c in range(max(len(a), len(b))):
                     if (a[c] if c < len(a) else (None, None)) != (b[c] if c < len(b) else (None, None)):
-                        from xlbridge.workbooks.recalc import cell_name
+                        from xlbridge.workbooks.plan import cell_name
 
                         changed.add((name, cell_name(r + 1, c + 1)))
     # what the engine says depends on that MP

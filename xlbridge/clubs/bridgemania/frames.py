@@ -7,11 +7,11 @@ from typing import Any
 
 import pandas as pd
 
-from xlbridge.clubs.bridgemania.model import Standings
 
-
-def to_frames(standings: Standings) -> dict[str, Any]:
-    """One DataFrame per future sheet block: ``entries`` (every entry of every
+def to_frames(standings: Any) -> dict[str, Any]:
+    """``standings``: a :class:`xlbridge.clubs.bridgemania.model.Standings` (not imported:
+    the model calls this module through ``Standings.frames()``, never the other way).
+    One DataFrame per future sheet block: ``entries`` (every entry of every
     tournament), ``base`` (every base pair's night), ``general``, ``after`` (the
     three standings after each counted tournament) and ``final``."""
     entries = [

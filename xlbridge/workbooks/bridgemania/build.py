@@ -59,9 +59,9 @@ def season_workbook(season: bm.Season | None, next_host: str | None = None, capa
     """A workbook holding ``season`` as a scorer would type it, recalculated (``None``: a blank template)."""
     from openpyxl import Workbook
 
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.bridgemania.plan import BridgeManiaSeason
-    from xlbridge.workbooks.recalc import apply
+    from xlbridge.workbooks.write import apply
 
     wb = Workbook()
     ws = wb.active

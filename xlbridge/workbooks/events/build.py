@@ -23,7 +23,7 @@ def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None
     score, points and currency headers; the words in the language spoken)."""
     from openpyxl.styles import Font
 
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
     spec = spec_of(ws.title, title, labels, points_format, len(rows))
     book = OpenpyxlBook(wb)

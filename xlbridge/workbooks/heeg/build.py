@@ -35,7 +35,7 @@ from xlbridge.workbooks.heeg.declaration import (
     year_spec,
 )
 from xlbridge.workbooks.heeg.plan import HeegSeason
-from xlbridge.workbooks.recalc import apply
+from xlbridge.workbooks.write import apply
 
 __all__ = ["heeg_workbook"]
 
@@ -58,7 +58,7 @@ def heeg_workbook(blank: bool = False):
     (:func:`xlbridge.workbooks.heeg.heeg_workbook` builds it in a language)."""
     from openpyxl import Workbook
 
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
     settings, results = _season(blank)
     labels = [p.label for p in settings.periods]
@@ -106,7 +106,8 @@ def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
             value = s.choices()[s.allowed.index(value)]
         ws.cell(row=s.row, column=s.label_col, value=s.text()).font = Font(bold=True)
         ws.cell(row=s.row, column=s.col, value=value).fill = INPUT_FILL
-        ws.cell(row=s.row, column=s.col + 1, value=_(s.note) if s.note else None).font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
+        note = ws.cell(row=s.row, column=s.col + 1, value=_(s.note) if s.note else None)
+        note.font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
     periods, pairs = spec.table("periods"), spec.table("pairs")
     _header(ws, periods.header_row, periods.headers())
     for row, period in enumerate(settings.periods, start=periods.first_row):
