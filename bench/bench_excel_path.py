@@ -170,7 +170,7 @@ def nbytes(value: Any) -> int:
 def typed_workbook(kind: str, size: int):
     """The season of ``kind`` and ``size`` as typed: every computed cell emptied."""
     from bench import seasons
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks import recalc
 
     wb = seasons.WORKBOOKS[kind](size)
@@ -188,7 +188,7 @@ def typed_workbook(kind: str, size: int):
 def headless_snapshot(kind: str, size: int) -> Any:
     """Values and fills of the typed season recalculated by ``xlbridge recalc``'s code."""
     from xlbridge.excel.emulate import snapshot
-    from xlbridge.files.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks import recalc
 
     wb = typed_workbook(kind, size)
