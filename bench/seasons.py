@@ -99,7 +99,7 @@ def bm_workbook(size: int):
 
     season = bm_season(size)
     with _demo_replaced(bridgemania_demo, "demo_season", lambda: season):
-        return bridgemania_workbook(False)
+        return bridgemania_workbook(False, language="en")
 
 
 def heeg_workbook(size: int):
@@ -109,7 +109,7 @@ def heeg_workbook(size: int):
 
     season = heeg_season(size)
     with _demo_replaced(heeg_demo, "demo_season", lambda *a, **k: season):
-        return build(False)
+        return build(False, language="en")  # (the earlier runs measured the English workbook)
 
 
 WORKBOOKS = {"heeg": heeg_workbook, "bridgemania": bm_workbook}

@@ -31,7 +31,7 @@ MAX_LINES = 600
 def floor(module: str) -> int:
     if module == "xlbridge":
         return 1
-    return {"rules": 1, "values": 1, "clubs": 2, "examples": 2, "workbooks": 3, "files": 3, "excel": 4, "cli": 5,
+    return {"rules": 1, "values": 1, "language": 1, "clubs": 2, "examples": 2, "workbooks": 3, "files": 3, "excel": 4, "cli": 5,
             "__main__": 5}[module.split(".")[1]]
 
 

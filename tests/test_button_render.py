@@ -47,7 +47,7 @@ def pdfs(tmp_path_factory) -> dict[str, str]:
     shutil.copy2(stage / "control.xlsx", stage / "plain.xlsx")
     button.add_button(stage / "plain.xlsx", "Season", name="xlbridge_button", label=LABEL, cell="B2", cols=3)
 
-    club = build("tbf-club", stage / "club.xlsx")
+    club = build("tbf-club", stage / "club.xlsx", language="en")
     button.add_button(club, "Tournament", name="unique_button", label=UNIQUE, cell="H2", cols=3)
     shutil.copy2(club, stage / "recalculated.xlsx")
     recalc_path(stage / "recalculated.xlsx", backup=False, when="2026-11-30 12:00")

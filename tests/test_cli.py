@@ -41,7 +41,7 @@ def test_schemes_lists_pinned_ids(capsys):
 
 
 def test_demo_recalculates_the_bundled_heeg_season(capsys, tmp_path):
-    code, out, _ = run(capsys, "demo", "--dir", str(tmp_path))
+    code, out, _ = run(capsys, "demo", "--dir", str(tmp_path), "--lang", "en")
     lines = out.splitlines()
     assert code == 0 and str(tmp_path / "heeg-demo.xlsx") in lines[0]
     assert lines[1].startswith(f"xlbridge recalc {tmp_path / 'heeg-demo.xlsx'}: ") and "0 earlier values changed" in lines[1]
@@ -52,6 +52,16 @@ def test_demo_recalculates_the_bundled_heeg_season(capsys, tmp_path):
     # the best year, but a red *: not champion, and why in words
     assert first[:3] == ["A", "1", "3"] and " ".join(first[-7:]) == "red no: 6 marks (more than 5)"
     assert (tmp_path / "heeg-demo.backup.xlsx").exists()
+
+
+def test_demo_speaks_the_clubs_language(capsys, tmp_path):
+    code, out, _ = run(capsys, "demo", "--dir", str(tmp_path))
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("Meegeleverd voorbeeld: ")
+    assert lines[2] == "Jaar 2025/2026 — clubkampioenschap"
+    assert lines[3].split() == ["Lijn", "Plaats", "Paar", "Namen", "Avonden", "jaar", "eind", "1", "eind", "2", "eind",
+                                "3", "tekens", "*", "kampioen"]
+    assert lines[4].split()[-2:] == ["rood", "-"]
 
 
 def test_demo_awards_the_bundled_tournament(capsys):

@@ -110,7 +110,7 @@ def plain(tmp_path) -> Path:
 @pytest.fixture
 def club(tmp_path) -> Path:
     """The TBF club workbook with a button on "Tournament" (the builder may add it already)."""
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     if not any(b["sheet"] == "Tournament" for b in button.buttons(path)):
         button.add_button(path, "Tournament", name="xlbridge_button", label="Recalculate season", cell="B2")
     return path

@@ -113,7 +113,7 @@ MP_B = [30, 26, 22, 18]
 def heeg_season(folder: Path) -> Path:
     """A small Heeg season typed into the blank template: lines A (6 pairs) and B
     (4 pairs), period 1 with two evenings, period 2 with one; recalculated."""
-    path = build("heeg", folder / "heeg.xlsx", blank=True)
+    path = build("heeg", folder / "heeg.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
     ws["B4"], ws["B5"] = "2026/2027", "A, B"
@@ -176,8 +176,8 @@ class Sources:
                 "bm": lambda: bm_season(self.folder),
                 "bm-blank": lambda: self._save(season_workbook(None), "bm-blank.xlsx"),
                 "empty": lambda: self._save(Workbook(), "empty.xlsx"),
-                "tbf-club": lambda: build("tbf-club", self.folder / "tbf.xlsx"),
-                "se-masterpoints": lambda: build("se-masterpoints", self.folder / "se.xlsx"),
+                "tbf-club": lambda: build("tbf-club", self.folder / "tbf.xlsx", language="en"),
+                "se-masterpoints": lambda: build("se-masterpoints", self.folder / "se.xlsx", language="en"),
             }
             self._bytes[kind] = makers[kind]().read_bytes()
         return self._bytes[kind]

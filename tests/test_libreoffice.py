@@ -201,11 +201,21 @@ def test_every_cell_as_libreoffice_shows_it(converted, label):
 
 
 def engine_plan(path: Path):
+    """The plan of the workbook, read in its own language; its blocks on the sheets as named in the file."""
+    from dataclasses import replace
+
+    from xlbridge.language import speaking
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.recalc import detect
+    from xlbridge.workbooks.speak import Localised, language_of, localised
 
     book = OpenpyxlBook(load_workbook(path))
-    return detect(book).plan(book)
+    language = language_of(book)
+    with speaking(language):
+        local = localised(book, language)
+        plan = detect(local).plan(local)
+    plan.blocks = [replace(b, sheet=Localised.local_name(b.sheet, language)) for b in plan.blocks]
+    return plan
 
 
 @pytest.mark.parametrize("name", [p.name for p in DEMOS])

@@ -9,7 +9,9 @@ from openpyxl import load_workbook
 
 from xlbridge import awards
 from xlbridge.cli import main
-from xlbridge.excel.shipped import SHIPPED, build
+from xlbridge.excel.shipped import KINDS, SHIPPED, build
+from xlbridge.language import _, speaking
+from xlbridge.workbooks.speak import Localised
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,7 +33,7 @@ def test_shipped_workbooks_are_what_the_code_builds(tmp_path, kind, blank, rel):
 
 
 def test_tbf_club_workbook_holds_the_engine_awards(tmp_path):
-    path = build("tbf-club", tmp_path / "t.xlsx")
+    path = build("tbf-club", tmp_path / "t.xlsx", language="en")
     ws = load_workbook(path)["Tournament"]
     rows = [[c.value for c in row] for row in ws.iter_rows(min_row=9) if row[0].value is not None]  # (typed rows below are empty)
     ranks = [r[3] for r in rows]
@@ -43,7 +45,7 @@ def test_tbf_club_workbook_holds_the_engine_awards(tmp_path):
 
 
 def test_blank_template_has_headers_and_no_results(tmp_path):
-    ws = load_workbook(build("tbf-club", tmp_path / "b.xlsx", blank=True))["Tournament"]
+    ws = load_workbook(build("tbf-club", tmp_path / "b.xlsx", blank=True, language="en"))["Tournament"]
     assert [c.value for c in ws[8]] == ["Pair", "Players", "Score %", "Place", "MP", "Colour"]
     # 40 empty rows laid out for typing (yellow), no value below the header
     assert all(c.value is None for row in ws.iter_rows(min_row=9) for c in row)
@@ -83,7 +85,7 @@ def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank
                 formulas.Parser().ast(text)
             except Exception as error:  # noqa: BLE001 - any parser error is the failure
                 raise AssertionError(f"{path.name} {where}: formula {text!r} does not parse: {error}") from None
-        how_to = load_workbook(path)["How to"]
+        how_to = load_workbook(path)[Localised.local_name("How to", KINDS[kind].language)]  # the club's language
         examples = [c for row in how_to.iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith("=")]
         assert examples, "the How-to sheet shows worksheet function examples"
         for cell in examples:
@@ -98,9 +100,11 @@ def test_every_shipped_file_carries_its_recalculate_season_button(kind, blank, r
     from xlbridge.excel.button import buttons
     from xlbridge.excel.shipped import KINDS
 
-    button = KINDS[kind].button
+    button = KINDS[kind].in_language(KINDS[kind].language).button  # on the main sheet, in the club's language
+    with speaking(KINDS[kind].language):
+        label = _("Recalculate season")
     found = buttons(ROOT / rel)
-    assert found == [{"sheet": button.sheet, "name": "xlbridge_button", "label": "Recalculate season",
+    assert found == [{"sheet": button.sheet, "name": "xlbridge_button", "label": label,
                       "target": f"#'{button.sheet}'!{button.cell}", "external": False, "cell": button.cell}]
     main_py = lite.extract(ROOT / rel)["main.py"]
     assert f"button='[xlbridge_button]{button.sheet}!{button.cell}'" in main_py

@@ -5,8 +5,9 @@
     xlbridge schemes                                list every scheme
     xlbridge award tr.club --place 1 --field 26 --option boards=24
     xlbridge awards tr.club --ranks 1,2,2,4,5,6 --option boards=24
-    xlbridge new tbf-club PATH [--blank] [--force]  write a workbook
-    xlbridge recalc PATH                            Recalculate season without Excel (the workbook in place)
+    xlbridge new tbf-club PATH [--blank] [--force] [--lang en]  write a workbook (in the club's language)
+    xlbridge recalc PATH [--lang nl]                Recalculate season without Excel (the workbook in place,
+                                                    in its own language)
     xlbridge serve [--host H] [--port P] [--allow-host NAME] [--time-limit S] [--workers N]
                                                     xlwings Server with xlbridge's functions (extra: server)
 
@@ -22,6 +23,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from xlbridge.language import LANGUAGES, N_, speaking
 from xlbridge.rules import award, awards, schemes
 from xlbridge.workbooks.plan import BookInputError as _BookInputError
 
@@ -109,7 +111,7 @@ def cmd_demo(args: argparse.Namespace) -> None:
     if args.which == "tbf":
         _demo_tbf()
     else:
-        _demo_heeg(args.dir)
+        _demo_heeg(args.dir, args.lang)
 
 
 def _demo_tbf() -> None:
@@ -126,35 +128,45 @@ def _demo_tbf() -> None:
     )
 
 
-def _demo_heeg(folder: str | None) -> None:
+def _demo_heeg(folder: str | None, language: str | None = None) -> None:
     """Write the bundled Heeg demo season (the same workbook as workbooks/heeg-demo.xlsx,
-    built from the package), recalculate it as ``xlbridge recalc`` does and print
-    the year standings."""
-    import math
+    built from the package; in Dutch, or ``language``), recalculate it as ``xlbridge
+    recalc`` does and print the year standings in its language."""
     import tempfile
     from pathlib import Path
 
-    from openpyxl import load_workbook
-
-    from xlbridge.workbooks.heeg import YEAR
     from xlbridge.files.headless import recalc_path
     from xlbridge.excel.shipped import build
 
     target_dir = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="xlbridge-demo-"))
     target_dir.mkdir(parents=True, exist_ok=True)
-    path = build("heeg", target_dir / "heeg-demo.xlsx", force=True)
+    path = build("heeg", target_dir / "heeg-demo.xlsx", force=True, language=language)
     report = recalc_path(path)
-    print(f"Bundled example: Bridge club Heeg season workbook (synthetic), written to {path}")
-    print(f"xlbridge recalc {path}: {report.cells_written} computed cells up to date, "
-          f"{len(report.changes)} earlier values changed; previous version kept as {path.stem}.backup.xlsx")
-    ws = load_workbook(path)[YEAR]
+    with speaking(report.language):
+        _show_heeg(path, report)
+
+
+def _show_heeg(path: Any, report: Any) -> None:
+    import math
+
+    from openpyxl import load_workbook
+
+    from xlbridge.language import _
+    from xlbridge.workbooks.heeg import YEAR
+    from xlbridge.workbooks.speak import shown_name
+
+    print(_("Bundled example: Bridge club Heeg season workbook (synthetic), written to {path}").format(path=path))
+    print(_("xlbridge recalc {path}: {count} computed cells up to date, {changed} earlier values changed; previous "
+            "version kept as {backup}").format(path=path, count=report.cells_written, changed=len(report.changes),
+                                              backup=f"{path.stem}.backup.xlsx"))
+    ws = load_workbook(path)[shown_name(YEAR)]
     rows = [[c.value for c in row] for row in ws.iter_rows(min_row=1)]
     print(rows[0][0])
     header = [h for h in rows[2] if h is not None]
     star = header.index("*")
     for row in ws.iter_rows(min_row=4):  # the red fill of the * cell, as the scorer sees it
         if row[star].fill is not None and row[star].fill.fill_type == "solid":
-            rows[row[0].row - 1][star] = ((rows[row[0].row - 1][star] or "") + " red").strip()
+            rows[row[0].row - 1][star] = ((rows[row[0].row - 1][star] or "") + " " + _("red")).strip()
 
     def shown(value: object) -> str:
         if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -165,37 +177,44 @@ def _demo_heeg(folder: str | None) -> None:
 
     table = [tuple(shown(v) for v in row[: len(header)]) for row in rows[3:] if row and row[0] is not None]
     _print_awards(table, tuple(header))
-    print("* = not the whole year in the A-line; red = more than 5 substitutes/absences in the year (a red * cell);\n"
-          "champion = rank among the pairs who can be club champion. "
-          "Open the workbook in Excel, or change an MP and run: xlbridge recalc PATH")
+    print(_("* = not the whole year in the A-line; red = more than 5 substitutes/absences in the year (a red * cell);"))
+    print(_("champion = rank among the pairs who can be club champion. Open the workbook in Excel, or change an MP and "
+            "run: xlbridge recalc PATH"))
 
 
 def cmd_new(args: argparse.Namespace) -> None:
-    from xlbridge.excel.shipped import build
+    from xlbridge.excel.shipped import KINDS, build
+    from xlbridge.language import _
     from xlbridge.files.problems import describe_os_error
 
     try:
-        path = build(args.kind, args.path, blank=args.blank, force=args.force)
+        path = build(args.kind, args.path, blank=args.blank, force=args.force, language=args.lang)
     except OSError as error:  # a folder it may not write in, a full disk: the file is left as it was
         raise CliError(describe_os_error(args.path, error)) from None
-    print(f"wrote {path}")
-    print(next_steps(args.kind, path))
+    with speaking(args.lang or KINDS[args.kind].language):
+        print(_("wrote {path}").format(path=path))
+        print(next_steps(args.kind, path))
 
 
 def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.files.headless import recalc_path
 
+    from xlbridge.language import _
     from xlbridge.workbooks.messages import done_text
 
-    report = recalc_path(args.path, backup=not args.no_backup)
-    for warning in report.warnings:
-        print(f"xlbridge: warning: {warning}", file=sys.stderr)
-    if report.results == 0 and not report.changes:
-        print(f"recalculated {args.path} ({report.kind}): {done_text(report, f'xlbridge recalc {args.path}')}")
-        return
-    changed = f", {len(report.changes)} earlier values changed (listed on the Corrections sheet)" if report.changes else ""
-    warned = f", {len(report.warnings)} warning(s) above" if report.warnings else ""
-    print(f"recalculated {args.path} ({report.kind}): {report.cells_written} computed cells up to date{changed}{warned}")
+    report = recalc_path(args.path, backup=not args.no_backup, language=args.lang)
+    with speaking(report.language):
+        for warning in report.warnings:
+            print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
+        if report.results == 0 and not report.changes:
+            print(_("recalculated {path} ({kind}): {done}").format(
+                path=args.path, kind=report.kind, done=done_text(report, f"xlbridge recalc {args.path}")))
+            return
+        changed = _(", {count} earlier values changed (listed on the Corrections sheet)").format(
+            count=len(report.changes)) if report.changes else ""
+        warned = _(", {count} warning(s) above").format(count=len(report.warnings)) if report.warnings else ""
+        print(_("recalculated {path} ({kind}): {count} computed cells up to date{changed}").format(
+            path=args.path, kind=report.kind, count=report.cells_written, changed=changed) + warned)
 
 
 #: The scorer's guide of each kind (``xlbridge new`` names it).
@@ -203,17 +222,18 @@ GUIDES = {"heeg": "docs/guide-heeg.md", "bridgemania": "docs/guide-bridgemania.m
 
 
 #: What ``xlbridge new`` says next (a template, like every message: a language can change the words).
-NEXT_STEPS = ("next: open {path} in Excel, type in the yellow cells (step by step: {guide}) and click {action}; "
-              "without Excel, save it and run: xlbridge recalc {path}")
+NEXT_STEPS = N_("next: open {path} in Excel, type in the yellow cells (step by step: {guide}) and click {action}; "
+                "without Excel, save it and run: xlbridge recalc {path}")
 
 
 def next_steps(kind: str, path: object) -> str:
     """What to do after ``xlbridge new``: type, then Recalculate season (in Excel or here)."""
+    from xlbridge.language import _
     from xlbridge.rules.problems import Problem
     from xlbridge.workbooks.messages import ACTION
 
-    return Problem("cli.new.next", NEXT_STEPS, path=path, guide=GUIDES.get(kind, "the How to sheet"),
-                   action=ACTION).message
+    return Problem("cli.new.next", NEXT_STEPS, path=path, guide=GUIDES.get(kind, _("the How to sheet")),
+                   action=_(ACTION)).message
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -256,11 +276,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("which", nargs="?", choices=["heeg", "tbf"], default="heeg",
                    help="heeg (default): the Heeg club season workbook; tbf: the TBF club tournament awards")
     s.add_argument("--dir", help="folder for the demo workbook (default: a new temporary folder)")
+    s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: Dutch, the club's)")
     s.set_defaults(func=cmd_demo)
 
     s = sub.add_parser("recalc", help="Recalculate season without Excel: an xlbridge workbook, in place")
     s.add_argument("path")
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
+    s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
     s.set_defaults(func=cmd_recalc)
 
     s = sub.add_parser("new", help="write a ready workbook (or a blank template with --blank)")
@@ -268,6 +290,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("path")
     s.add_argument("--blank", action="store_true", help="a blank template instead of the worked example")
     s.add_argument("--force", action="store_true", help="overwrite an existing file")
+    s.add_argument("--lang", choices=LANGUAGES,
+                   help="the language of the workbook (default: the club's: heeg nl, bridgemania it, se-masterpoints sv, "
+                        "tbf-club tr)")
     s.set_defaults(func=cmd_new)
 
     s = sub.add_parser("serve", help="run xlwings Server with xlbridge's worksheet functions and scripts")
@@ -300,11 +325,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _BookInputError as error:
         from xlbridge.workbooks.messages import nothing_written
 
-        for problem in error.problems:
-            print(f"xlbridge: error: {problem}", file=sys.stderr)
-        path = getattr(args, "path", None)
-        print(f"xlbridge: {nothing_written(len(error.problems), f'xlbridge recalc {path}' if path else '')}",
-              file=sys.stderr)
+        with speaking(error.language):  # in the workbook's language
+            for problem in error.problems:
+                print(f"xlbridge: error: {problem}", file=sys.stderr)
+            path = getattr(args, "path", None)
+            print(f"xlbridge: {nothing_written(len(error.problems), f'xlbridge recalc {path}' if path else '')}",
+                  file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
         from xlbridge.files.problems import describe_os_error

@@ -186,7 +186,7 @@ def test_a_script_over_its_time_limit_tells_the_scorer_and_sigterm_stops_cleanly
 
     server = Served(tmp_path, "--script-time-limit", "0.01", "--workers", "1")
     try:
-        book = payload(load_workbook(build("heeg", tmp_path / "heeg.xlsx")))  # a season: about 0.1 s
+        book = payload(load_workbook(build("heeg", tmp_path / "heeg.xlsx", language="en")))  # a season: about 0.1 s
         status, text = post(server.port, "/xlwings/custom-scripts-call/recalculate_season", json.dumps(book).encode())
         assert status == 200, text
         alerts = [a for a in json.loads(text)["actions"] if a["func"] == "alert"]

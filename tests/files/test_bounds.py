@@ -61,7 +61,7 @@ def recalc_in_child(path: Path) -> tuple[int, float, str]:
 
 @pytest.fixture
 def club(tmp_path) -> Path:
-    return build("tbf-club", tmp_path / "club.xlsx")
+    return build("tbf-club", tmp_path / "club.xlsx", language="en")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the child's memory limit is a Unix limit")

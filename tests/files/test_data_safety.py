@@ -62,7 +62,7 @@ def fingerprint(path: Path, computed: set[tuple[str, str]]) -> dict:
 
 @pytest.fixture
 def club(tmp_path) -> Path:
-    return build("tbf-club", tmp_path / "club.xlsx")
+    return build("tbf-club", tmp_path / "club.xlsx", language="en")
 
 
 def dress_up(path: Path) -> None:
@@ -201,7 +201,7 @@ def owned(path: Path, computed: set[tuple[str, str]], filled: set[tuple[str, str
 
 @pytest.mark.parametrize("kind", ["heeg", "bridgemania", "se-masterpoints"])
 def test_season_workbooks_change_only_computed_cells(tmp_path, kind):
-    path = build(kind, tmp_path / f"{kind}.xlsx")
+    path = build(kind, tmp_path / f"{kind}.xlsx", language="en")  # (plan_cells plans by the sheets' own names)
     computed, filled, added = plan_cells(path)
     wb = load_workbook(path)
     # the scorer's own additions over a season

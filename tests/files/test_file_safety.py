@@ -42,7 +42,7 @@ def leftovers(folder: Path, keep: set[str]) -> list[str]:
 @pytest.fixture
 def club(tmp_path) -> Path:
     """A TBF club workbook with a late correction (the recalculation changes cells)."""
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 66.0
     wb.save(path)
@@ -170,7 +170,7 @@ def macro_workbook(tmp_path: Path, vba_at: str = "xl/vbaProject.bin", signed: bo
     if not quickstart.exists():  # pragma: no cover
         pytest.skip("xlwings ships no quickstart.xlsm here")
     vba = zipfile.ZipFile(quickstart).read("xl/vbaProject.bin")
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     with zipfile.ZipFile(path) as archive:
         rels, types = archive.read("xl/_rels/workbook.xml.rels"), archive.read("[Content_Types].xml")
     rels, _ = add_relationship(rels, "http://schemas.microsoft.com/office/2006/relationships/vbaProject",
@@ -295,7 +295,7 @@ def test_a_hard_linked_workbook_is_refused(club, tmp_path):
 def test_xlbridge_new_writes_the_usual_mode(tmp_path, umask):
     old = os.umask(umask)
     try:
-        path = build("tbf-club", tmp_path / "new.xlsx")
+        path = build("tbf-club", tmp_path / "new.xlsx", language="en")
     finally:
         os.umask(old)
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o666 & ~umask
@@ -371,7 +371,7 @@ def test_a_full_disk_keeps_the_workbook_and_its_backup(tmp_path):
     if not tmpfs(disk, "2m"):
         pytest.skip("needs root on Linux to mount a small tmpfs (the file-size limit test covers the same path)")
     try:
-        club = build("tbf-club", disk / "club.xlsx")
+        club = build("tbf-club", disk / "club.xlsx", language="en")
         recalc_path(club)
         wb = load_workbook(club)
         wb["Tournament"]["C21"] = 12.0

@@ -37,7 +37,7 @@ def digest(data: bytes) -> str:
 @pytest.fixture(scope="module")
 def season(tmp_path_factory) -> bytes:
     """The bundled Heeg demo season with a late correction (a run takes a second or two)."""
-    path = build("heeg", tmp_path_factory.mktemp("season") / "heeg.xlsx")
+    path = build("heeg", tmp_path_factory.mktemp("season") / "heeg.xlsx", language="en")
     wb = load_workbook(path)
     evening = next(ws for ws in wb.worksheets if ws.title.startswith("Evening "))
     evening["L2"] = (evening["L2"].value or 0) + 1

@@ -24,7 +24,7 @@ def fixed_clock(monkeypatch):
 
 @pytest.fixture(scope="module")
 def demo_file(tmp_path_factory):
-    return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx")
+    return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en")
 
 
 

@@ -27,7 +27,7 @@ def fixed_clock(monkeypatch):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx")
+    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def test_recalculate_season_cell_for_cell_with_fills(book):
 def test_a_new_season_creates_the_evening_sheets_both_ways(tmp_path):
     import datetime as dt
 
-    path = build("heeg", tmp_path / "blank.xlsx", blank=True)
+    path = build("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
     ws["C12"], ws["D12"] = dt.datetime(2026, 9, 3), dt.datetime(2026, 9, 10)

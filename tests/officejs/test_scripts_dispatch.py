@@ -21,7 +21,7 @@ def fixed_clock(monkeypatch):
 
 
 def test_tbf_club_cell_for_cell(tmp_path):
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 60.0  # a late correction: audited
     for row in range(9, 29):  # clear the computed columns: they must be refilled
@@ -34,7 +34,7 @@ def test_tbf_club_cell_for_cell(tmp_path):
 
 
 def test_problems_reach_the_scorer_and_nothing_is_recalculated(tmp_path):
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C12"] = "5x"
     wb["Tournament"]["E9"] = 9.99  # a stale computed value must stay as it is
@@ -62,7 +62,7 @@ def test_meta_lists_the_recalc_script():
 
 
 def test_se_masterpoints_cell_for_cell(tmp_path):
-    path = build("se-masterpoints", tmp_path / "se.xlsx")
+    path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
     wb = load_workbook(path)
     wb["Silver pairs"]["C30"] = 70.0  # a late correction on one sheet
     wb["Bronze pairs"]["B3"] = "se.bronze.pairs"

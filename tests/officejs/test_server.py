@@ -98,7 +98,7 @@ def test_scripts_meta_lists_recalculate_season(client):
 
 
 def test_recalculate_season_returns_the_actions(client, tmp_path):
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 60.0  # a late correction
     for row in range(9, 29):
@@ -130,7 +130,7 @@ def test_classic_main_runs_the_same_recalculation(tmp_path):
 
     from xlbridge.excel import classic
 
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 60.0
     wb.save(path)

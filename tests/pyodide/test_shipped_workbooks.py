@@ -28,6 +28,10 @@ from openpyxl import load_workbook
 
 from tests.pyodide import runtime
 from tests.pyodide.harness import CPythonWorkbook, HarnessError, PyodideWorkbook, PythonError
+from xlbridge.excel.shipped import KINDS
+from xlbridge.language import _, speaking
+from xlbridge.workbooks.messages import is_done_message
+from xlbridge.workbooks.speak import Localised
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, snapshot
@@ -112,10 +116,11 @@ FUNCTION_CASES: dict[str, list[tuple[tuple, Any]]] = {
 #: A late correction per workbook kind (the demo workbooks): the recalculation then
 #: changes earlier results and lists them on the Corrections sheet, with the clock.
 LATE_CORRECTIONS: dict[str, Callable[[Any], None]] = {
-    "tbf-club": lambda wb: wb["Tournament"].__setitem__("C20", 60.0),
-    "se-masterpoints": lambda wb: wb["Silver pairs"].__setitem__("C30", 70.0),
-    "bridgemania": lambda wb: wb["Championship"].__setitem__("F6", 999.0),
-    "heeg": lambda wb: wb["Evening 2025-09-18"].__setitem__("E8", (wb["Evening 2025-09-18"]["E8"].value or 0) + 3),
+    "tbf-club": lambda wb: wb["Turnuva"].__setitem__("C20", 60.0),  # Turkish: the federation's language
+    "se-masterpoints": lambda wb: wb["Silver par"].__setitem__("C30", 70.0),  # Swedish
+    "bridgemania": lambda wb: wb["Campionato"].__setitem__("F6", 999.0),  # Italian: the championship's language
+    # the Heeg workbook is Dutch (the club's language): its evening sheets are 'Avond YYYY-MM-DD'
+    "heeg": lambda wb: wb["Avond 2025-09-18"].__setitem__("E8", (wb["Avond 2025-09-18"]["E8"].value or 0) + 3),
 }
 
 # ------------------------------------------------------------------ fixtures
@@ -306,10 +311,12 @@ def _check_recalc(book, pw: PyodideWorkbook, edit, timings, label: str) -> list:
                             + _differences(got, want)
         # a template with nothing typed says so (issue 16); any other workbook how many cells it recalculated
         blank = book.blank and edit is None
-        assert alerts and alerts[0].startswith("Nothing is filled in yet" if blank else "Recalculated"), alerts
-    else:  # a workbook with problems: reported to the scorer, nothing recalculated
-        texts = [str(p) for p in problems.problems]
-        assert alerts == [f"Nothing was recalculated: {len(texts)} problem(s).\n" + "\n".join(texts)], alerts
+        assert alerts and is_done_message(alerts[0], empty=blank), alerts  # in the workbook's language
+    else:  # a workbook with problems: reported to the scorer (in the workbook's language), nothing recalculated
+        with speaking(problems.language):
+            texts = [str(p) for p in problems.problems]
+            head = _("Nothing was recalculated: {count} problem(s).").format(count=len(texts))
+        assert alerts == [head + "\n" + "\n".join(texts)], alerts
         before = snapshot(fresh(pw))
         after = snapshot(excel)
         for sheet, rows in before.items():
@@ -330,8 +337,9 @@ def test_late_correction_is_audited_with_the_pinned_clock(target, timings):
     excel = fresh(pw)
     LATE_CORRECTIONS[book.kind](excel)
     apply_actions(excel, actions)
-    assert "Corrections" in excel.sheetnames, f"{pw.label}: no Corrections sheet after a late correction"
-    stamps = {row[0] for row in excel["Corrections"].iter_rows(min_row=2, values_only=True) if any(row)}
+    corrections = Localised.local_name("Corrections", KINDS[book.kind].language)  # in the club's language
+    assert corrections in excel.sheetnames, f"{pw.label}: no Corrections sheet after a late correction"
+    stamps = {row[0] for row in excel[corrections].iter_rows(min_row=2, values_only=True) if any(row)}
     assert stamps == {STAMP}, stamps
 
 

@@ -17,6 +17,8 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.excel.shipped import KINDS, build
+from xlbridge.language import sheet_name
+from xlbridge.workbooks.speak import Localised
 from xlbridge.files.headless import recalc_path
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.plan import BookInputError
@@ -38,23 +40,25 @@ def typed_number(ws, row: int, first_col: int, last_col: int) -> tuple[int, int]
     raise AssertionError(f"no number in row {row}")
 
 
-def event_correction(sheet: str) -> Callable:
+def event_correction(kind: str, sheet: str) -> Callable:
     def change(wb):
-        ws = wb[sheet]
-        ws["C10"] = 99.5  # the second pair wins now
-        return sheet, "C10"
+        name = sheet_name(sheet, KINDS[kind].language)  # the event sheet in the federation's language
+        wb[name]["C10"] = 99.5  # the second pair wins now
+        return name, "C10"
     return change
 
 
-def event_bad(sheet: str) -> Callable:
+def event_bad(kind: str, sheet: str) -> Callable:
     def spoil(wb):
-        wb[sheet]["C12"] = "5x"
-        return sheet, "C12"
+        name = sheet_name(sheet, KINDS[kind].language)
+        wb[name]["C12"] = "5x"
+        return name, "C12"
     return spoil
 
 
 def heeg_evening(wb):
-    return next(ws for ws in reversed(wb.worksheets) if ws.title.startswith("Evening ") and ws.max_row > 2)
+    english = lambda ws: Localised.canonical_name(ws.title, KINDS["heeg"].language)  # noqa: E731
+    return next(ws for ws in reversed(wb.worksheets) if english(ws).startswith("Evening ") and ws.max_row > 2)
 
 
 def heeg_correction(wb):
@@ -100,8 +104,9 @@ class Case:
 
 
 CASES = [
-    Case("tbf-club", "event awards", event_correction("Tournament"), event_bad("Tournament")),
-    Case("se-masterpoints", "event awards", event_correction("Bronze pairs"), event_bad("Bronze pairs")),
+    Case("tbf-club", "event awards", event_correction("tbf-club", "Tournament"), event_bad("tbf-club", "Tournament")),
+    Case("se-masterpoints", "event awards", event_correction("se-masterpoints", "Bronze pairs"),
+         event_bad("se-masterpoints", "Bronze pairs")),
     Case("bridgemania", "bridgemania", bm_correction, bm_bad),
     Case("heeg", "heeg", heeg_correction, heeg_bad),
 ]
@@ -145,12 +150,14 @@ def test_a_late_correction_is_listed_on_corrections(tmp_path, case):
     assert report.changes, "a changed typed value changes computed cells"
     after = load_workbook(path)
     assert after[sheet][cell].value == typed, "the typed cell is never written"
-    rows = [[c.value for c in row] for row in after["Corrections"].iter_rows(min_row=2)]
+    local = lambda name: Localised.local_name(name, report.language)  # noqa: E731  (the sheets' names in the book)
+    assert report.language == KINDS[case.kind].language  # built in the club's language, read in it
+    rows = [[c.value for c in row] for row in after[local("Corrections")].iter_rows(min_row=2)]
     listed = {(r[1], r[2]) for r in rows if r[0] == WHEN}
-    assert listed == {(c.sheet, c.cell) for c in report.changes}
+    assert listed == {(local(c.sheet), c.cell) for c in report.changes}
     for change in report.changes:
         new = pytest.approx(change.new, rel=1e-12) if isinstance(change.new, float) else change.new  # as stored
-        assert after[change.sheet][change.cell].value == new
+        assert after[local(change.sheet)][change.cell].value == new
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.kind)
@@ -162,5 +169,6 @@ def test_a_bad_cell_is_named_and_nothing_is_written(tmp_path, case):
     before = path.read_bytes()
     with pytest.raises(BookInputError) as caught:
         recalc_path(path, when=WHEN)
-    assert (sheet, cell) in {(p.sheet, p.cell) for p in caught.value.problems}
+    language = caught.value.language
+    assert (sheet, cell) in {(Localised.local_name(p.sheet, language), p.cell) for p in caught.value.problems}
     assert path.read_bytes() == before

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import PurePosixPath
 
+from xlbridge.rules.problems import N_
+
 #: What ``requirements.txt`` asks Lite to install: xlwings only, besides the two
 #: packages every Lite workbook observed carried as "required" (the add-in's own
 #: start-up uses them).  A bounded range, as xlwings Lite's documentation advises
@@ -48,14 +50,14 @@ EXCLUDED = {"cli.py", "__main__.py", "files/", "excel/emulate.py", "excel/bundle
             "excel/button.py", "clubs/frames.py", "clubs/heeg/demo.py", "clubs/heeg/frames.py",
             "clubs/bridgemania/demo.py", "clubs/bridgemania/frames.py", "workbooks/style.py", "workbooks/openpyxl_book.py",
             "workbooks/events/build.py", "workbooks/heeg/build.py", "workbooks/bridgemania/build.py"}
-SUFFIXES = (".py", ".csv")
+SUFFIXES = (".py", ".csv", ".mo")  # .mo: the compiled catalogues of the languages
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # zip entries get a fixed time: the bundle is reproducible
 
 MARK_BEGIN = '_BUNDLE = """'
 MARK_END = '"""'
 
 #: The action's one name, everywhere (the script's display name, the button).
-ACTION = "Recalculate season"  # = xlbridge.excel.scripts.ACTION (not imported: that module imports xlwings)
+ACTION = N_("Recalculate season")  # = xlbridge.excel.scripts.ACTION (not imported: that module imports xlwings)
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,11 @@ import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
 from xlbridge.excel.memo import LastClick
+from xlbridge.language import speaking
 from xlbridge.workbooks.messages import ACTION, clear_marks, done_text, report_problems
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
+from xlbridge.workbooks.speak import language_of, localised
 
 
 
@@ -57,15 +59,19 @@ def _collector_paused():
 def _recalculate(book, memo: LastClick | None) -> None:
     adapter = XlwingsBook(book)
     try:
-        last = memo.unchanged(adapter) if memo is not None else None
-        names = adapter.sheet_names()
-        clear_marks(adapter)  # first: the recalculation may fill a cell marked last time
-        try:
-            report = memo.replay(adapter, last) if memo is not None and last is not None else recalculate_adapter(adapter)
-        except BookInputError as error:
-            report_problems(adapter, error.problems, clear_old=False)
-            return
-        report_problems(adapter, [], done=done_text(report), clear_old=False, warnings=report.warnings)
+        language = language_of(adapter)  # the workbook's own (its sheet names)
+        with speaking(language):
+            local = localised(adapter, language)  # the kinds' sheet names over the workbook's
+            last = memo.unchanged(adapter) if memo is not None else None
+            names = adapter.sheet_names()
+            clear_marks(local)  # first: the recalculation may fill a cell marked last time
+            try:
+                report = memo.replay(local, last) if memo is not None and last is not None \
+                    else recalculate_adapter(local, language=language)
+            except BookInputError as error:
+                report_problems(local, error.problems, clear_old=False)
+                return
+            report_problems(local, [], done=done_text(report), clear_old=False, warnings=report.warnings)
     finally:
         adapter.flush()  # the values and fills still waiting (the alert sends them first)
     if memo is not None:

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from openpyxl import Workbook
 
-from xlbridge.workbooks.bridgemania import bridgemania_workbook
+from xlbridge.workbooks.bridgemania.build import build_workbook as bridgemania_workbook
 from xlbridge.workbooks.bridgemania.declaration import NEVER_READ as BM_NEVER_READ
 from xlbridge.workbooks.events.build import se_masterpoints, tbf_club
 from xlbridge.workbooks.events.declaration import NEVER_READ as EVENTS_NEVER_READ
-from xlbridge.workbooks.heeg import heeg_workbook
+from xlbridge.workbooks.heeg.build import heeg_workbook
 from xlbridge.workbooks.heeg.declaration import NEVER_READ as HEEG_NEVER_READ
 from xlbridge.excel.bundle import Button, lite_files
 from xlbridge.files.atomic import write_atomically
@@ -42,17 +42,30 @@ class WorkbookKind:
     title: str
     rules: str
     never_read: tuple[str, ...] = ()
+    language: str = "en"  # the club's or federation's language: what ``xlbridge new`` builds by default
+
+    def in_language(self, language: str) -> WorkbookKind:
+        """This kind as built in ``language``: the button on the main sheet under its
+        name there, with its label in that language; the sheets never read by their names."""
+        from xlbridge.language import _, sheet_name, speaking
+        from xlbridge.workbooks.speak import Localised
+
+        with speaking(language):
+            label = _(self.button.label)
+        return replace(self, button=replace(self.button, sheet=sheet_name(self.button.sheet, language), label=label),
+                       never_read=tuple(Localised.local_name(n, language) for n in self.never_read),
+                       language=language)
 
 
 KINDS: dict[str, WorkbookKind] = {
     "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), "TBF club tournament",
-                             "the TBF Masterpoint booklet v2.0", EVENTS_NEVER_READ),
+                             "the TBF Masterpoint booklet v2.0", EVENTS_NEVER_READ, language="tr"),
     "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3), "Swedish masterpoint events",
-                                    "Svenska Mästarpoäng 2009", EVENTS_NEVER_READ),
+                                    "Svenska Mästarpoäng 2009", EVENTS_NEVER_READ, language="sv"),
     "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"), "BridgeMania championship season",
-                                "the BridgeMania championship rules 2019-2020", BM_NEVER_READ),
+                                "the BridgeMania championship rules 2019-2020", BM_NEVER_READ, language="it"),
     "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), "Heeg club season",
-                         "Bridge club Heeg's score calculation", HEEG_NEVER_READ),
+                         "Bridge club Heeg's score calculation", HEEG_NEVER_READ, language="nl"),
 }
 BUILDERS: dict[str, Callable[[bool], Workbook]] = {name: kind.build for name, kind in KINDS.items()}
 
@@ -102,8 +115,10 @@ def _stable_guid(name: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, "xlbridge:" + name)).upper()
 
 
-def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force: bool = False) -> Path:
-    """Write the workbook of ``kind`` to ``path``; refuses to overwrite unless ``force``."""
+def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force: bool = False,
+          language: str | None = None) -> Path:
+    """Write the workbook of ``kind`` to ``path`` in ``language`` (default: the
+    club's, :attr:`WorkbookKind.language`); refuses to overwrite unless ``force``."""
     if kind not in KINDS:
         raise WorkbookError(f"unknown workbook kind {kind!r}; choose one of {', '.join(KINDS)}")
     target = Path(path)
@@ -112,8 +127,16 @@ def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force
     if target.exists() and not force:
         raise WorkbookError(f"{target} exists; add --force to overwrite it")
     spec = KINDS[kind]
-    save_atomically(spec.build(blank), target, spec)
+    spec = spec.in_language(language or spec.language)
+    save_atomically(built(spec, blank), target, spec)
     return target
+
+
+def built(kind: WorkbookKind, blank: bool) -> Workbook:
+    """The workbook of ``kind`` in its language (:func:`~xlbridge.workbooks.speak.built_in`)."""
+    from xlbridge.workbooks.speak import built_in
+
+    return built_in(kind.build, kind.language, blank)
 
 
 def build_all(root: str | os.PathLike[str]) -> list[Path]:

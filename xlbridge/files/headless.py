@@ -33,6 +33,7 @@ import zlib
 from pathlib import Path
 from xml.parsers import expat
 
+from xlbridge.rules.problems import N_
 from xlbridge.files import carry
 from xlbridge.files.carry import REL_VBA, vba_parts
 from xlbridge.files.atomic import ChangedWhileReading, Keep, Snapshot, clear_stale_temps, commit, discard, prepare
@@ -118,7 +119,7 @@ def workbook_content_type(package: Package) -> str:
 #: At most this many merged cells per sheet: openpyxl makes an object of every one
 #: (a merge of A1:XFD1048576 would be 17 billion).
 MAX_MERGED_CELLS = 100_000
-MERGED_FAR = ("cells merged far outside the sheet's tables (a sheet may have at most {limit:,} merged cells); "
+MERGED_FAR = N_("cells merged far outside the sheet's tables (a sheet may have at most {limit:,} merged cells); "
               "unmerge them")
 _MERGE = re.compile(rb"<(?:[\w.-]+:)?mergeCell\b[^>]*?\bref\s*=\s*[\"']([A-Za-z$]{1,4}[$]?\d{1,8})(?::([A-Za-z$]{1,4}[$]?\d{1,8}))?")
 _REF = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d+)")
@@ -309,8 +310,10 @@ def _write_backup(data: bytes, info: os.stat_result):
     return write
 
 
-def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str | None = None) -> Report:
-    """Recalculate the workbook at ``path`` in place (see the module docstring)."""
+def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str | None = None,
+                language: str | None = None) -> Report:
+    """Recalculate the workbook at ``path`` in place (see the module docstring), in its
+    own language or ``language``."""
     shown = Path(path)
     check_name(shown)
     try:
@@ -320,7 +323,7 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
         if backup:
             check_backup_place(shown, real)
         with RunLock(lock_path(real), LOCK_WAIT_SECONDS):
-            return _recalc_locked(shown, real, backup=backup, when=when)
+            return _recalc_locked(shown, real, backup=backup, when=when, language=language)
     except Busy:
         raise FileProblem(f"{shown} is being recalculated by another run; try again when it is done") from None
     except ChangedWhileReading:
@@ -329,7 +332,7 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
         raise from_os_error(shown, error) from None
 
 
-def _recalc_locked(shown: Path, real: Path, *, backup: bool, when: str | None) -> Report:
+def _recalc_locked(shown: Path, real: Path, *, backup: bool, when: str | None, language: str | None = None) -> Report:
     clear_stale_temps(real)
     if backup:
         clear_stale_temps(backup_path(real))
@@ -337,7 +340,7 @@ def _recalc_locked(shown: Path, real: Path, *, backup: bool, when: str | None) -
     check_not_open(shown, real)
     snapshot, data = Snapshot.take(real)
     workbook = load_bytes(data, shown)
-    report = recalculate(OpenpyxlBook(workbook), when=when)
+    report = recalculate(OpenpyxlBook(workbook), when=when, language=language)
     keep = Keep.of(snapshot.info)
     parts = carry.carried(io.BytesIO(data))
     new = old = None

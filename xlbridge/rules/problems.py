@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-__all__ = ["CONCERNS", "Problem", "RuleError", "ProblemsError", "set_translator", "translate"]
+__all__ = ["CONCERNS", "Problem", "RuleError", "ProblemsError", "set_translator", "translate", "N_"]
 
 #: The fields that say what a problem concerns (all optional).
 CONCERNS: tuple[str, ...] = ("scheme", "option", "argument", "evening", "tournament", "pair", "board", "round",
@@ -52,6 +52,11 @@ def set_translator(translator: Callable[[str], str] | None) -> None:
     as written, English)."""
     global _translator
     _translator = translator if translator is not None else (lambda template: template)
+
+
+def translator() -> Callable[[str], str]:
+    """The translator in force (to put it back after a change)."""
+    return _translator
 
 
 def translate(template: str) -> str:
@@ -74,6 +79,11 @@ class _AsTyped(float):
 
     def __format__(self, spec: str) -> str:
         return repr(self) if not spec else float.__format__(self, spec)
+
+
+def N_(message: str) -> str:  # noqa: N802 (the gettext convention)
+    """Marks ``message`` for the catalogues (extracted by Babel); translated where it is shown."""
+    return message
 
 
 class Problem:
@@ -160,7 +170,7 @@ class ProblemsError(RuleError):
     computed or written.  The message counts them and lists the first ones."""
 
     #: the words for what was checked (``"the Heeg season input"``, ``"the workbook"``)
-    what = "the input"
+    what = N_("the input")
     #: how many problems the one-line message lists (the rest are counted)
     shown = 3
 
@@ -172,9 +182,9 @@ class ProblemsError(RuleError):
         """The one problem that stands for all of them (the exception's message)."""
         count = len(self.problems)
         head = "; ".join(str(p) for p in self.problems[: self.shown])
-        more = f" (and {count - self.shown} more)" if count > self.shown else ""
+        more = translate(N_(" (and {count} more)")).format(count=count - self.shown) if count > self.shown else ""
         return Problem("run.problems", "{count} problem{s} in {what}: {head}{more}", count=count,
-                       s="" if count == 1 else "s", what=self.what, head=head, more=more)
+                       s="" if count == 1 else "s", what=translate(self.what), head=head, more=more)
 
     def codes(self) -> list[str]:
         return [getattr(p, "code", "") for p in self.problems]

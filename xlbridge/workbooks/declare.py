@@ -14,8 +14,10 @@ and allowed values -- and everything else follows from that declaration:
   by mapping its concerns (``field`` = a column or setting id) through the
   declaration (:meth:`Table.cell`, :meth:`Setting.cell`).
 
-Labels are looked up by id (:meth:`Column.text`, :meth:`Setting.text`), so the
-words on a sheet can change (a language) without touching any logic.
+Labels are looked up by id (:meth:`Column.text`, :meth:`Setting.text`) in the
+language spoken (:mod:`xlbridge.language`: the label id is the context of the
+catalogue entry, the English label its message id), so the words on a sheet
+change with the workbook's language without touching any logic.
 
 >>> t = Table("pairs", header_row=8, columns=(Column("pair", "Pair"), Column("score", "Score %", kind="number"),
 ...           Column("place", "Place", typed=False)))
@@ -33,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from xlbridge.language import _, label
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text
 from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, column_letter
@@ -45,20 +48,27 @@ HEADER_TEXT = "#FFFFFF"
 COMPUTED_HEADER = "#375623"
 COMPUTED = "#DDEBF7"
 
-#: The words the labels are looked up in, by id (``{"en": {id: text}}``); a kind
-#: registers its own with :func:`register_labels`.  English is the declarations'
-#: own ``label``.
-_LABELS: dict[str, dict[str, str]] = {}
+def text_of(label_id: str, default: str, language: str | None = None, arg: str = "") -> str:
+    """The label ``label_id`` (English ``default``) in ``language`` (default: the
+    language spoken now, :func:`xlbridge.language.speaking`); ``{arg}`` in it
+    stands for ``arg`` (``"Line {arg}"``: ``Line A``)."""
+    text = label(label_id, default, language)
+    return text.replace("{arg}", arg) if arg else text
 
 
-def register_labels(language: str, labels: Mapping[str, str]) -> None:
-    """Add the words of ``language`` (label id -> text)."""
-    _LABELS.setdefault(language, {}).update(labels)
+def choices(label_id: str, allowed: Sequence[str], language: str | None = None) -> list[str]:
+    """The allowed values in ``language``: the words a scorer types (context: the label id)."""
+    return [text_of(label_id, a, language) for a in allowed]
 
 
-def text_of(label_id: str, default: str, language: str = "en") -> str:
-    """The label ``label_id`` in ``language`` (``default``, the English text, when none)."""
-    return _LABELS.get(language, {}).get(label_id, default)
+def choice(label_id: str, allowed: Sequence[str], typed: Any, language: str | None = None) -> str | None:
+    """The allowed value ``typed`` stands for -- as written in the code or in ``language``
+    -- (``None``: none of them)."""
+    text = as_text(typed).lower()
+    for value, word in zip(allowed, choices(label_id, allowed, language)):
+        if text in (value.lower(), word.lower()):
+            return value
+    return None
 
 
 def cell_ref(row: int, col: int) -> str:
@@ -79,7 +89,9 @@ class Column:
     yellow (default: when typed: every typed cell looks typed); ``low``/``high``
     the least/greatest number Excel accepts as it is typed and ``help`` what the
     scorer reads when the cell is selected (:func:`rule_of`); ``strict=False``: Excel
-    only warns about a value not in ``allowed`` (the reader knows other words too).
+    only warns about a value not in ``allowed`` (the reader knows other words too);
+    ``arg`` what ``{arg}`` in the label stands for (a column per period:
+    ``Column("line_A", "Line {arg}", arg="A", label_id="line_n")``).
     """
 
     id: str
@@ -95,9 +107,16 @@ class Column:
     high: float | None = None
     help: str = ""
     strict: bool = True
+    arg: str = ""
 
-    def text(self, language: str = "en") -> str:
-        return text_of(self.label_id or self.id, self.label, language)
+    def text(self, language: str | None = None) -> str:
+        return text_of(self.label_id or self.id, self.label, language, self.arg)
+
+    def choices(self, language: str | None = None) -> list[str]:
+        return choices(self.label_id or self.id, self.allowed, language)
+
+    def choice(self, typed: Any, language: str | None = None) -> str | None:
+        return choice(self.label_id or self.id, self.allowed, typed, language)
 
     @property
     def yellow(self) -> bool:
@@ -136,7 +155,7 @@ class Table:
     def cell(self, column_id: str, row: int) -> str:
         return cell_ref(row, self.col(column_id))
 
-    def headers(self, language: str = "en") -> list[str]:
+    def headers(self, language: str | None = None) -> list[str]:
         return [c.text(language) for c in self.columns]
 
     def typed(self) -> list[Column]:
@@ -148,7 +167,7 @@ class Table:
     def width(self) -> int:
         return len(self.columns)
 
-    def check_header(self, grid: Grid, sheet: str, language: str = "en",
+    def check_header(self, grid: Grid, sheet: str, language: str | None = None,
                      only: Sequence[str] | None = None) -> list[Problem]:
         """A problem at every header cell that does not hold its label (``only``:
         check these column ids only)."""
@@ -195,11 +214,17 @@ class Setting:
     def cell(self) -> str:
         return cell_ref(self.row, self.col)
 
-    def text(self, language: str = "en") -> str:
+    def text(self, language: str | None = None) -> str:
         return text_of(self.label_id or self.id, self.label, language)
 
     def value(self, grid: Grid) -> Any:
         return cell(grid, self.row, self.col)
+
+    def choices(self, language: str | None = None) -> list[str]:
+        return choices(self.label_id or self.id, self.allowed, language)
+
+    def choice(self, typed: Any, language: str | None = None) -> str | None:
+        return choice(self.label_id or self.id, self.allowed, typed, language)
 
 
 @dataclass(frozen=True)
@@ -238,7 +263,7 @@ class SheetSpec:
                 return t
         raise KeyError(f"sheet {self.id} has no table {table_id!r}")
 
-    def check_labels(self, grid: Grid, language: str = "en") -> list[Problem]:
+    def check_labels(self, grid: Grid, language: str | None = None) -> list[Problem]:
         """A problem at every settings label that is not there."""
         out = []
         for s in self.settings:
@@ -261,7 +286,7 @@ class SheetSpec:
                     widths[col - 1] = c.width
         return tuple(w or 8.43 for w in widths)
 
-    def layout(self, rows: int = 0, *, language: str = "en", title: bool | None = None,
+    def layout(self, rows: int = 0, *, title: bool | None = None,
                widths: bool = True) -> Layout:
         """The look of this sheet with room for ``rows`` data rows in each table:
         header rows, number formats, typed-cell fills, frozen panes, widths."""
@@ -272,7 +297,7 @@ class SheetSpec:
             fills.append(((s.row, s.col, 1, 1), INPUT))
             if s.number_format != "General":
                 number_formats.append(((s.row, s.col, 1, 1), s.number_format))
-            rule = rule_of(s, language)
+            rule = rule_of(s)
             if rule is not None:
                 rules.append(((s.row, s.col, 1, 1), rule))
         header_row = header_cols = 0
@@ -286,7 +311,7 @@ class SheetSpec:
                     number_formats.append(((t.first_row, col, room, 1), c.number_format))
                 if room and c.yellow:
                     fills.append(((t.first_row, col, room, 1), INPUT))
-                rule = rule_of(c, language) if room and c.typed else None
+                rule = rule_of(c) if room and c.typed else None
                 if rule is not None:
                     rules.append(((t.first_row, col, room, 1), rule))
         return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
@@ -311,7 +336,7 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def rule_of(item: Column | Setting, language: str = "en") -> Rule | None:
+def rule_of(item: Column | Setting, language: str | None = None) -> Rule | None:
     """The input rule Excel checks for a typed column or setting: a drop-down of
     its ``allowed`` values, or a whole number / number within ``low``..``high``
     (``kind`` ``whole``; ``number``/``pct`` with a bound); ``None`` when Excel
@@ -325,8 +350,9 @@ def rule_of(item: Column | Setting, language: str = "en") -> Rule | None:
     label = item.text(language)
     words = {k: text_of(k, v, language) for k, v in RULE_WORDS.items()}
     if item.allowed:
-        error = words["rule.list"].format(label=label, choices=", ".join(item.allowed))
-        return Rule("list", tuple(item.allowed), title=label[:32], prompt=(item.help or error)[:255], error=error[:255],
+        words_typed = item.choices(language)  # the words of the workbook's language
+        error = words["rule.list"].format(label=label, choices=", ".join(words_typed))
+        return Rule("list", tuple(words_typed), title=label[:32], prompt=(_(item.help) if item.help else error)[:255], error=error[:255],
                     strict=item.strict)
     kind = "whole" if item.kind == "whole" else "decimal" if item.kind in ("number", "pct") else ""
     low = item.low if item.low is not None or kind != "whole" else 0
@@ -339,7 +365,7 @@ def rule_of(item: Column | Setting, language: str = "en") -> Rule | None:
     else:
         bounds = words["rule.up-to"].format(high=_number(item.high))  # type: ignore[arg-type]
     error = words[f"rule.{kind}"].format(label=label, range=bounds)
-    return Rule(kind, low=low, high=item.high, title=label[:32], prompt=(item.help or error)[:255], error=error[:255])
+    return Rule(kind, low=low, high=item.high, title=label[:32], prompt=(_(item.help) if item.help else error)[:255], error=error[:255])
 
 
 def merge_areas(areas: list[tuple[Area, Any]]) -> list[tuple[Area, Any]]:
@@ -366,5 +392,5 @@ def shown(value: Any) -> str:
 #: function from its parameters to its sheets.
 Declaration = Callable[..., Sequence[SheetSpec]]
 
-__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "merge_areas", "rule_of", "RULE_WORDS", "register_labels", "text_of", "cell_ref", "shown",
+__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "merge_areas", "rule_of", "RULE_WORDS", "text_of", "cell_ref", "shown",
            "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED", "Declaration", "replace"]

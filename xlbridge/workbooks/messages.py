@@ -11,27 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xlbridge.language import N_, _
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.plan import Problem, Report
+from xlbridge.workbooks.speak import Localised
 
 MESSAGES = "Messages"
 MARK = "#FFC7CE"  # Excel's light red "bad" fill
 WARNING_MARK = "#FFEB9C"  # Excel's light orange "neutral" fill: a warning's cell
 #: The one name of the action, everywhere (the button, the script, the guides, the CLI's texts).
-ACTION = "Recalculate season"
+ACTION = N_("Recalculate season")
 #: Problems are always in typed cells, and typed cells of xlbridge workbooks are
 #: light yellow: a cleared mark gives the cell that fill back.
 INPUT = "#FFF2CC"
-HEADER_PROBLEMS = "Problems found by the last recalculation (nothing was recalculated):"
-HEADER_WARNINGS = "Warnings (the recalculation went on; check these cells, marked orange):"
+HEADER_PROBLEMS = N_("Problems found by the last recalculation (nothing was recalculated):")
+HEADER_WARNINGS = N_("Warnings (the recalculation went on; check these cells, marked orange):")
 #: What a recalculation says when it is done (typed: the front doors only choose a template by the report's numbers).
-DONE = "Recalculated {cells} cells."
-DONE_CHANGED = "Recalculated {cells} cells; {changed} earlier values changed (see Corrections)."
-DONE_EMPTY = ("Nothing is filled in yet: type the results in the yellow cells (see the How to sheet), then "
-              "{action} again{how}.")
-DONE_WARNINGS = " {count} warning(s): see the Messages sheet."
-NOTHING_WRITTEN = "nothing was written: fix the {count} problem(s) at their cells, then {action} again{how}"
+DONE = N_("Recalculated {cells} cells.")
+DONE_CHANGED = N_("Recalculated {cells} cells; {changed} earlier values changed (see Corrections).")
+DONE_EMPTY = N_("Nothing is filled in yet: type the results in the yellow cells (see the How to sheet), then "
+                "{action} again{how}.")
+DONE_WARNINGS = N_(" {count} warning(s): see the Messages sheet.")
+NOTHING_WRITTEN = N_("nothing was written: fix the {count} problem(s) at their cells, then {action} again{how}")
 
 
 def cell_position(cell: str) -> tuple[int, int]:
@@ -61,7 +63,8 @@ def _unmark(book: BookAdapter, messages: Sequence[Sequence[object]], names: Sequ
     for line in messages[1:]:
         ref = line[1] if len(line) > 1 else None
         if isinstance(ref, str) and "!" in ref:
-            sheet, _, address = ref.rpartition("!")
+            sheet, _bang, address = ref.rpartition("!")
+            sheet = Localised.canonical_name(sheet, getattr(book, "language", "en"))
             if sheet in names:
                 row, col = cell_position(address)
                 book.fill(sheet, row, col, INPUT)
@@ -72,7 +75,7 @@ def done_text(report: Report, how: str = "") -> str:
     or that nothing is filled in yet (a template recalculated as it came; ``how``:
     the command, for the CLI)."""
     if report.results == 0 and not report.changes:
-        problem = RuleProblem("recalc.empty", DONE_EMPTY, action=ACTION, how=f" ({how})" if how else "")
+        problem = RuleProblem("recalc.empty", DONE_EMPTY, action=_(ACTION), how=f" ({how})" if how else "")
     elif report.changes:
         problem = RuleProblem("recalc.done", DONE_CHANGED, cells=report.cells_written, changed=len(report.changes))
     else:
@@ -80,10 +83,27 @@ def done_text(report: Report, how: str = "") -> str:
     return problem.message
 
 
+def is_done_message(text: str, *, empty: bool | None = None) -> bool:
+    """Whether ``text`` is what :func:`done_text` says, in any language (for tests and
+    tools; ``empty``: only the "nothing is filled in yet" text, or only the others)."""
+    import re
+
+    from xlbridge.language import LANGUAGES, speaking
+
+    templates = {True: (DONE_EMPTY,), False: (DONE, DONE_CHANGED)}.get(empty, (DONE, DONE_CHANGED, DONE_EMPTY))
+    for language in LANGUAGES:
+        with speaking(language):
+            for template in templates:
+                pattern = re.sub(r"\\\{\w+\\\}", ".*", re.escape(_(template)))
+                if re.fullmatch(pattern + ".*", text, re.DOTALL):
+                    return True
+    return False
+
+
 def nothing_written(count: int, how: str = "") -> str:
     """What the scorer reads after the problems: nothing was written, and what to
     do next (``how``: the command, for the CLI)."""
-    return RuleProblem("recalc.nothing-written", NOTHING_WRITTEN, count=count, action=ACTION,
+    return RuleProblem("recalc.nothing-written", NOTHING_WRITTEN, count=count, action=_(ACTION),
                        how=f" ({how})" if how else "").message
 
 
@@ -106,14 +126,14 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
         old = book.read(MESSAGES)
     if clear_old:  # remove the marks of the previous run
         _unmark(book, old, names)
-    rows: list[list[object]] = [[HEADER_PROBLEMS if problems else (done or "No problems."), None]]
+    rows: list[list[object]] = [[_(HEADER_PROBLEMS) if problems else (done or _("No problems.")), None]]
     for p in problems:
         located = p.cell and p.sheet in names
-        rows.append([str(p), f"{p.sheet}!{p.cell}" if located else None])
+        rows.append([str(p), f"{p.shown_sheet}!{p.cell}" if located else None])
     if warnings:
-        rows.append([HEADER_WARNINGS, None])
+        rows.append([_(HEADER_WARNINGS), None])
         for p in warnings:
-            rows.append([str(p), f"{p.sheet}!{p.cell}" if p.cell and p.sheet in names else None])
+            rows.append([str(p), f"{p.shown_sheet}!{p.cell}" if p.cell and p.sheet in names else None])
     rows += [[None, None]] * (max(len(old), 1) - len(rows))
     book.write(MESSAGES, 1, 1, rows)
     for marked, colour in ((warnings, WARNING_MARK), (problems, MARK)):
@@ -123,7 +143,8 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
                 book.fill(p.sheet, row, col, colour)
     if problems:
         shown = "\n".join(str(p) for p in problems[:10])
-        more = f"\n... and {len(problems) - 10} more (see the Messages sheet)" if len(problems) > 10 else ""
-        book.alert(f"Nothing was recalculated: {len(problems)} problem(s).\n{shown}{more}")
+        more = "\n" + _("... and {count} more (see the Messages sheet)").format(count=len(problems) - 10) \
+            if len(problems) > 10 else ""
+        book.alert(_("Nothing was recalculated: {count} problem(s).").format(count=len(problems)) + f"\n{shown}{more}")
     elif done:
         book.alert(done)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from xlbridge.rules.problems import N_
 from xlbridge.workbooks.book import Grid, Layout, Rule, _clean, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
 from xlbridge.workbooks.plan import BookInputError, Problem, at, cell_name
 
@@ -27,9 +28,9 @@ MAX_COLUMNS = 1_000
 MAX_CELLS = 2_000_000
 #: How many far-out values of one sheet are reported (the rest follow on the next run).
 MAX_REPORTED = 20
-FAR_OUT = ("this value is far outside the sheet's tables (a sheet xlbridge reads may use at most {rows:,} rows, "
+FAR_OUT = N_("this value is far outside the sheet's tables (a sheet xlbridge reads may use at most {rows:,} rows, "
            "{columns:,} columns and {cells:,} cells); delete it")
-MERGED = "this computed cell is merged into {area}; unmerge {area} (Home, Merge & Center) so that xlbridge can write it"
+MERGED = N_("this computed cell is merged into {area}; unmerge {area} (Home, Merge & Center) so that xlbridge can write it")
 
 
 def within_bounds(rows: int, cols: int) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from xlbridge.rules.problems import Problem as RuleProblem
-from xlbridge.rules.problems import ProblemsError, RuleError
+from xlbridge.rules.problems import N_, ProblemsError, RuleError
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout, column_letter
 
 
@@ -59,8 +59,21 @@ class Problem:
     def __repr__(self) -> str:
         return f"Problem({self.sheet!r}, {self.cell!r}, {self.message!r})"
 
+    @property
+    def shown_sheet(self) -> str:
+        """The sheet's name as the scorer sees it (in the workbook's language)."""
+        from xlbridge.language import current
+        from xlbridge.workbooks.speak import Localised
+
+        return self.sheet if self.sheet == "workbook" else Localised.local_name(self.sheet, current())
+
     def __str__(self) -> str:
-        where = f"{self.sheet}, {self.cell}" if self.cell else self.sheet
+        sheet = self.shown_sheet
+        if sheet == "workbook":
+            from xlbridge.language import _
+
+            sheet = _("workbook")
+        where = f"{sheet}, {self.cell}" if self.cell else sheet
         return f"{where}: {self.message}"
 
 
@@ -71,9 +84,11 @@ def at(sheet: str, cell: str | None, code: str, template: str, /, **params: Any)
 
 
 class BookInputError(ProblemsError):
-    """The workbook cannot be recalculated; ``problems`` lists every reason."""
+    """The workbook cannot be recalculated; ``problems`` lists every reason
+    (``language``: the workbook's, in which to show them)."""
 
-    what = "the workbook"
+    what = N_("the workbook")
+    language = "en"
 
 
 @dataclass
@@ -148,4 +163,5 @@ class Report:
     changes: list[Change]
     warnings: list[Problem] = field(default_factory=list)
     results: int | None = None
+    language: str = "en"
     plan: Plan | None = field(default=None, repr=False, compare=False)  # what was applied

@@ -5,14 +5,17 @@ it plan (reads only; :class:`~xlbridge.workbooks.plan.BookInputError` lists ever
 problem and nothing is written), diffs the plan against the cells, applies it
 through the :class:`~xlbridge.workbooks.book.BookAdapter` and appends the changed
 earlier values to the Corrections sheet -- the same code for Excel (the "Recalculate
-season" script) and headless (``xlbridge recalc``).
+season" script) and headless (``xlbridge recalc``).  The workbook is read and written
+in its own language (:mod:`xlbridge.workbooks.speak`).
 """
 
 from __future__ import annotations
 
+from xlbridge.language import _, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import KINDS
-from xlbridge.workbooks.plan import BookInputError, Kind, Problem, Report
+from xlbridge.workbooks.plan import BookInputError, Kind, Problem, Report, at
+from xlbridge.workbooks.speak import language_of, localised
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
 
 __all__ = ["recalculate", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
@@ -24,27 +27,41 @@ def _kinds() -> list[Kind]:
 
 
 def detect(book: BookAdapter) -> Kind:
-    for kind in _kinds():
-        if kind.recognises(book):
-            return kind
-    names = ", ".join(book.sheet_names()) or "no sheets"
-    raise BookInputError([Problem("workbook", None,
-                                  f"not an xlbridge workbook (sheets: {names}); start from a template: xlbridge new KIND PATH")])
+    """The kind of the workbook (read in its own language)."""
+    language = getattr(book, "language", None) or language_of(book)
+    with speaking(language):
+        book = localised(book, language)
+        for kind in _kinds():
+            if kind.recognises(book):
+                return kind
+        names = ", ".join(book.sheet_names()) or _("no sheets")
+        raise BookInputError([at("workbook", None, "workbook.unknown", "not an xlbridge workbook (sheets: {names}); start "
+                                 "from a template: xlbridge new KIND PATH", names=names)])
 
 
-def recalculate(book: BookAdapter, *, when: str | None = None) -> Report:
+def recalculate(book: BookAdapter, *, when: str | None = None, language: str | None = None) -> Report:
     """Check, compute and write one workbook; nothing is written on a problem.
 
     Computed cells whose earlier value changes are listed in the Corrections
-    sheet with ``when`` (default: now, to the minute).
+    sheet with ``when`` (default: now, to the minute).  The workbook is read and
+    written in its own language (:func:`~xlbridge.workbooks.speak.language_of`;
+    ``language`` to say it); the report and a
+    :class:`~xlbridge.workbooks.plan.BookInputError` carry it as ``.language``.
     """
-    kind = detect(book)
-    plan = kind.plan(book)
-    changes = diff(book, plan)
-    written = apply(book, plan)
-    if changes:
-        stamp = when or now_stamp()
-        append_corrections(book, changes, stamp)
+    language = language or getattr(book, "language", None) or language_of(book)
+    with speaking(language):
+        book = localised(book, language)
+        try:
+            kind = detect(book)
+            plan = kind.plan(book)
+        except BookInputError as error:
+            error.language = language
+            raise
+        changes = diff(book, plan)
+        written = apply(book, plan)
+        if changes:
+            stamp = when or now_stamp()
+            append_corrections(book, changes, stamp)
     results = sum(1 for block in plan.blocks if block.audit for line in block.values for v in line
                   if isinstance(v, (int, float)) and not isinstance(v, bool))  # results, not headers
-    return Report(kind.name, written, changes, list(plan.warnings), results, plan=plan)
+    return Report(kind.name, written, changes, list(plan.warnings), results, language, plan=plan)

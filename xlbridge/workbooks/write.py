@@ -11,8 +11,10 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
+from xlbridge.language import N_, _
 from xlbridge.workbooks.book import BookAdapter, Grid
 from xlbridge.workbooks.plan import Change, Plan, cell_name
+from xlbridge.workbooks.speak import Localised
 
 __all__ = ["diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS", "CORRECTIONS_HEADER"]
 
@@ -75,7 +77,8 @@ def apply(book: BookAdapter, plan: Plan) -> int:
 
 
 CORRECTIONS = "Corrections"
-CORRECTIONS_HEADER = ["When", "Sheet", "Cell", "Event", "Pair", "Column", "Old value", "New value"]
+CORRECTIONS_HEADER = [N_("When"), N_("Sheet"), N_("Cell"), N_("Event"), N_("Pair"), N_("Column"), N_("Old value"),
+                      N_("New value")]
 
 
 def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str) -> None:
@@ -83,10 +86,12 @@ def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str) 
     Corrections sheet (created on first use)."""
     if CORRECTIONS not in book.sheet_names():
         book.add_sheet(CORRECTIONS)
-        book.write(CORRECTIONS, 1, 1, [CORRECTIONS_HEADER])
+        book.write(CORRECTIONS, 1, 1, [[_(word) for word in CORRECTIONS_HEADER]])
     grid = book.read(CORRECTIONS)
     last = max((i + 1 for i, line in enumerate(grid) if any(v is not None for v in line)), default=1)
-    rows = [[when, c.sheet, c.cell, c.what, c.unit, c.column, c.old, c.new] for c in changes]
+    language = getattr(book, "language", "en")  # the sheets as the scorer sees them
+    rows = [[when, Localised.local_name(c.sheet, language), c.cell, Localised.local_name(c.what, language), c.unit,
+             c.column, c.old, c.new] for c in changes]
     book.write(CORRECTIONS, last + 1, 1, rows)
 
 

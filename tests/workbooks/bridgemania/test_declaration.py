@@ -87,7 +87,7 @@ def test_every_module_is_small(path):
 @pytest.fixture(scope="module")
 def demo_bytes() -> bytes:
     buffer = io.BytesIO()
-    bridgemania_workbook(False).save(buffer)
+    bridgemania_workbook(False, language="en").save(buffer)
     return buffer.getvalue()
 
 

@@ -30,7 +30,7 @@ def values(path: Path) -> dict[str, list[list[object]]]:
 
 @pytest.fixture(scope="module")
 def today(tmp_path_factory) -> Path:
-    return build("bridgemania", tmp_path_factory.mktemp("today") / "demo.xlsx")
+    return build("bridgemania", tmp_path_factory.mktemp("today") / "demo.xlsx", language="en")
 
 
 @pytest.fixture

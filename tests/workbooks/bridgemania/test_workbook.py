@@ -37,7 +37,7 @@ from xlbridge.workbooks.recalc import recalculate as recalc_book
 
 @pytest.fixture(scope="module")
 def demo_file(tmp_path_factory):
-    return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx")
+    return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en")
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +186,7 @@ def test_layout_headers_frozen_formats(demo_file):
 
 
 def test_blank_template(tmp_path):
-    assert main(["new", "bridgemania", str(tmp_path / "t.xlsx"), "--blank"]) == 0
+    assert main(["new", "bridgemania", str(tmp_path / "t.xlsx"), "--blank", "--lang", "en"]) == 0
     wb = load_workbook(tmp_path / "t.xlsx")
     assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Participation", "How to"]
     assert [wb["Season"].cell(4, c).value for c in (1, 2, 3, 4, 5, 7, 8, 10, 11, 12)] == [
@@ -518,7 +518,7 @@ def test_empty_workbooks(tmp_path):
     with pytest.raises(BookInputError, match=r"^1 problem in the workbook: workbook: not an xlbridge workbook"):
         recalc_path(path)
     # the season sheet deleted: still recognised by its tournament sheets, and said so
-    demo = build("bridgemania", tmp_path / "d.xlsx")
+    demo = build("bridgemania", tmp_path / "d.xlsx", language="en")
     edit(demo, lambda wb: wb.remove(wb["Season"]))
     assert problems_of(demo)[0].startswith("Season: the season sheet is missing")
 

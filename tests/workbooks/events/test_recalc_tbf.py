@@ -20,7 +20,7 @@ from xlbridge.excel.shipped import build
 
 @pytest.fixture
 def club(tmp_path) -> Path:
-    return build("tbf-club", tmp_path / "club.xlsx")
+    return build("tbf-club", tmp_path / "club.xlsx", language="en")
 
 
 def test_recalculating_the_built_workbook_changes_nothing(club):

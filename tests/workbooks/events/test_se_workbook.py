@@ -19,7 +19,7 @@ def column(ws, col, first=9):
 
 
 def test_silver_pairs_met_30_of_60(tmp_path):
-    ws = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx"))["Silver pairs"]
+    ws = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx", language="en"))["Silver pairs"]
     assert (ws["B3"].value, ws["B5"].value) == ("se.silver.pairs", "met=30")
     points, units = column(ws, 5), column(ws, 6)
     # page 12: 60 pairs meeting 30 -> the winner gets the 46-pair row, 46 sp
@@ -31,7 +31,7 @@ def test_silver_pairs_met_30_of_60(tmp_path):
 
 
 def test_every_event_sheet_holds_the_engine_awards(tmp_path):
-    wb = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx"))
+    wb = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx", language="en"))
     for name in ("Bronze pairs", "Silver pairs", "Team barometer"):
         ws = wb[name]
         ranks = column(ws, 4)
@@ -42,7 +42,7 @@ def test_every_event_sheet_holds_the_engine_awards(tmp_path):
 
 
 def test_bronze_evening_tie_shares_rounded_up(tmp_path):
-    ws = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx"))["Bronze pairs"]
+    ws = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx", language="en"))["Bronze pairs"]
     ranks, points = column(ws, 4), column(ws, 5)
     assert ranks[3] == ranks[4] == 4  # the typed scores tie 4th and 5th
     untied = awards("se.bronze.pairs", list(range(1, 15)), boards=24)
@@ -50,7 +50,7 @@ def test_bronze_evening_tie_shares_rounded_up(tmp_path):
 
 
 def test_recalculation_is_stable_and_tracks_a_correction(tmp_path):
-    path = build("se-masterpoints", tmp_path / "se.xlsx")
+    path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
     before = snapshot(load_workbook(path))
     assert recalc_path(path).changes == []
     assert snapshot(load_workbook(path)) == before
@@ -64,7 +64,7 @@ def test_recalculation_is_stable_and_tracks_a_correction(tmp_path):
 
 
 def test_blank_template_recalculates_to_nothing(tmp_path):
-    path = build("se-masterpoints", tmp_path / "blank.xlsx", blank=True)
+    path = build("se-masterpoints", tmp_path / "blank.xlsx", blank=True, language="en")
     report = recalc_path(path)
     assert report.cells_written == 0 and report.changes == []
 
@@ -95,7 +95,7 @@ def test_a_tie_across_currencies_shows_both(tmp_path):
     3 in Points and "sp + 7 bp" in Unit."""
     from xlbridge.files.headless import recalc_path
 
-    path = build("se-masterpoints", tmp_path / "se.xlsx")
+    path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
     wb = load_workbook(path)
     ws = wb["Silver pairs"]
     ws["B4"], ws["B5"] = 40, None

@@ -29,7 +29,7 @@ OLD_TEMPLATE = DATA / "heeg-season-f90c1a3.xlsx"
 
 def _today(tmp_path: Path, blank: bool) -> Path:
     path = tmp_path / ("today-blank.xlsx" if blank else "today.xlsx")
-    heeg_workbook(blank).save(path)
+    heeg_workbook(blank, language="en").save(path)
     return path
 
 
@@ -124,7 +124,7 @@ def test_bad_input_in_an_old_file_is_named_as_in_a_new_one(tmp_path):
         if source:
             shutil.copy(source, path)
         else:
-            heeg_workbook(True).save(path)
+            heeg_workbook(True, language="en").save(path)
         _type_a_season(path)
         found = []
         for boards in (0, 4):

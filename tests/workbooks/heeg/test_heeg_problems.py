@@ -25,7 +25,7 @@ E3 = "Evening 2025-09-18"  # period 1, evening 3: line A 14 pairs, max 288; pair
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx"
-    heeg_workbook(False).save(path)
+    heeg_workbook(False, language="en").save(path)
     return path
 
 

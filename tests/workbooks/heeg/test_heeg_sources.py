@@ -143,7 +143,7 @@ def test_the_recalculation_needs_no_builder_pandas_or_openpyxl(tmp_path):
     sends them: dates as ISO text) imports only the standard library."""
     from xlbridge.workbooks.heeg import heeg_workbook
 
-    wb = heeg_workbook(False)
+    wb = heeg_workbook(False, language="en")
     grids = {ws.title: [[c.value.isoformat() if isinstance(c.value, (dt.date, dt.datetime)) else c.value for c in row]
                         for row in ws.iter_rows()] for ws in wb.worksheets}
     source = tmp_path / "grids.json"
@@ -165,7 +165,7 @@ def test_the_shipped_demo_holds_what_the_declaration_says(tmp_path):
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.heeg import SETTINGS, heeg_workbook, read_season, season_spec
 
-    wb = heeg_workbook(False)
+    wb = heeg_workbook(False, language="en")
     problems: list = []
     season = read_season(OpenpyxlBook(wb).read("Season"), problems)
     assert not problems and season is not None

@@ -50,7 +50,7 @@ def demo():
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx")
+    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
 
 
 @pytest.fixture
@@ -229,7 +229,7 @@ def test_a_late_correction_on_evening_3_changes_exactly_the_dependent_cells(book
 def test_start_a_season_from_the_blank_template_hand_worked(tmp_path):
     """A small season typed by hand: 8 pairs in line A (top 6: 4 tables -> 2 x 4 - 2),
     6 rounds x 4 boards -> max 6 x 4 x 6 = 144 MP."""
-    path = build("heeg", tmp_path / "new.xlsx", blank=True)
+    path = build("heeg", tmp_path / "new.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
     ws["B4"] = "2026/2027"
@@ -245,7 +245,7 @@ def test_start_a_season_from_the_blank_template_hand_worked(tmp_path):
     assert wb.sheetnames[-2:] == ["Evening 2026-09-03", "Evening 2026-09-10"]
     ev1 = wb["Evening 2026-09-03"]
     # laid out as the demo's evening sheets: header, yellow typed cells, 2 decimals, panes
-    demo = load_workbook(build("heeg", tmp_path / "demo.xlsx"))["Evening 2025-09-04"]
+    demo = load_workbook(build("heeg", tmp_path / "demo.xlsx", language="en"))["Evening 2025-09-04"]
     assert ev1.freeze_panes == demo.freeze_panes == "D2"
     for ref in ("A1", "P1", "D2", "J5", "K3", "P2", "T9"):
         assert (fill(ev1[ref]), ev1[ref].number_format, ev1[ref].font.bold) == \
@@ -292,7 +292,7 @@ def test_start_a_season_from_the_blank_template_hand_worked(tmp_path):
 def test_sit_out_and_combi_by_hand(tmp_path):
     """8 pairs, 'a' for pair 8: 7 at a table -> top 2 x 3 - 2 = 4, max 96.
     's': 70 x 6/5 = 84 -> 87.5 %; combi 20 of top 10 in a line of top 4: 20 x 4 / 10 = 8 MP."""
-    path = build("heeg", tmp_path / "new.xlsx", blank=True)
+    path = build("heeg", tmp_path / "new.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
     ws["B5"] = "A"
@@ -319,7 +319,7 @@ def test_sit_out_and_combi_by_hand(tmp_path):
 
 
 def test_the_blank_template_is_empty_and_recalculates(tmp_path):
-    path = build("heeg", tmp_path / "blank.xlsx", blank=True)
+    path = build("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     assert wb.sheetnames == ["Season", "Year", "Period 1", "Period 2", "Period 3", "How to"]
     assert wb["Season"]["B4"].value is None and wb["Season"]["C12"].value is None
@@ -463,7 +463,7 @@ def test_a_deleted_standings_sheet_comes_back_laid_out(book, tmp_path):
     del wb["Period 2"]
     wb.save(book)
     recalc_path(book, when="t")
-    again, demo = load_workbook(book), load_workbook(build("heeg", tmp_path / "demo.xlsx"))
+    again, demo = load_workbook(book), load_workbook(build("heeg", tmp_path / "demo.xlsx", language="en"))
     for name in ("Year", "Period 2"):
         new, old = again[name], demo[name]
         assert new.freeze_panes == old.freeze_panes == "A4"

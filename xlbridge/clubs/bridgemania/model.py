@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlbridge.rules.problems import CONCERNS, Problem, ProblemsError
+from xlbridge.rules.problems import CONCERNS, N_, Problem, ProblemsError
 
 #: The three standings, in the document's order: (key, scheme id).
 SCHEMES = (("f1", "bm.f1-fast"), ("indy", "bm.indycar-hard"), ("hybrid", "bm.f1-hybrid"))
@@ -189,7 +189,7 @@ class SeasonProblem(Problem):
 class SeasonError(ProblemsError):
     """All the problems of a season, reported together (``.problems``)."""
 
-    what = "the BridgeMania season"
+    what = N_("the BridgeMania season")
 
     def summary(self) -> Problem:
         count = len(self.problems)

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from xlbridge.rules.problems import Problem, ProblemsError
+from xlbridge.rules.problems import N_, Problem, ProblemsError
 
 __all__ = ["HeegProblem", "HeegInputError", "problem", "LINE_TOO_SMALL", "LINE_EMPTY", "COMBI_ABSENT"]
 
@@ -112,7 +112,7 @@ class HeegInputError(ProblemsError):
         - Evening 2025-09-16, pair 5, mp: MP 130 is above the evening's maximum 100
     """
 
-    what = "the Heeg season input"
+    what = N_("the Heeg season input")
 
     def __init__(self, problems: Iterable[HeegProblem]):
         super().__init__(problems)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from xlbridge.rules.problems import N_
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, is_blank
 
@@ -65,7 +66,7 @@ MP_CODES: frozenset[str] = frozenset({"", "1", "s", "s1"})
 ABSENCE_CAPS: tuple[float, ...] = (50.0, 45.0, 40.0, 35.0)
 
 #: The message of an unknown inv code (the season reports it with the same words).
-CODE_TEMPLATE = "inv code {value!r} is not one of 1, 2, 0, a, s, s1, = or blank"
+CODE_TEMPLATE = N_("inv code {value!r} is not one of 1, 2, 0, a, s, s1, = or blank")
 
 
 def normalise_code(code: Any) -> str:

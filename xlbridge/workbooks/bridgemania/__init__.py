@@ -57,7 +57,7 @@ AFTER_HEADERS = AFTER.headers()
 P_FIRST = NEXT.first_row
 SECTIONS = tuple(s.title for s in _SECTIONS)  # the titles of the sections below the pairs
 
-_BUILDERS = ("bridgemania_workbook", "season_workbook")
+_BUILDERS = ("bridgemania_workbook", "build_workbook", "season_workbook")
 
 
 def __getattr__(name: str) -> Any:

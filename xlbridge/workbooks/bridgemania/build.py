@@ -16,6 +16,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
+from xlbridge.language import N_, _
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.declare import (
@@ -31,11 +32,22 @@ from xlbridge.workbooks.declare import (
     rule_of,
 )
 
-__all__ = ["bridgemania_workbook", "season_workbook", "HOW_TO_LINES"]
+__all__ = ["bridgemania_workbook", "build_workbook", "season_workbook", "HOW_TO_LINES", "LANGUAGE"]
+
+#: The championship's language: the workbook is built in Italian unless asked otherwise.
+LANGUAGE = "it"
 
 
-def bridgemania_workbook(blank: bool = False):
-    """The BridgeMania season workbook: the demo season recalculated, or a blank template."""
+def bridgemania_workbook(blank: bool = False, language: str = LANGUAGE):
+    """The BridgeMania season workbook in ``language``: the demo season recalculated, or a blank template."""
+    from xlbridge.workbooks.speak import built_in
+
+    return built_in(build_workbook, language, blank)
+
+
+def build_workbook(blank: bool = False):
+    """The BridgeMania season workbook in the language spoken, its sheets under their English names
+    (:func:`~xlbridge.workbooks.speak.built_in` names them)."""
     if blank:
         return season_workbook(None)
     from xlbridge.clubs.bridgemania.demo import demo_season
@@ -175,13 +187,13 @@ def _freeze(ws, spec: SheetSpec) -> None:
 
 def _build_season(ws, season: bm.Season | None) -> None:
     st, spec = _style(), d.SEASON_SHEET
-    _title(ws, d.SEASON_TITLE)
+    _title(ws, _(d.SEASON_TITLE))
     name = spec.setting("name")
     ws.cell(row=name.row, column=name.label_col, value=name.text()).font = st.bold
     ws.cell(row=name.row, column=name.col, value=season.name if season else None).fill = st.input
     _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     for t in spec.tables:
-        ws.cell(row=d.CAPTION_ROW, column=t.first_col, value=d.SEASON_CAPTIONS[t.id]).font = st.bold
+        ws.cell(row=d.CAPTION_ROW, column=t.first_col, value=_(d.SEASON_CAPTIONS[t.id])).font = st.bold
         _header(ws, t)
     _widths(ws, spec)
     _freeze(ws, spec)
@@ -235,16 +247,17 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
     nboards = len(next(iter(t.scores.values()))) if t else d.TEMPLATE_BOARDS
     spec = d.tournament_sheet(nboards, t.id if t else d.BLANK_TOURNAMENT)
     pairs, results = spec.tables
-    _title(ws, f"{d.TOURNAMENT_TITLE} {t.id}" if t else f"{d.TOURNAMENT_TITLE} (copy this sheet, rename it as the "
-           "tournament and add it to the list on the Season sheet)")
+    _title(ws, f"{_(d.TOURNAMENT_TITLE)} {t.id}" if t else _("{title} (copy this sheet, rename it as the tournament "
+                                                           "and add it to the list on the Season sheet)").format(
+        title=_(d.TOURNAMENT_TITLE)))
     values = {d.MOVEMENT.id: t.movement if t else None, d.TOP.id: t.top if t else None,
-              d.COUNTS.id: ("yes" if t.championship else "no") if t else None,
+              d.COUNTS.id: d.COUNTS.choices()[0 if t.championship else 1] if t else None,
               d.EXTRA.id: ", ".join(t.top_hand) if t and t.top_hand else None}
     for s in spec.settings:
         ws.cell(row=s.row, column=s.label_col, value=s.text()).font = st.bold
         ws.cell(row=s.row, column=s.col, value=values[s.id]).fill = st.input
     for s in spec.settings:
-        ws.cell(row=s.row, column=s.col + 1, value=s.note)
+        ws.cell(row=s.row, column=s.col + 1, value=_(s.note) if s.note else None)
     _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     _header(ws, pairs)
     _header(ws, results)
@@ -255,6 +268,8 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
     _cells(ws, pairs, nrows)
     _cells(ws, results, nrows)
     for r, (pair, word, players, scores) in enumerate(rows, start=pairs.first_row):
+        if word in d.PAIRS.column("status").allowed:  # the word of the workbook's language
+            word = d.PAIRS.column("status").choices()[d.PAIRS.column("status").allowed.index(word)]
         for column, value in zip(("pair", "status", "players"), (pair, word, players)):
             ws.cell(row=r, column=pairs.col(column), value=value)
         for b, value in enumerate(scores, start=1):
@@ -270,7 +285,9 @@ def _section_lines(t: bm.Tournament | None) -> dict[str, list[list[Any]]]:
         for guilty in penalty.pairs:
             lines[d.PENALTIES.id].append([guilty, _board_of(penalty.note), penalty.note])
     for rect in t.rectifications:
-        lines[d.RECTIFICATIONS.id].append([rect.board, rect.kind, ", ".join(rect.row) or None,
+        kind = d.RECTIFICATIONS.table.column("kind")  # the word of the workbook's language
+        lines[d.RECTIFICATIONS.id].append([rect.board, kind.choices()[kind.allowed.index(rect.kind)] if rect.kind in
+                                           kind.allowed else rect.kind, ", ".join(rect.row) or None,
                                            ", ".join(rect.ns) or None])
     for entry, hands in t.hand_scores.items():
         lines[d.BRIDGE_SCORES.id].append([entry, None, None, *hands])
@@ -282,8 +299,8 @@ def _build_sections(ws, t: bm.Tournament | None, row: int, nboards: int) -> None
     st = _style()
     lines = _section_lines(t)
     for section in d.SECTIONS:
-        ws.cell(row=row, column=1, value=section.title).font = st.title
-        ws.cell(row=row, column=3, value=section.help)
+        ws.cell(row=row, column=1, value=_(section.title)).font = st.title
+        ws.cell(row=row, column=3, value=_(section.help))
         table = section.at(row, nboards)
         _header(ws, table)
         size = max(len(lines[section.id]) + 1, section.min_rows)
@@ -304,7 +321,7 @@ def _board_of(note: str) -> int | None:
 
 def _build_championship(ws, season: bm.Season | None) -> None:
     st, spec = _style(), d.CHAMPIONSHIP_SHEET
-    _title(ws, d.CHAMPIONSHIP_TITLE)
+    _title(ws, _(d.CHAMPIONSHIP_TITLE))
     for t in spec.tables:
         ws.cell(row=t.header_row - 1, column=t.first_col).font = st.bold  # the caption: written by the plan
         _header(ws, t)
@@ -320,12 +337,12 @@ def _build_championship(ws, season: bm.Season | None) -> None:
 
 def _build_participation(ws, season: bm.Season | None) -> None:
     st, spec = _style(), d.PARTICIPATION_SHEET
-    _title(ws, d.PARTICIPATION_TITLE)
+    _title(ws, _(d.PARTICIPATION_TITLE))
     for s in spec.settings:
         ws.cell(row=s.row, column=s.label_col, value=s.text()).font = st.bold
         ws.cell(row=s.row, column=s.col).fill = st.input
     _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
-    ws.cell(row=d.NEXT_HOST.row, column=d.NEXT_HOST.col + 1, value=d.NEXT_HOST.note)
+    ws.cell(row=d.NEXT_HOST.row, column=d.NEXT_HOST.col + 1, value=_(d.NEXT_HOST.note))
     _header(ws, d.NEXT)
     _cells(ws, d.NEXT, max(d.NEXT.room, len(season.base_pairs) if season else 0))
     _widths(ws, spec)
@@ -336,40 +353,40 @@ def _build_participation(ws, season: bm.Season | None) -> None:
 
 
 HOW_TO_LINES = [
-    "How to use the BridgeMania season workbook",
+    N_("How to use the BridgeMania season workbook"),
     "",
-    "Yellow cells are typed by the scorer; blue cells are computed by xlbridge (Recalculate season: the button on "
-    "the Season sheet in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten.",
+    N_("Yellow cells are typed by the scorer; blue cells are computed by xlbridge (Recalculate season: the button on "
+       "the Season sheet in Excel, or xlbridge recalc PATH). Never type in blue cells: they are overwritten."),
     "",
-    "Season: the base pairs (id, players, name, lot = place in the reference list drawn by lot), the guest "
-    "register, and the tournaments in playing order (sheet name, date, host).",
-    "A new tournament: copy the 'Blank tournament' sheet, rename it as in the list on Season (e.g. T15).",
-    "Tournament sheet: Movement, TOP (blank = from the scores), Championship (no = a friendly), then one row per "
+    N_("Season: the base pairs (id, players, name, lot = place in the reference list drawn by lot), the guest "
+    "register, and the tournaments in playing order (sheet name, date, host)."),
+    N_("A new tournament: copy the 'Blank tournament' sheet, rename it as in the list on Season (e.g. T15)."),
+    N_("Tournament sheet: Movement, TOP (blank = from the scores), Championship (no = a friendly), then one row per "
     "pair: every base pair (its board scores, or a status: waiting / ill / unable, or split), each guest, each "
-    "temporary pair of a split night (its two players in Players, e.g. Barbara / Sergio).",
-    "Board scores as on the traveller (0-2-4-...-TOP); R = sit-out (TOP/2). Every board must add up.",
-    "Penalties: one row per guilty pair and error. Rectifications: board, partial or irreversible, and for a "
+    "temporary pair of a split night (its two players in Players, e.g. Barbara / Sergio)."),
+    N_("Board scores as on the traveller (0-2-4-...-TOP); R = sit-out (TOP/2). Every board must add up."),
+    N_("Penalties: one row per guilty pair and error. Rectifications: board, partial or irreversible, and for a "
     "partial one the annulled row (NS, EW) and every NS pair of the board. Bridge scores: optional, for the extra "
-    "PTS (the highest bridge score of the night).",
-    "Championship: the final Ricalibratura ranking (grey = not eligible), the general ranking, and the three "
+    "PTS (the highest bridge score of the night)."),
+    N_("Championship: the final Ricalibratura ranking (grey = not eligible), the general ranking, and the three "
     "standings after each tournament. Participation: the O/P/A/I/M list (M: ill) of every tournament and the next one "
-    "(type the next host and the number of base pairs that can play).",
+    "(type the next host and the number of base pairs that can play)."),
     "",
-    "Problems are listed on the Messages sheet and their cells marked in red; nothing is recalculated until "
-    "they are fixed. Changed results are listed on the Corrections sheet.",
+    N_("Problems are listed on the Messages sheet and their cells marked in red; nothing is recalculated until "
+    "they are fixed. Changed results are listed on the Corrections sheet."),
     "",
-    "Worksheet functions (with the xlbridge add-in):",
+    N_("Worksheet functions (with the xlbridge add-in):"),
     '=BM_PCT(D9:Q9, 8)  ->  the tournament score in % of a row of board scores (R = sit-out)',
     '=BM_FINAL(I6:I16, J6:J16, K6:K16)  ->  the final places from the places in the three standings',
     '=AWARD("bm.f1-fast", 3, 10)  ->  PTS of Tab.1 for the 3rd of 10 pairs (bm.indycar-hard, bm.f1-hybrid)',
     "",
-    "Rules and decisions: docs/clubs/bridgemania.md; step by step: docs/guide-bridgemania.md.",
+    N_("Rules and decisions: docs/clubs/bridgemania.md; step by step: docs/guide-bridgemania.md."),
 ]
 
 
 def _build_how_to(ws) -> None:
     from xlbridge.workbooks.style import write_lines
 
-    write_lines(ws, HOW_TO_LINES)
+    write_lines(ws, [_(line) if line else line for line in HOW_TO_LINES])
     ws["A1"].font = _style().title
     _width(ws, 1, d.HOW_TO_WIDTH)

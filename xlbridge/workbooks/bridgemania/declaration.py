@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from xlbridge.rules.problems import N_
 from xlbridge.workbooks.book import Layout
 from xlbridge.workbooks.declare import (
     COMPUTED,
@@ -40,11 +41,11 @@ HOW_TO = "How to"
 #: Sheets the recalculation never reads: Excel need not send their values (the script's ``exclude``).
 NEVER_READ = (BLANK_TOURNAMENT, HOW_TO)
 
-SEASON_TITLE = "BridgeMania championship — season"
-SEASON_TITLE_START = "BridgeMania championship"  # how the kind recognises its Season sheet
-TOURNAMENT_TITLE = "BridgeMania tournament"
-CHAMPIONSHIP_TITLE = "BridgeMania championship — standings (computed: do not type here)"
-PARTICIPATION_TITLE = "BridgeMania participation lists (section B)"
+SEASON_TITLE = N_("BridgeMania championship — season")
+SEASON_TITLE_START = N_("BridgeMania championship")  # how the kind recognises its Season sheet
+TOURNAMENT_TITLE = N_("BridgeMania tournament")
+CHAMPIONSHIP_TITLE = N_("BridgeMania championship — standings (computed: do not type here)")
+PARTICIPATION_TITLE = N_("BridgeMania participation lists (section B)")
 
 #: Fills of the plan beyond the house colours: an ineligible pair's row of the final ranking.
 INELIGIBLE = "#D9D9D9"
@@ -94,10 +95,10 @@ SEASON_SHEET = SheetSpec(
     widths=(0, 0, 0, 0, 0, 2, 0, 0, 2, 0, 0, 0, 2),  # the gaps between the tables
 )
 SEASON_CAPTIONS = {
-    "base": "Base pairs (Lot = place in the reference list drawn by lot, section B)",
-    "guests": "Guest register",
-    "calendar": "Tournaments: one sheet each, named as here",
-    "calendar-results": "Computed by xlbridge",
+    "base": N_("Base pairs (Lot = place in the reference list drawn by lot, section B)"),
+    "guests": N_("Guest register"),
+    "calendar": N_("Tournaments: one sheet each, named as here"),
+    "calendar-results": N_("Computed by xlbridge"),
 }
 
 # ------------------------------------------------------------------ a tournament sheet
@@ -179,20 +180,20 @@ class Section:
         return FIRST_BOARD_COL - 1 + max(nboards, 1) if self.board_wide else self.table.width()
 
 
-PENALTIES = Section("penalties", "Penalties",
-                    "one row per guilty pair and error (D.04): each loses half the average board score",
+PENALTIES = Section("penalties", N_("Penalties"),
+                    N_("one row per guilty pair and error (D.04): each loses half the average board score"),
                     Table("penalties", 0, (Column("pair", "Pair"), Column("board", "Board", kind="whole"),
                                            Column("note", "Note"))), min_rows=3)
-RECTIFICATIONS = Section("rectifications", "Rectifications",
-                         "D.05: partial (annulled row NS, EW; and every NS pair of the board) or irreversible",
+RECTIFICATIONS = Section("rectifications", N_("Rectifications"),
+                         N_("D.05: partial (annulled row NS, EW; and every NS pair of the board) or irreversible"),
                          Table("rectifications", 0, (Column("board", "Board", kind="whole"),
                                                      Column("kind", "Kind", allowed=("partial", "irreversible"),
                                                             strict=False),
                                                      Column("row", "Annulled row (NS, EW)"),
                                                      Column("ns", "NS pairs of the board"))),
                          min_rows=3, board_wide=True)
-BRIDGE_SCORES = Section("bridge", "Bridge scores",
-                        "optional: each pair's bridge score per board (+1430, -100; R = sit-out) -> the extra PTS",
+BRIDGE_SCORES = Section("bridge", N_("Bridge scores"),
+                        N_("optional: each pair's bridge score per board (+1430, -100; R = sit-out) -> the extra PTS"),
                         Table("bridge", 0, (Column("pair", "Pair"), Column("gap1", ""), Column("gap2", ""))),
                         min_rows=4, board_wide=True)
 SECTIONS = (PENALTIES, RECTIFICATIONS, BRIDGE_SCORES)
@@ -205,7 +206,7 @@ def section(section_id: str) -> Section:
 # ------------------------------------------------------------------ the Championship sheet (all computed)
 
 SUMMARY_ROW = 2
-SUMMARY = ("Valid tournaments", "Needed to be eligible (half + 1)")
+SUMMARY = (N_("Valid tournaments"), N_("Needed to be eligible (half + 1)"))
 FINAL = Table("final", header_row=5, room=11, columns=(
     _computed("place", "Place", 6),
     _computed("pair", "Pair", 7),
@@ -244,9 +245,9 @@ AFTER = Table("after", header_row=5, first_col=23, room=220, columns=(
 CHAMPIONSHIP_SHEET = SheetSpec("championship", CHAMPIONSHIP, title=CHAMPIONSHIP_TITLE, tables=(FINAL, GENERAL, AFTER),
                                freeze=(FINAL.first_row, 1), widths=(0,) * 15 + (2,) + (0,) * 5 + (2,))
 CHAMPIONSHIP_CAPTIONS = {
-    "final": "Final ranking — Ricalibratura della storia (C.04)",
-    "general": "General ranking: mean of the tournament scores (C.02)",
-    "after": "The three standings after each tournament (C.03)",
+    "final": N_("Final ranking — Ricalibratura della storia (C.04)"),
+    "general": N_("General ranking: mean of the tournament scores (C.02)"),
+    "after": N_("The three standings after each tournament (C.03)"),
 }
 
 # ------------------------------------------------------------------ the Participation sheet

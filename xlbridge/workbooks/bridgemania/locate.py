@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from xlbridge.rules.problems import N_
 from xlbridge.clubs.bridgemania import SeasonProblem
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.workbooks.bridgemania import declaration as d
@@ -27,7 +28,7 @@ from xlbridge.workbooks.plan import Problem
 __all__ = ["locate", "FRIENDLY"]
 
 #: How to keep a tournament that is not valid: as a friendly.
-FRIENDLY = "type no in {label} ({cell}) to keep it as a friendly"
+FRIENDLY = N_("type no in {label} ({cell}) to keep it as a friendly")
 
 
 def _friendly() -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from xlbridge.language import _
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_text, is_blank
@@ -49,7 +50,7 @@ class BridgeManiaSeason:
         names = book.sheet_names()
         if d.SEASON in names:
             title = cell(book.read(d.SEASON), 1, 1)
-            return isinstance(title, str) and title.startswith(d.SEASON_TITLE_START)
+            return isinstance(title, str) and title.startswith(_(d.SEASON_TITLE_START))
         # the season sheet renamed or deleted: still ours if a tournament sheet is there
         return any(is_tournament_sheet(book.read(n)) for n in names if n not in (d.CHAMPIONSHIP, d.PARTICIPATION))
 
@@ -58,7 +59,7 @@ class BridgeManiaSeason:
         if d.SEASON not in names:
             raise BookInputError([at(d.SEASON, None, "bm.book.season-missing", "the season sheet is missing: a sheet "
                                      "named {sheet!r} with {title!r} in A1 (sheets: {sheets})", sheet=d.SEASON,
-                                     title=d.SEASON_TITLE, sheets=", ".join(names))])
+                                     title=_(d.SEASON_TITLE), sheets=", ".join(names))])
         grids: dict[str, Grid] = {}
 
         def grid(sheet: str) -> Grid:
@@ -232,7 +233,7 @@ def _calendar(plan: Plan, grid: Grid, standings: bm.Standings, where: SeasonPlac
             values.append([None] * table.width())
             continue
         values.append([res.pairs, res.tables, res.boards, res.top, res.penalty_unit, res.base_pairs_playing,
-                       "yes" if res.championship else "no (friendly)", _winner(res)])
+                       _("yes") if res.championship else _("no (friendly)"), _winner(res)])
     values = _padded(values, grid, table.first_row, table.first_col, table.width())
     if values:
         plan.blocks.append(Block(d.SEASON, table.first_row, table.first_col, values, what=d.SEASON, rows=rows,
@@ -276,15 +277,15 @@ def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season,
     if old is None:
         plan.new_sheets.append(d.CHAMPIONSHIP)
         plan.layouts.append((d.CHAMPIONSHIP, d.layout(sheet, filled=(d.FINAL.id,))))
-    plan.blocks.append(Block(d.CHAMPIONSHIP, 1, 1, [[d.CHAMPIONSHIP_TITLE]], what=d.CHAMPIONSHIP))
-    valid, needed = d.SUMMARY
+    plan.blocks.append(Block(d.CHAMPIONSHIP, 1, 1, [[_(d.CHAMPIONSHIP_TITLE)]], what=d.CHAMPIONSHIP))
+    valid, needed = (_(words) for words in d.SUMMARY)
     plan.blocks.append(Block(d.CHAMPIONSHIP, d.SUMMARY_ROW, 1, [[valid, standings.valid, needed, standings.threshold]],
                              what=d.CHAMPIONSHIP, rows=["summary"],
                              columns=["", "Valid tournaments", "", "Needed to be eligible"]))
     width = max(t.first_col + t.width() - 1 for t in sheet.tables)
     labels: Grid = [[None] * width, [None] * width]
     for t in sheet.tables:
-        labels[0][t.first_col - 1] = d.CHAMPIONSHIP_CAPTIONS[t.id]
+        labels[0][t.first_col - 1] = _(d.CHAMPIONSHIP_CAPTIONS[t.id])
         labels[1][t.first_col - 1: t.first_col - 1 + t.width()] = t.headers()
     plan.blocks.append(Block(d.CHAMPIONSHIP, d.FINAL.header_row - 1, 1, labels, what=d.CHAMPIONSHIP))
     names_of = {b.id: display_name(b) for b in season.base_pairs}
@@ -294,7 +295,7 @@ def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season,
     for i, row in enumerate(standings.final):
         totals = last.get(row.pair)
         final.append([row.place, row.pair, names_of.get(row.pair) or None, row.played,
-                      "yes" if row.eligible else "no",
+                      _("yes") if row.eligible else _("no"),
                       totals.f1 if totals else None, totals.indy if totals else None,
                       totals.hybrid if totals else None, row.rank_f1, row.rank_indy, row.rank_hybrid,
                       row.points, row.tops, row.pots, _tie_note(row, standings.final)])
@@ -322,7 +323,7 @@ def _participation(plan: Plan, grid: Reader, names: list[str], standings: bm.Sta
     if d.PARTICIPATION not in names:
         plan.new_sheets.append(d.PARTICIPATION)
         plan.layouts.append((d.PARTICIPATION, d.layout(sheet)))
-        plan.blocks.append(Block(d.PARTICIPATION, 1, 1, [[d.PARTICIPATION_TITLE]], what=d.PARTICIPATION))
+        plan.blocks.append(Block(d.PARTICIPATION, 1, 1, [[_(d.PARTICIPATION_TITLE)]], what=d.PARTICIPATION))
         plan.blocks.append(Block(d.PARTICIPATION, sheet.settings[0].row, 1, [[s.text()] for s in sheet.settings],
                                  what=d.PARTICIPATION))
         plan.blocks.append(Block(d.PARTICIPATION, table.header_row, 1, [table.headers()], what=d.PARTICIPATION))

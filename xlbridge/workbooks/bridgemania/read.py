@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from xlbridge.language import _
+from xlbridge.workbooks.speak import shown_name
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.values import as_date, as_text, as_whole, is_blank
 from xlbridge.workbooks.book import Grid, cell
@@ -102,7 +104,7 @@ def _found(value: Any) -> str:
 
 def is_tournament_sheet(grid: Grid) -> bool:
     title = cell(grid, 1, 1)
-    return isinstance(title, str) and title.startswith(d.TOURNAMENT_TITLE)
+    return isinstance(title, str) and title.startswith(_(d.TOURNAMENT_TITLE))
 
 
 def check_headers(sheet: str, grid: Grid, table: Table, only: tuple[str, ...] | None = None) -> list[Problem]:
@@ -252,7 +254,7 @@ def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Proble
     if not is_tournament_sheet(grid):
         problems.append(at(tid, "A1", "bm.sheet.not-tournament", "not a BridgeMania tournament sheet (A1 should start "
                            "with {title!r}; copy {blank!r} for a new tournament)", tournament=tid,
-                           title=d.TOURNAMENT_TITLE, blank=d.BLANK_TOURNAMENT))
+                           title=_(d.TOURNAMENT_TITLE), blank=shown_name(d.BLANK_TOURNAMENT)))
         return False
     for s in d.TOURNAMENT_SETTINGS:
         found = cell(grid, s.row, s.label_col)
@@ -293,7 +295,7 @@ def _results(tid: str, grid: Grid, ts: TournamentPlaces, after: int, problems: l
 
 def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> None:
     """The section titles in column A below the pairs, each once."""
-    titles = {s.title: s.id for s in d.SECTIONS}
+    titles = {_(s.title): s.id for s in d.SECTIONS}
     for r in range(d.PAIRS.first_row, len(grid) + 1):
         label = as_text(cell(grid, r, 1))
         if label in titles:
@@ -306,7 +308,7 @@ def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem
         if s.id not in ts.sections:
             problems.append(at(tid, cell_ref(d.PAIRS.first_row, 1), "bm.sheet.section-missing", "the section "
                                "{section!r} is missing: its title should be in column A below the pairs (renamed or "
-                               "deleted?)", tournament=tid, field=s.id, section=s.title))
+                               "deleted?)", tournament=tid, field=s.id, section=_(s.title)))
 
 
 def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], guest_ids: set[str],
@@ -354,7 +356,7 @@ def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], gues
 def _status(tid: str, ts: TournamentPlaces, r: int, pair: str, word: Any, has_scores: bool, base: bool,
             status: dict[str, Any], problems: list[Problem]) -> None:
     """A base pair's typed status (split, or why it did not play); none for the others."""
-    typed = as_text(word)
+    typed = d.PAIRS.column("status").choice(word) or as_text(word)  # a word of the workbook's language: its id
     place = d.PAIRS.cell("status", r)
     where = {"tournament": tid, "pair": pair, "field": "status", "row": r}
     if base:
@@ -368,7 +370,7 @@ def _status(tid: str, ts: TournamentPlaces, r: int, pair: str, word: Any, has_sc
                 # reported once here; the scores stay in for the board checks (they are
                 # on the traveller), so the boards do not report a follow-on each
                 problems.append(at(tid, place, "bm.status.with-scores", "{pair}: the status says {value!r} but board "
-                                   "scores are typed: clear the scores or the status", value=typed, **where))
+                                   "scores are typed: clear the scores or the status", value=as_text(word), **where))
             else:
                 status[pair] = typed
     elif not is_blank(word) and typed.upper() not in ("O", "P"):
@@ -411,7 +413,8 @@ def _rectifications(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[P
                                "not a board number", tournament=tid, field="board", row=r, value=board))
             continue
         ts.rect_rows.setdefault(number, r)
-        out.append(bm.Rectification(number, as_text(kind).lower(), tuple(ids(row)), tuple(ids(ns))))
+        kind = table.column("kind").choice(kind) or as_text(kind).lower()  # a word of the workbook's language: its id
+        out.append(bm.Rectification(number, kind, tuple(ids(row)), tuple(ids(ns))))
     return out
 
 
@@ -446,9 +449,10 @@ def _championship(tid: str, grid: Grid, problems: list[Problem]) -> bool:
     if is_blank(value):
         return True
     word = as_text(value).lower()
-    if word in NO:
+    yes, no = (w.lower() for w in d.COUNTS.choices())  # the words of the workbook's language
+    if word in NO or word == no:
         return False
-    if word not in YES:
+    if word not in YES and word != yes:
         problems.append(at(tid, d.COUNTS.cell, "bm.championship.word", "{label} {value!r} should be yes or no (no = a "
                            "friendly, not counted)", tournament=tid, field=d.COUNTS.id, label=d.COUNTS.text(),
                            value=value))

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from xlbridge.language import N_, _
 from xlbridge.rules import awards, parse_options
-from xlbridge.workbooks.events.declaration import BOARDS, EVENT, HEADER_ROW, OPTIONS, SCHEME, event_sheet as spec_of
+from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, HEADER_ROW, OPTIONS, PAIRS_LABELS, SCHEME, TBF_LABELS,
+                                                   TEAMS_LABELS, shown_unit)
+from xlbridge.workbooks.events.declaration import event_sheet as spec_of
 from xlbridge.workbooks.events.kind import ranks_by_score
 
 if TYPE_CHECKING:
@@ -15,21 +18,21 @@ if TYPE_CHECKING:
 
 
 def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None, options: str, event: str,
-                headers: list[str], rows: list[tuple[Any, str, float]], points_format: str,
+                labels: tuple[str, str, str, str, str], rows: list[tuple[Any, str, float]], points_format: str,
                 percent: bool = False) -> None:
-    """Lay out one event sheet and compute its awards once (``headers``: the six
-    header texts; the fourth is always Place; ``percent``: the score is a percentage)."""
+    """Lay out one event sheet and compute its awards once (``labels``: the unit, names,
+    score, points and currency headers; the words in the language spoken; ``percent``:
+    the score is a percentage)."""
     from openpyxl.styles import Font
 
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
-    labels = (headers[0], headers[1], headers[2], headers[4], headers[5])
     spec = spec_of(ws.title, title, labels, points_format, len(rows), percent)
     book = OpenpyxlBook(wb)
-    ws["A1"] = title
-    values = {SCHEME: scheme, BOARDS: boards, OPTIONS: options or None, EVENT: event or None}
+    ws["A1"] = _(title)
+    values = {SCHEME: scheme, BOARDS: boards, OPTIONS: options or None, EVENT: _(event) if event else None}
     for setting in spec.settings:
-        ws.cell(row=setting.row, column=setting.label_col, value=setting.label).font = Font(bold=True)
+        ws.cell(row=setting.row, column=setting.label_col, value=setting.text()).font = Font(bold=True)
         ws.cell(row=setting.row, column=setting.col, value=values[setting.id])
     table = spec.table("results")
     book.write(ws.title, HEADER_ROW, table.first_col, [table.headers()])
@@ -42,7 +45,8 @@ def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None
         kwargs["boards"] = boards
     result = awards(scheme, ranks, **kwargs)
     book.write(ws.title, table.first_row, table.first_col,
-               [[unit, names, score, rank, a.points, a.unit_text] for (unit, names, score), rank, a in zip(rows, ranks, result)])
+               [[unit, names, score, rank, a.points, shown_unit(a.unit_text)]
+                for (unit, names, score), rank, a in zip(rows, ranks, result)])
 
 
 def how_to_sheet(wb: Workbook, lines: list[str]) -> None:
@@ -51,7 +55,7 @@ def how_to_sheet(wb: Workbook, lines: list[str]) -> None:
     from xlbridge.workbooks.events.declaration import HOW_TO
 
     ws = wb.create_sheet(HOW_TO)
-    write_lines(ws, lines)
+    write_lines(ws, [_(line) if line else line for line in lines])
     ws["A1"].font = TITLE_FONT
     ws.column_dimensions["A"].width = 100
 
@@ -64,27 +68,26 @@ def tbf_club(blank: bool = False) -> Workbook:
 
     wb = Workbook()
     rows = [] if blank else [(e.pair, e.players, e.score) for e in tbf_club_results()]
-    event_sheet(wb, wb.active, title="TBF club tournament — masterpoints (TBF Masterpoint v2.0)",
+    event_sheet(wb, wb.active, title=N_("TBF club tournament — masterpoints (TBF Masterpoint v2.0)"),
                 scheme=TBF_CLUB["scheme"], boards=None if blank else TBF_CLUB["boards"], options="",
-                event="" if blank else "Club pairs, Howell (synthetic example)",
-                headers=["Pair", "Players", "Score %", "Place", "MP", "Colour"], rows=rows, points_format="0.00",
-                percent=True)
-    wb.active.title = "Tournament"
+                event="" if blank else N_("Club pairs, Howell (synthetic example)"),
+                labels=TBF_LABELS, rows=rows, points_format="0.00", percent=True)
+    wb.active.title = _(N_("Tournament"))
     how_to_sheet(wb, [
-        "How to use this workbook",
+        N_("How to use this workbook"),
         "",
-        "1. Type the scheme, the boards and any options in the yellow cells of the Tournament sheet.",
-        "2. Type one row per pair: pair number, players, score in percent.",
-        "3. Place, MP and Colour are computed by xlbridge: click Recalculate season (or run xlbridge recalc FILE).",
+        N_("1. Type the scheme, the boards and any options in the yellow cells of the Tournament sheet."),
+        N_("2. Type one row per pair: pair number, players, score in percent."),
+        N_("3. Place, MP and Colour are computed by xlbridge: click Recalculate season (or run xlbridge recalc FILE)."),
         "",
-        "Worksheet functions (with the xlbridge add-in):",
+        N_("Worksheet functions (with the xlbridge add-in):"),
         '=AWARD("tr.club", 1, 26, "boards=24")  ->  0.62',
         '=AWARD_UNIT("tr.club", 1, 26)  ->  green',
         '=AWARDS("tr.club", D9:D28, "boards=26")  ->  two columns: MP and colour for every place',
         "=TBF_MASTERY(yellow, red, green, white)  ->  mastery points (ustalık puanı)",
         "=TBF_TITLE(mastery, yellow)  ->  the Tablo-5 title",
         "",
-        "MP are kept to 4 decimals and shown with 2 (TBF Masterpoint v2.0, section 13).",
+        N_("MP are kept to 4 decimals and shown with 2 (TBF Masterpoint v2.0, section 13)."),
     ])
     return wb
 
@@ -113,31 +116,31 @@ def se_masterpoints(blank: bool = False) -> Workbook:
 
     wb = Workbook()
     events = [
-        ("Bronze pairs", "Club evening — bronze pairs (Svenska Mästarpoäng 2009, table A1)", "se.bronze.pairs", 24, "",
-         "Club evening, 14 pairs (synthetic example)", ["Pair", "Players", "Score %", "Place", "Points", "Unit"],
+        (N_("Bronze pairs"), N_("Club evening — bronze pairs (Svenska Mästarpoäng 2009, table A1)"), "se.bronze.pairs", 24,
+         "", N_("Club evening, 14 pairs (synthetic example)"), PAIRS_LABELS,
          [(n, SE_NAMES[n - 1], s) for n, s in zip(range(1, 15), _scores(14, 63.5, 1.9, ties=(4,)))], True),
-        ("Silver pairs", "Silver pairs — 60 pairs, each met 30 (table D, page 12)", "se.silver.pairs", 60, "met=30",
-         "Open silver pairs, Monrad, 60 pairs (synthetic example)", ["Pair", "Players", "Score %", "Place", "Points", "Unit"],
+        (N_("Silver pairs"), N_("Silver pairs — 60 pairs, each met 30 (table D, page 12)"), "se.silver.pairs", 60,
+         "met=30", N_("Open silver pairs, Monrad, 60 pairs (synthetic example)"), PAIRS_LABELS,
          [(n, f"Pair {n}", s) for n, s in zip(range(1, 61), _scores(60, 64.8, 0.48))], True),
-        ("Team barometer", "Team barometer — bronze (table B1)", "se.bronze.team-barometer", 28, "",
-         "Club team barometer, 12 teams (synthetic example)", ["Team", "Team name", "VP", "Place", "Points", "Unit"],
+        (N_("Team barometer"), N_("Team barometer — bronze (table B1)"), "se.bronze.team-barometer", 28, "",
+         N_("Club team barometer, 12 teams (synthetic example)"), TEAMS_LABELS,
          [(n, f"Team {n}", s) for n, s in zip(range(1, 13), _scores(12, 151.0, 6.5))], False),
     ]
-    for index, (title, heading, scheme, boards, options, event, headers, rows, percent) in enumerate(events):
+    for index, (title, heading, scheme, boards, options, event, labels, rows, percent) in enumerate(events):
         ws = wb.active if index == 0 else wb.create_sheet()
-        ws.title = title
+        ws.title = _(title)
         event_sheet(wb, ws, title=heading, scheme=scheme, boards=None if blank else boards, options="" if blank else options,
-                    event="" if blank else event, headers=headers, rows=[] if blank else rows, points_format="0",
+                    event="" if blank else event, labels=labels, rows=[] if blank else rows, points_format="0",
                     percent=percent)
     how_to_sheet(wb, [
-        "How to use this workbook (Svenska Mästarpoäng 2009)",
+        N_("How to use this workbook (Svenska Mästarpoäng 2009)"),
         "",
-        "Each event sheet: type the scheme (xlbridge schemes lists every se. scheme), the boards, options such as",
-        "met=30 (pairs met when not all met all), and one row per pair/team with its score. Place, Points and Unit",
-        "are computed by xlbridge: click Recalculate season (or run xlbridge recalc FILE).",
-        "Copy a sheet to add an event; every sheet laid out like this is recalculated.",
+        N_("Each event sheet: type the scheme (xlbridge schemes lists every se. scheme), the boards, options such as"),
+        N_("met=30 (pairs met when not all met all), and one row per pair/team with its score. Place, Points and Unit"),
+        N_("are computed by xlbridge: click Recalculate season (or run xlbridge recalc FILE)."),
+        N_("Copy a sheet to add an event; every sheet laid out like this is recalculated."),
         "",
-        "Worksheet functions (with the xlbridge add-in):",
+        N_("Worksheet functions (with the xlbridge add-in):"),
         '=AWARD("se.silver.pairs", 1, 60, "met=30; boards=60")  ->  46',
         '=AWARD_UNIT("se.silver.pairs", 13, 60, "met=30")  ->  bp',
         "=SE_CLASS(gp, sp, bp)  ->  the master class with its stars, e.g. Rutermästare",

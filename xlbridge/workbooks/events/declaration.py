@@ -18,7 +18,7 @@ The words of the unit, names, score, points and unit headers differ per event
 
 from __future__ import annotations
 
-from xlbridge.workbooks.declare import Column, Print, Setting, SheetSpec, Table
+from xlbridge.workbooks.declare import Column, Print, Setting, SheetSpec, Table, text_of
 
 SCHEME, BOARDS, OPTIONS, EVENT = "scheme", "boards", "options", "event"
 SETTINGS = (
@@ -65,6 +65,20 @@ def event_sheet(name: str, title: str, labels: tuple[str, str, str, str, str], p
 
 #: The sheet as the reader sees it: the checked labels are Scheme (A3) and Place (D8).
 READER = event_sheet("", "", ("", "", "", "", ""))
+
+#: The headers of the unit, names, score, points and currency columns of each event
+#: the builder makes (a label's words are looked up by its column id).
+TBF_LABELS = ("Pair", "Players", "Score %", "MP", "Colour")
+PAIRS_LABELS = ("Pair", "Players", "Score %", "Points", "Unit")
+TEAMS_LABELS = ("Team", "Team name", "VP", "Points", "Unit")
+#: The words of the awards' units (the TBF colours, the Swedish currencies), shown in
+#: the workbook's language (context ``unit``).
+UNIT_WORDS = ("green", "red", "yellow", "white", "gp", "sp", "bp")
+
+
+def shown_unit(text: str) -> str:
+    """An award's unit text (``"sp + 7 bp"``, ``"green"``) in the language spoken: each unit word translated."""
+    return " ".join(text_of("unit", word) if word in UNIT_WORDS else word for word in text.split(" "))
 
 
 def label_cell(setting_id: str) -> str:

@@ -18,6 +18,7 @@ from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, is_blank, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, NAMES, OPTIONS, PLACE, READER, SCHEME, SCORE,
+                                                   shown_unit,
                                                    UNIT)
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
 from xlbridge.workbooks.typed import cell_problem
@@ -40,8 +41,8 @@ def is_event_sheet(grid: Grid) -> bool:
     """Laid out as an event sheet: ``Scheme`` in A3 or ``Place`` in D8 (one of the
     two is enough, so that a renamed label is reported instead of skipped)."""
     scheme = READER.setting(SCHEME)
-    return cell(grid, scheme.row, scheme.label_col) == scheme.label or \
-        cell(grid, HEADER_ROW, COMPUTED_COL) == TABLE.column(PLACE).label
+    return cell(grid, scheme.row, scheme.label_col) == scheme.text() or \
+        cell(grid, HEADER_ROW, COMPUTED_COL) == TABLE.column(PLACE).text()
 
 
 def setting_of(problem: RuleProblem, typed_in: dict[str, str] | None = None) -> str:
@@ -86,11 +87,11 @@ def _layout_problems(sheet: str, grid: Grid) -> list[Problem]:
     scheme = READER.setting(SCHEME)
     out = []
     found = cell(grid, scheme.row, scheme.label_col)
-    if found != scheme.label:
+    if found != scheme.text():
         out.append(at(sheet, f"A{scheme.row}", "event.label", "expected the label Scheme (the scheme id goes in "
                       "{cell}); found {found!r}", field=SCHEME, cell=scheme.cell, found=found))
     found = cell(grid, HEADER_ROW, COMPUTED_COL)
-    if found != TABLE.column(PLACE).label:
+    if found != TABLE.column(PLACE).text():
         out.append(at(sheet, TABLE.cell(PLACE, HEADER_ROW), "event.header", "expected the header Place: columns "
                       "D, E and F are computed (Place, points, unit); found {found!r}", field=PLACE, found=found))
     return out
@@ -212,7 +213,7 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
             where = READER.setting(setting_of(error.problem, typed_in)).cell
             raise BookInputError([Problem(sheet, where, error.problem)]) from None
         for i, rank, a in zip(placed, ranks, result):
-            values[i] = [rank, a.points, a.unit_text]  # "sp + 7 bp" when a tie shares two currencies
+            values[i] = [rank, a.points, shown_unit(a.unit_text)]  # "sp + 7 bp" when a tie shares two currencies
     # rows laid out but empty (a template's typed rows) are not written
     width = TABLE.first_col + TABLE.width() - 1
     while values and all(is_blank(cell(grid, FIRST_ROW + len(values) - 1, c)) for c in range(1, width + 1)):

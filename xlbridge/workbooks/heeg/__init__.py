@@ -70,9 +70,15 @@ __all__ = ["HeegSeason", "heeg_workbook", "TITLE", "SEASON", "EVENING_PREFIX", "
            "read_season", "read_evening", "small_line_message", "value_out"]
 
 
-def heeg_workbook(blank: bool = False) -> Any:
-    """The Heeg season workbook (an openpyxl ``Workbook``): the demo season already
-    recalculated, or (``blank``) an empty season (:func:`xlbridge.workbooks.heeg.build.heeg_workbook`)."""
-    from xlbridge.workbooks.heeg.build import heeg_workbook as build
+#: The club's language: the workbook is built in Dutch unless asked otherwise.
+LANGUAGE = "nl"
 
-    return build(blank)
+
+def heeg_workbook(blank: bool = False, language: str = LANGUAGE) -> Any:
+    """The Heeg season workbook (an openpyxl ``Workbook``) in ``language``: the demo
+    season already recalculated, or (``blank``) an empty season
+    (:func:`xlbridge.workbooks.heeg.build.heeg_workbook`)."""
+    from xlbridge.workbooks.heeg.build import heeg_workbook as build
+    from xlbridge.workbooks.speak import built_in
+
+    return built_in(build, language, blank)

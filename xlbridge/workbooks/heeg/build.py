@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from xlbridge.clubs.heeg.rules import normalise_code
+from xlbridge.language import _
 from xlbridge.clubs.heeg.settings import HeegSettings, Period
 from xlbridge.values import as_date, is_blank
 from xlbridge.workbooks.declare import SheetSpec
@@ -53,7 +54,9 @@ def _season(blank: bool) -> tuple[HeegSettings, list[dict[str, Any]]]:
 
 def heeg_workbook(blank: bool = False):
     """The Heeg season workbook: the demo season (:func:`~xlbridge.clubs.heeg.demo.demo_season`)
-    already recalculated, or (``blank``) an empty season with the default settings."""
+    already recalculated, or (``blank``) an empty season with the default settings; its
+    words in the language spoken, its sheets under their English names
+    (:func:`xlbridge.workbooks.heeg.heeg_workbook` builds it in a language)."""
     from openpyxl import Workbook
 
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
@@ -102,9 +105,12 @@ def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
     ws["A1"].font = TITLE_FONT
     for s in spec.settings:
         value = ", ".join(settings.lines) if s.id == "lines" else getattr(settings, s.id)
+        if s.allowed:  # the word for it in the workbook's language
+            value = s.choices()[s.allowed.index(value)]
         ws.cell(row=s.row, column=s.label_col, value=s.text()).font = Font(bold=True)
         ws.cell(row=s.row, column=s.col, value=value)
-        ws.cell(row=s.row, column=s.col + 1, value=s.note).font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
+        note = ws.cell(row=s.row, column=s.col + 1, value=_(s.note) if s.note else None)
+        note.font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
     periods, pairs = spec.table("periods"), spec.table("pairs")
     _header(ws, periods.header_row, periods.headers())
     for row, period in enumerate(settings.periods, start=periods.first_row):
@@ -127,7 +133,7 @@ def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
 def _write_howto(ws: Any) -> None:
     from xlbridge.workbooks.style import TITLE_FONT, write_lines
 
-    write_lines(ws, HOWTO_LINES)
+    write_lines(ws, [_(line) if line else line for line in HOWTO_LINES])
     ws["A1"].font = TITLE_FONT
     ws.column_dimensions["A"].width = HOWTO_WIDTH
 

@@ -30,6 +30,7 @@ import datetime as dt
 from collections.abc import Sequence
 from functools import lru_cache
 
+from xlbridge.language import N_, _
 from xlbridge.workbooks.book import Layout
 from xlbridge.workbooks.declare import Column, Setting, SheetSpec, Table, text_of
 
@@ -40,7 +41,7 @@ __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO"
            "period_spec", "year_spec", "evening_headers", "year_headers", "PERIOD_HEADERS", "evening_layout",
            "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words"]
 
-TITLE = "Heeg club season (xlbridge)"
+TITLE = N_("Heeg club season (xlbridge)")
 SEASON = "Season"
 EVENING_PREFIX = "Evening "
 PERIOD_PREFIX = "Period "
@@ -86,7 +87,7 @@ def periods_table(evenings: int, header_row: int = PERIODS_HEADER_ROW, room: int
     return Table("periods", header_row, (
         Column("period", "Period"),
         Column("promote", "Promote/ relegate", kind="whole", low=0),
-        *(Column(f"evening_{i}", f"Evening {i}", kind="date", number_format="yyyy-mm-dd")
+        *(Column(f"evening_{i}", "Evening {arg}", kind="date", number_format="yyyy-mm-dd", arg=str(i), label_id="evening_n")
           for i in range(1, evenings + 1)),
     ), room=room)
 
@@ -101,7 +102,7 @@ def pairs_table(labels: Sequence[str], header_row: int, room: int = 0) -> Table:
     return Table("pairs", header_row, (
         Column("pair", "Pair"),
         Column("names", "Names"),
-        *(Column(f"line_{label}", f"Line {label}") for label in labels),
+        *(Column(f"line_{label}", "Line {arg}", arg=label, label_id="line_n") for label in labels),
     ), room=room)
 
 
@@ -110,7 +111,7 @@ def season_spec(labels: Sequence[str], evenings: int, pairs: int = 0) -> SheetSp
     ``evenings`` evenings a period and ``pairs`` pairs (and :data:`PAIRS_ROOM`
     more): the pairs table starts one row below the periods."""
     periods = periods_table(evenings, room=len(labels))
-    return SheetSpec("season", SEASON, title=TITLE, settings=SETTINGS,
+    return SheetSpec("season", SEASON, title=_(TITLE), settings=SETTINGS,
                      tables=(periods, pairs_table(labels, periods.first_row + len(labels) + 1, pairs + PAIRS_ROOM)),
                      widths=SEASON_WIDTHS)
 
@@ -157,7 +158,8 @@ def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
         Column("pair", "Pair", kind="whole", width=6, low=1),
         Column("names", "Names", width=30),
         Column("line", "Line", width=5),
-        *(Column(f"r{i}", f"R{i}", kind="number", width=5, low=0) for i in range(1, rounds + 1)),
+        *(Column(f"r{i}", "R{arg}", kind="number", width=5, low=0, arg=str(i), label_id="r_n")
+          for i in range(1, rounds + 1)),
         Column("combi_mp", "C", kind="number", width=5, low=0),
         Column("c_corrected", "C", typed=False, kind="number", number_format=pct, width=6),
         Column("mp", "MP", kind="number", width=6, low=0),
@@ -168,7 +170,8 @@ def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
         Column("to_date", "tot vandaag", typed=False, kind="pct", number_format=pct, width=9),
         Column("period_pct", "periode", typed=False, kind="pct", number_format=pct, width=8),
         Column("year_pct", "jaar", typed=False, kind="pct", number_format=pct, width=8),
-        *(Column(f"end_{label}", f"eind {label}", typed=False, kind="pct", number_format=pct, width=7)
+        *(Column(f"end_{label}", "eind {arg}", typed=False, kind="pct", number_format=pct, width=7, arg=label,
+                 label_id="end_n")
           for label in labels[:-1]),
         Column("signal", "*", typed=False, width=SIGNAL_WIDTH),
     ))
@@ -207,7 +210,7 @@ def period_spec(label: str) -> SheetSpec:
     """A period's standings: the title (with final/provisional) in A1, a note in A2,
     the header on row 3, one row per pair from row 4."""
     return SheetSpec("period", period_sheet(label),
-                     title=f"Period {label} — standings per line, promotion and relegation",
+                     title=_("Period {label} — standings per line, promotion and relegation").format(label=label),
                      tables=(_standings((
                          Column("line", "Line", typed=False, width=6),
                          Column("rank", "Rank", typed=False, kind="whole", width=6),
@@ -223,7 +226,8 @@ def period_spec(label: str) -> SheetSpec:
 
 def year_spec(labels: Sequence[str], season: str = "") -> SheetSpec:
     """The year standings (the club championship), laid out as a period's."""
-    return SheetSpec("year", YEAR, title=f"Year {season} — club championship".replace("Year  —", "Year —"),
+    title = _("Year {season} — club championship").format(season=season) if season else _("Year — club championship")
+    return SheetSpec("year", YEAR, title=title,
                      tables=(_standings((
                          Column("line", "Line", typed=False, width=6),
                          Column("rank", "Rank", typed=False, kind="whole", width=6),
@@ -231,8 +235,8 @@ def year_spec(labels: Sequence[str], season: str = "") -> SheetSpec:
                          Column("names", "Names", typed=False, width=30),
                          Column("evenings", "Evenings", typed=False, kind="whole", width=9),
                          Column("year_pct", "jaar", typed=False, kind="pct", number_format="0.00", width=8),
-                         *(Column(f"end_{label}", f"eind {label}", typed=False, kind="pct", number_format="0.00",
-                                  width=8) for label in labels),
+                         *(Column(f"end_{label}", "eind {arg}", typed=False, kind="pct", number_format="0.00",
+                                  width=8, arg=label, label_id="end_n") for label in labels),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
                          Column("star", "*", typed=False, width=4),
                          Column("champion_rank", "champion", typed=False, kind="whole", width=30),
@@ -268,7 +272,7 @@ SIGNAL_WORDS = {
     "signal.too-many-marks": "no: {marks} marks (more than 5)",
     "signal.join": "; ",
 }
-def signal_words(key: str, language: str = "en", **params: object) -> str:
+def signal_words(key: str, language: str | None = None, **params: object) -> str:
     """One signal in words: ``signal_words("signal.no-champion", marks=6)``."""
     return text_of(key, SIGNAL_WORDS[key], language).format(**params)
 
@@ -280,29 +284,31 @@ SIGNAL_WIDTH = 30
 # --------------------------------------------------------------------------- the How to sheet
 
 HOWTO_WIDTH = 110
+#: The How to sheet, line by line (each line is translated where it is written;
+#: the worksheet functions' lines stay as they are: one name in every Excel).
 HOWTO_LINES = [
-    "How to keep the Heeg season in this workbook",
+    N_("How to keep the Heeg season in this workbook"),
     "",
-    "Yellow cells are typed by the scorer; every other number is computed by xlbridge. Select a yellow cell to read "
-    "what it takes (the inv cell has a drop-down list).",
-    "Recalculate season: in Excel the button on the Season sheet; without Excel: xlbridge recalc THIS-FILE.xlsx",
+    N_("Yellow cells are typed by the scorer; every other number is computed by xlbridge. Select a yellow cell to read "
+       "what it takes (the inv cell has a drop-down list)."),
+    N_("Recalculate season: in Excel the button on the Season sheet; without Excel: xlbridge recalc THIS-FILE.xlsx"),
     "",
-    "1. Season sheet: club, season, lines, rounds per evening, boards per round; one row per period with its evenings",
-    "   (dates) and how many pairs promote/relegate; one row per pair with names and its line in each period.",
-    "2. Recalculate season once: every evening listed gets its sheet 'Evening YYYY-MM-DD' with the pairs of that period.",
-    "3. Each evening: type the MP per round (R1..R6) -- or only the MP total --, the combi MP as scored (first C)",
-    "   and the inv code: 1, 2, 0, a, s, s1 or = (type '= with the apostrophe). Then Recalculate season.",
-    "4. Read: % (after the inv correction), tot vandaag (earlier evenings of the period), periode, jaar,",
-    "   eind (each earlier period's result), * (not the whole year in the A-line: cannot be club champion).",
-    "   Red * cell, and its words 'cannot be champion': more than 5 substitutes/absences in the year.",
-    "   Red inv cell, and the words 'cannot promote or stay up' in the * cell: 4 or more in the period.",
-    "5. Period sheets: the standings per line with promotion/relegation; Year: the club championship.",
-    "6. A late correction: change the typed cell and Recalculate season; every computed value that changed is listed",
-    "   on the Corrections sheet. xlbridge recalc keeps the previous file as NAME.backup.xlsx beside it.",
+    N_("1. Season sheet: club, season, lines, rounds per evening, boards per round; one row per period with its evenings"),
+    N_("   (dates) and how many pairs promote/relegate; one row per pair with names and its line in each period."),
+    N_("2. Recalculate season once: every evening listed gets its sheet 'Evening YYYY-MM-DD' with the pairs of that period."),
+    N_("3. Each evening: type the MP per round (R1..R6) -- or only the MP total --, the combi MP as scored (first C)"),
+    N_("   and the inv code: 1, 2, 0, a, s, s1 or = (type '= with the apostrophe). Then Recalculate season."),
+    N_("4. Read: % (after the inv correction), tot vandaag (earlier evenings of the period), periode, jaar,"),
+    N_("   eind (each earlier period's result), * (not the whole year in the A-line: cannot be club champion)."),
+    N_("   Red * cell, and its words 'cannot be champion': more than 5 substitutes/absences in the year."),
+    N_("   Red inv cell, and the words 'cannot promote or stay up' in the * cell: 4 or more in the period."),
+    N_("5. Period sheets: the standings per line with promotion/relegation; Year: the club championship."),
+    N_("6. A late correction: change the typed cell and Recalculate season; every computed value that changed is listed"),
+    N_("   on the Corrections sheet. xlbridge recalc keeps the previous file as NAME.backup.xlsx beside it."),
     "",
-    "Worksheet functions (with the xlbridge add-in):",
+    N_("Worksheet functions (with the xlbridge add-in):"),
     '=HEEG_PCT(173, 288, "")  ->  60.07        =HEEG_PCT(150, 288, "s", , , 6)  ->  62.50',
     '=HEEG_PCT(, , "a", 47.5, 2)  ->  45.00    =HEEG_C(31, 12, 10)  ->  37.20 (combi MP corrected to a 14-pair line)',
     "",
-    "Rules and decisions: docs/clubs/heeg.md; step by step: docs/guide-heeg.md.",
+    N_("Rules and decisions: docs/clubs/heeg.md; step by step: docs/guide-heeg.md."),
 ]

@@ -23,6 +23,7 @@ from xlbridge.clubs.heeg.records import Entry, parse_row
 from xlbridge.clubs.heeg.rules import ABSENT_CODES
 from xlbridge.clubs.heeg.season import SeasonResult, season
 from xlbridge.clubs.heeg.settings import HeegSettings
+from xlbridge.language import N_, _
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
@@ -51,25 +52,26 @@ from xlbridge.workbooks.heeg.declaration import (
 )
 from xlbridge.workbooks.heeg.read import EveningSheet, SeasonSheet, read_evening, read_season
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
+from xlbridge.workbooks.speak import shown_name
 
 __all__ = ["HeegSeason", "small_line_message", "value_out"]
 
 #: What the scorer can do about a line too small to be scored (the season's own
 #: advice, max_mp and line_top, has no cell in the workbook).
-SMALL_LINE = ("line {value} has only {number} {pairs} playing on this evening; a line needs at least 4 to be scored: "
+SMALL_LINE = N_("line {value} has only {number} {pairs} playing on this evening; a line needs at least 4 to be scored: "
               "check the inv codes of its pairs (0 and a are not at a table), or give its pairs = (an arbitrary 50%)")
 #: An empty line: where the scorer types it in the workbook.
-LINE_EMPTY_HERE = ("line is empty; type the pair's line here, or its line for this period in the pairs table on the "
+LINE_EMPTY_HERE = N_("line is empty; type the pair's line here, or its line for this period in the pairs table on the "
                    "Season sheet")
 #: The MP of a row with rounds is their sum.
-SUM_OF_ROUNDS = " (the sum of R1..R{rounds_typed})"
+SUM_OF_ROUNDS = N_("{message} (the sum of R1..R{rounds_typed})")
 
 
 def small_line_message(line: Any, count: int | None) -> str:
     """A line with fewer than 4 pairs at the tables has no top (docs/clubs/heeg.md §4):
     what the scorer can do about it in the workbook."""
-    return RuleProblem(LINE_TOO_SMALL, SMALL_LINE, value=line, number=count if count is not None else "a few",
-                       pairs="pairs" if count is None or count != 1 else "pair").message
+    return RuleProblem(LINE_TOO_SMALL, SMALL_LINE, value=line, number=count if count is not None else _("a few"),
+                       pairs=_("pairs") if count is None or count != 1 else _("pair")).message
 
 
 def value_out(value: Any) -> Any:
@@ -83,7 +85,7 @@ def value_out(value: Any) -> Any:
 
 def _holds_title(grid: Grid) -> bool:
     title = cell(grid, 1, 1)
-    return isinstance(title, str) and title.startswith(TITLE)
+    return isinstance(title, str) and title.startswith(_(TITLE))
 
 
 class HeegSeason:
@@ -108,11 +110,11 @@ class HeegSeason:
             if renamed:
                 problem = at("workbook", None, "heeg.season.renamed", "the settings sheet {expected!r} is missing; "
                              "sheet {sheet!r} holds the season settings: rename it back to {expected!r}",
-                             expected=SEASON, sheet=renamed[0])
+                             expected=shown_name(SEASON), sheet=shown_name(renamed[0]))
             else:
                 problem = at("workbook", None, "heeg.season.missing", "the settings sheet {expected!r} is missing; "
                              "restore it from the backup (NAME.backup.xlsx) or copy it from a new workbook "
-                             "(xlbridge new heeg)", expected=SEASON)
+                             "(xlbridge new heeg)", expected=shown_name(SEASON))
             raise BookInputError([problem])
         return read_season(book.read(SEASON), problems)
 
@@ -129,7 +131,7 @@ class HeegSeason:
                 day = as_date(name[len(EVENING_PREFIX):])
                 if day is None or name != evening_sheet(day):
                     problems.append(at(name, None, "heeg.evening.sheet-name", "sheet name {sheet!r}: expected "
-                                       "'Evening YYYY-MM-DD' (e.g. 'Evening 2025-09-04')", sheet=name))
+                                       "'Evening YYYY-MM-DD' (e.g. 'Evening 2025-09-04')", sheet=shown_name(name)))
                     continue
                 if settings is not None and day not in listed:
                     if not periods_known:
@@ -145,7 +147,8 @@ class HeegSeason:
                 grid = book.read(name)
                 if as_text(cell(grid, 1, 1)).lower() == pair_label and as_text(cell(grid, 1, 2)).lower() == names_label:
                     problems.append(at(name, None, "heeg.evening.lookalike", "sheet {sheet!r} looks like an evening "
-                                       "sheet; name it 'Evening YYYY-MM-DD' (the date of the evening)", sheet=name))
+                                       "sheet; name it 'Evening YYYY-MM-DD' (the date of the evening)",
+                                       sheet=shown_name(name)))
         return evenings
 
     # -- planning ---------------------------------------------------------
@@ -195,8 +198,8 @@ class HeegSeason:
                 if (p.evening, p.value) in small_lines:
                     continue
                 small_lines.add((p.evening, p.value))
-                p = RuleProblem(p.code, SMALL_LINE, **p.params, number=p.count if p.count is not None else "a few",
-                                pairs="pairs" if p.count is None or p.count != 1 else "pair")
+                p = RuleProblem(p.code, SMALL_LINE, **p.params, number=p.count if p.count is not None else _("a few"),
+                                pairs=_("pairs") if p.count is None or p.count != 1 else _("pair"))
             name, row = p.row if p.row is not None else (None, None)
             if name is None and p.evening is not None and p.pair is not None and p.evening in by_day:
                 sheet = by_day[p.evening]
@@ -226,7 +229,7 @@ class HeegSeason:
         if p.field == "mp" and row is not None:
             entry = next((r for r in sheet.rows if r.row == row), None)
             if entry is not None and entry.mp_from_rounds is not None:
-                p = RuleProblem(p.code, p.template + SUM_OF_ROUNDS, **p.params, rounds_typed=sheet.rounds)
+                p = RuleProblem(p.code, SUM_OF_ROUNDS, **p.params, message=p.message, rounds_typed=sheet.rounds)
         return Problem(sheet.name, cell_ref(row, col) if row and col else None, p)
 
     def _plan_evening(self, plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
@@ -295,17 +298,19 @@ class HeegSeason:
             part = [rec for rec in periods if rec["period"] == period.label]
             evenings_played = sum(1 for d in period.evenings if d in played_days)
             if not len(part):
-                status = "no evening played yet"
+                status = _("no evening played yet")
             elif evenings_played == len(period.evenings):
-                status = f"final: all {len(period.evenings)} evenings played"
+                status = _("final: all {count} evenings played").format(count=len(period.evenings))
             else:
-                status = f"provisional: {evenings_played} of {len(period.evenings)} evenings played"
-            note = (f"{period.promote} pair(s) move between two lines; a red marks cell: 4 or more substitute/absence "
-                    "marks in the period (cannot promote, relegates)")
+                status = _("provisional: {played} of {count} evenings played").format(
+                    played=evenings_played, count=len(period.evenings))
+            note = _("{count} pair(s) move between two lines; a red marks cell: 4 or more substitute/absence "
+                     "marks in the period (cannot promote, relegates)").format(count=period.promote)
             rows, fills = [], []
             for rec in part:
-                move = {"promote": f"promotes to {rec['next_line']}",
-                        "relegate": f"relegates to {rec['next_line']}"}.get(rec["move"])
+                move = {"promote": _("promotes to {line}"),
+                        "relegate": _("relegates to {line}")}.get(rec["move"])
+                move = move.format(line=rec["next_line"]) if move else None
                 if rec["blocked"]:  # the red marks cell, in words
                     move = signal_words("signal.blocked", move=move, marks=int(rec["marks"])) if move else \
                         signal_words("signal.no-promotion", marks=int(rec["marks"]))
@@ -314,7 +319,7 @@ class HeegSeason:
                 fills.append((RED if rec["blocked"] else None,
                               {"promote": PROMOTE_FILL, "relegate": RELEGATE_FILL}.get(rec["move"])))
             table = spec.tables[0]
-            self._table(plan, book, names, spec, f"{spec.title} ({status})", note, rows,
+            self._table(plan, book, names, spec, _("{title} ({status})").format(title=spec.title, status=status), note, rows,
                         {table.col("marks"): [f[0] for f in fills], table.col("move"): [f[1] for f in fills]}, labels)
         self._plan_year(plan, book, result, settings, names, labels)
 
@@ -335,8 +340,8 @@ class HeegSeason:
                          int(rec["marks"]), "*" if rec["star"] else None,
                          champion if champion is None or isinstance(champion, str) else int(champion)])
             reds.append(RED if rec["red_star"] else None)
-        note = (f"champion: the best pair that played every evening in line {settings.lines[0]} (no *) and had at most "
-                "5 substitute/absence marks (no red *)")
+        note = _("champion: the best pair that played every evening in line {line} (no *) and had at most "
+                 "5 substitute/absence marks (no red *)").format(line=settings.lines[0])
         self._table(plan, book, names, spec, spec.title, note, rows, {spec.tables[0].col("star"): reds}, labels)
 
     def _table(self, plan: Plan, book: BookAdapter, names: list[str], spec: SheetSpec, title: str, note: str,

@@ -18,6 +18,7 @@ from typing import Any
 
 from xlbridge.clubs.heeg.rules import ABSENT_CODES, MAXIMA, MP_CODES, normalise_code
 from xlbridge.clubs.heeg.settings import HeegSettings, Pair, Period
+from xlbridge.language import _
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_date, as_number, as_text, is_blank, label, pair_key
 from xlbridge.workbooks.book import Grid, cell
@@ -123,9 +124,9 @@ def read_season(grid: Grid, problems: list[Problem]) -> SeasonSheet | None:
     start = len(problems)
     sheet = _Season(grid, problems)
     title = sheet.value(1, 1)
-    if not (isinstance(title, str) and title.startswith(TITLE)):
+    if not (isinstance(title, str) and title.startswith(_(TITLE))):
         sheet.bad_at("A1", "heeg.season.title", "expected the title {expected!r}; {found}", field="title",
-                  expected=TITLE, found=shown(title))
+                  expected=_(TITLE), found=shown(title))
     for label_problem in _label_problems(grid):
         problems.append(Problem(SEASON, label_problem.params["at"], label_problem))
     header = sheet.find(periods_table(0).columns[0].text())
@@ -186,11 +187,11 @@ def _settings(sheet: _Season) -> dict[str, Any]:
         combi_top = top.default
     values["combi_top"] = float(combi_top)
     span = _SPEC["absence_span"]
-    values["absence_span"] = as_text(raw["absence_span"]).lower() or span.default
-    if values["absence_span"] not in span.allowed:
+    values["absence_span"] = span.choice(raw["absence_span"]) if as_text(raw["absence_span"]) else span.default
+    if values["absence_span"] is None:
         sheet.bad_at(span.cell, "heeg.season.absence-span", "{what} {value!r} must be {choices}", field="absence_span",
                   what=span.text().lower(), value=raw["absence_span"],
-                  choices=" or ".join(repr(a) for a in span.allowed))
+                  choices=_(" or ").join(repr(a) for a in span.choices()))
         values["absence_span"] = span.default
     return values
 

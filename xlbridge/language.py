@@ -1,0 +1,87 @@
+"""The languages xlbridge speaks: gettext catalogues, read with the standard library.
+
+Every word a scorer meets -- sheet names, headers, settings labels, the How-to
+sheet, messages -- is looked up in the catalogue of the workbook's language
+(``xlbridge/locale/LANG/LC_MESSAGES/xlbridge.mo``, the gettext domain
+``xlbridge``).  The English text written in the code is the message id; a
+declared label has its id as the context (``pgettext(label_id, "Pair")``).
+Nothing decides anything from the words: code decides on ids and codes.
+
+The catalogues are made with Babel (docs/languages.md: extract, update, compile);
+at run time only :mod:`gettext` reads them, so they work in xlwings Lite too
+(the ``.mo`` files are read through :mod:`importlib.resources`, also from a zip).
+
+>>> with speaking("nl"):
+...     _("Season"), label("pair", "Pair"), current()
+('Seizoen', 'Paar', 'nl')
+>>> _("Season"), current()
+('Season', 'en')
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from importlib import resources
+
+from xlbridge.rules.problems import N_, set_translator, translator
+
+__all__ = ["LANGUAGES", "DOMAIN", "catalogue", "speaking", "current", "_", "N_", "label", "sheet_name"]
+
+#: The languages of the catalogues; English is the language of the code.
+LANGUAGES: tuple[str, ...] = ("en", "nl", "it", "sv", "tr")
+#: The gettext domain.
+DOMAIN = "xlbridge"
+_current = "en"
+
+
+@lru_cache(maxsize=None)
+def catalogue(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``language`` (English: the words as written)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; xlbridge speaks {', '.join(LANGUAGES)}")
+    if language == "en":
+        return gettext.NullTranslations()
+    path = resources.files("xlbridge").joinpath("locale", language, "LC_MESSAGES", f"{DOMAIN}.mo")
+    with path.open("rb") as fp:
+        return gettext.GNUTranslations(fp)
+
+
+def current() -> str:
+    """The language words are looked up in now (``en`` outside :func:`speaking`)."""
+    return _current
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[str]:
+    """Look every word and message template up in ``language`` inside the block."""
+    global _current
+    words = catalogue(language)
+    before, translating = _current, translator()
+    _current = language
+    set_translator(None if language == "en" else words.gettext)
+    try:
+        yield language
+    finally:
+        _current = before
+        set_translator(translating)
+
+
+def _(message: str) -> str:
+    """``message`` in the current language."""
+    return catalogue(_current).gettext(message)
+
+
+def label(label_id: str, english: str, language: str | None = None) -> str:
+    """The declared label ``label_id`` (English ``english``) in ``language``
+    (default: the current one)."""
+    return catalogue(language or _current).pgettext(label_id, english)
+
+
+def sheet_name(english: str, language: str | None = None) -> str:
+    """A sheet's name (or a name's prefix, ``"Evening "``) in ``language``."""
+    return catalogue(language or _current).gettext(english)
