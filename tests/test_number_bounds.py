@@ -12,6 +12,7 @@ from xlbridge.clubs.heeg import HeegInputError, HeegSettings, Period, compute
 from xlbridge.clubs.heeg.rules import heeg_c, heeg_pct
 from xlbridge.excel import functions as fn
 from xlbridge.excel.shipped import build
+from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number
@@ -22,7 +23,14 @@ from xlbridge.workbooks.recalc import BookInputError, recalculate
 @pytest.fixture(scope="module")
 def heeg(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("heeg") / "heeg.xlsx"
-    heeg_workbook(False).save(path)
+    heeg_workbook(False, language="en").save(path)  # the messages below are the English ones
+    return path
+
+
+@pytest.fixture(scope="module")
+def heeg_nl(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("heeg_nl") / "heeg.xlsx"
+    heeg_workbook(False).save(path)  # the club's language: Dutch
     return path
 
 
@@ -43,6 +51,27 @@ def located(path: Path, sheet: str, **cells) -> list[tuple[str, str | None, str,
 ])
 def test_a_huge_heeg_setting_is_one_message_at_its_cell(heeg, ref, value, message):
     assert located(heeg, "Season", **{ref: value}) == [("Season", ref, "heeg.season.too-large", message)]
+
+
+TOO_LARGE = "{what} {value!r} is more than {maximum:,g}, the largest that makes sense"
+
+
+@pytest.mark.parametrize(("ref", "value", "what", "maximum"), [
+    ("B6", 1e308, "ronden per avond", 30),
+    ("B7", 10**25, "spellen per ronde", 36),
+    ("B8", 1e308, "top combitafel", 1000),
+    ("B12", 1e308, "promotie/degradatie", 1000),
+])
+def test_a_huge_heeg_setting_is_one_message_at_its_cell_in_the_clubs_language(heeg_nl, ref, value, what, maximum):
+    wb = load_workbook(heeg_nl)
+    wb[sheet_name("Season", "nl")][ref] = value
+    with pytest.raises(BookInputError) as caught:
+        recalculate(OpenpyxlBook(wb))
+    with speaking("nl"):
+        shown = [(p.sheet, p.cell, p.code, str(p)) for p in caught.value.problems]
+        message = _(TOO_LARGE).format(what=what, value=value, maximum=maximum)
+    assert message != TOO_LARGE.format(what=what, value=value, maximum=maximum)  # in Dutch, not English
+    assert shown == [("Season", ref, "heeg.season.too-large", f"Seizoen, {ref}: {message}")]
 
 
 def test_heeg_settings_and_rows_beyond_their_range_are_problems_naming_the_field():
@@ -89,8 +118,8 @@ def test_a_whole_number_beyond_any_float_is_not_a_number():
 
 
 def test_boards_1e25_on_an_event_sheet_is_at_the_boards_cell(tmp_path):
-    wb = load_workbook(build("tbf-club", tmp_path / "club.xlsx"))
-    wb["Tournament"]["B4"] = 10**25
+    wb = load_workbook(build("tbf-club", tmp_path / "club.xlsx"))  # in the club's language, Turkish
+    wb[sheet_name("Tournament", "tr")]["B4"] = 10**25
     with pytest.raises(BookInputError) as caught:
         recalculate(OpenpyxlBook(wb))
     assert [(p.cell, p.code) for p in caught.value.problems] == [("B4", "option.out-of-range")]

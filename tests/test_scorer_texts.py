@@ -9,11 +9,14 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.cli import main, parser
+from xlbridge.cli import NEXT_STEPS, main, parser
 from xlbridge.excel.bundle import MAIN_TEMPLATE
 from xlbridge.excel.shipped import BUILDERS
 from xlbridge.workbooks.bridgemania.build import HOW_TO_LINES
 from xlbridge.workbooks.heeg.declaration import HOWTO_LINES
+from xlbridge.language import _, sheet_name, speaking
+from xlbridge.workbooks.messages import ACTION, DONE_EMPTY
+from xlbridge.workbooks.speak import Localised
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The action by another name: "Recalculate" alone, recalc_season, "click recalculate" (the verb in prose is fine).
@@ -41,48 +44,84 @@ def test_the_action_has_one_name(where: str, text: str) -> None:
     assert re.search(r"Recalculate\s+season", text) or where == "main.py", where
 
 
-def test_new_says_what_to_do_next(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+#: Each kind's club language: what ``xlbridge new`` builds and ``recalc`` then speaks by default.
+CLUB_LANGUAGE = {"heeg": "nl", "tbf-club": "tr", "se-masterpoints": "sv", "bridgemania": "it"}
+RECALCULATED = "recalculated {path} ({kind}): {done}"
+UP_TO_DATE = "recalculated {path} ({kind}): {count} computed cells up to date{changed}"
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+def test_new_says_what_to_do_next(language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "season.xlsx"
-    assert main(["new", "heeg", str(path), "--blank"]) == 0
-    assert capsys.readouterr().out.splitlines() == [
+    lang = ["--lang", "en"] if language == "en" else []  # Dutch: the club's, the default
+    assert main(["new", "heeg", str(path), "--blank", *lang]) == 0
+    english = [
         f"wrote {path}",
         f"next: open {path} in Excel, type in the yellow cells (step by step: docs/guide-heeg.md) and click "
         f"Recalculate season; without Excel, save it and run: xlbridge recalc {path}",
     ]
+    out = capsys.readouterr().out.splitlines()
+    if language == "en":
+        assert out == english
+        return
+    with speaking("nl"):  # the scorer's words, and the scorer's guide in Dutch
+        assert out == [_("wrote {path}").format(path=path),
+                       _(NEXT_STEPS).format(path=path, guide="docs/guide-heeg.nl.md", action=_(ACTION))]
+    assert out[0] != english[0] and out[1] != english[1] and (ROOT / "docs" / "guide-heeg.nl.md").exists()
 
 
+@pytest.mark.parametrize("language", ["club", "en"])
 @pytest.mark.parametrize("kind", ["heeg", "tbf-club", "se-masterpoints"])
-def test_an_empty_template_says_nothing_is_filled_in(kind: str, tmp_path: Path,
+def test_an_empty_template_says_nothing_is_filled_in(kind: str, language: str, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "season.xlsx"
-    assert main(["new", kind, str(path), "--blank"]) == 0
+    lang = ["--lang", "en"] if language == "en" else []
+    assert main(["new", kind, str(path), "--blank", *lang]) == 0
     capsys.readouterr()
-    assert main(["recalc", str(path)]) == 0
-    assert capsys.readouterr().out == (
-        f"recalculated {path} ({'heeg' if kind == 'heeg' else 'event awards'}): Nothing is filled in yet: type the "
-        "results in the yellow cells (see the How to sheet), then Recalculate season again "
-        f"(xlbridge recalc {path}).\n")
+    assert main(["recalc", str(path)]) == 0  # in the workbook's language (its sheet names)
+    out = capsys.readouterr().out
+    name = "heeg" if kind == "heeg" else "event awards"
+    english = (f"recalculated {path} ({name}): Nothing is filled in yet: type the "
+               "results in the yellow cells (see the How to sheet), then Recalculate season again "
+               f"(xlbridge recalc {path}).\n")
+    if language == "en":
+        assert out == english
+        return
+    with speaking(CLUB_LANGUAGE[kind]):
+        done = _(DONE_EMPTY).format(action=_(ACTION), how=f" (xlbridge recalc {path})")
+        assert out == _(RECALCULATED).format(path=path, kind=name, done=done) + "\n"
+    assert out != english
 
 
-def test_a_filled_in_workbook_says_how_many_cells(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_a_filled_in_workbook_says_how_many_cells(language: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "club.xlsx"
-    assert main(["new", "tbf-club", str(path)]) == 0
+    lang = ["--lang", "en"] if language == "en" else []  # Turkish: the TBF's, the default
+    assert main(["new", "tbf-club", str(path), *lang]) == 0
     capsys.readouterr()
     assert main(["recalc", str(path)]) == 0
-    assert capsys.readouterr().out == f"recalculated {path} (event awards): 60 computed cells up to date\n"
-    assert load_workbook(path)["Tournament"]["D9"].value == 1
+    out = capsys.readouterr().out
+    english = f"recalculated {path} (event awards): 60 computed cells up to date\n"
+    if language == "en":
+        assert out == english
+    else:
+        with speaking(language):
+            assert out == _(UP_TO_DATE).format(path=path, kind="event awards", count=60, changed="") + "\n"
+        assert out != english
+    assert load_workbook(path)[sheet_name("Tournament", language)]["D9"].value == 1
 
 
 def test_a_season_with_its_pairs_but_no_results_says_nothing_is_filled_in(tmp_path: Path,
                                                                            capsys: pytest.CaptureFixture[str]) -> None:
     """The first recalculation of a new Heeg season adds the evening sheets with the
-    pairs (not results): still nothing filled in."""
+    pairs (not results): still nothing filled in.  In the club's language, Dutch."""
     import datetime as dt
 
     path = tmp_path / "season.xlsx"
     assert main(["new", "heeg", str(path), "--blank"]) == 0
     wb = load_workbook(path)
-    ws = wb["Season"]
+    ws = wb[sheet_name("Season", "nl")]
     ws["B5"], ws["C12"] = "A, B", dt.datetime(2026, 10, 7)
     for pair in range(1, 9):
         ws.cell(row=16 + pair, column=1, value=pair)
@@ -90,12 +129,16 @@ def test_a_season_with_its_pairs_but_no_results_says_nothing_is_filled_in(tmp_pa
     wb.save(path)
     capsys.readouterr()
     assert main(["recalc", str(path)]) == 0
-    assert "Nothing is filled in yet" in capsys.readouterr().out
-    evening = load_workbook(path)["Evening 2026-10-07"]
+    with speaking("nl"):
+        nothing = _(DONE_EMPTY).split("{")[0]  # "Er is nog niets ingevuld: ..."
+        up_to_date = _(UP_TO_DATE).split("{count}")[1].split("{changed}")[0]  # " berekende cellen bijgewerkt"
+    assert nothing.strip() and nothing in capsys.readouterr().out
+    evening_name = Localised.local_name("Evening 2026-10-07", "nl")
+    evening = load_workbook(path)[evening_name]
     assert [evening.cell(row=r, column=1).value for r in range(2, 10)] == list(range(1, 9))
     typed = load_workbook(path)
     for row in range(2, 10):
-        typed["Evening 2026-10-07"].cell(row=row, column=12, value=20 + row)  # the MP of each pair
+        typed[evening_name].cell(row=row, column=12, value=20 + row)  # the MP of each pair
     typed.save(path)
     assert main(["recalc", str(path)]) == 0
-    assert "computed cells up to date" in capsys.readouterr().out
+    assert up_to_date.strip() and up_to_date in capsys.readouterr().out

@@ -219,6 +219,8 @@ def cmd_recalc(args: argparse.Namespace) -> None:
 
 #: The scorer's guide of each kind (``xlbridge new`` names it).
 GUIDES = {"heeg": "docs/guide-heeg.md", "bridgemania": "docs/guide-bridgemania.md"}
+#: A guide in the workbook's language, where there is one (docs/languages.md).
+GUIDES_IN = {("heeg", "nl"): "docs/guide-heeg.nl.md", ("bridgemania", "it"): "docs/guide-bridgemania.it.md"}
 
 
 #: What ``xlbridge new`` says next (a template, like every message: a language can change the words).
@@ -228,12 +230,12 @@ NEXT_STEPS = N_("next: open {path} in Excel, type in the yellow cells (step by s
 
 def next_steps(kind: str, path: object) -> str:
     """What to do after ``xlbridge new``: type, then Recalculate season (in Excel or here)."""
-    from xlbridge.language import _
+    from xlbridge.language import _, current
     from xlbridge.rules.problems import Problem
     from xlbridge.workbooks.messages import ACTION
 
-    return Problem("cli.new.next", NEXT_STEPS, path=path, guide=GUIDES.get(kind, _("the How to sheet")),
-                   action=_(ACTION)).message
+    guide = GUIDES_IN.get((kind, current())) or GUIDES.get(kind, _("the How to sheet"))
+    return Problem("cli.new.next", NEXT_STEPS, path=path, guide=guide, action=_(ACTION)).message
 
 
 def cmd_serve(args: argparse.Namespace) -> None:

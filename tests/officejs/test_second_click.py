@@ -16,9 +16,14 @@ from xlbridge.excel import scripts
 from xlbridge.excel.emulate import apply_actions, as_typed, payload
 from xlbridge.excel.memo import LastClick, same_grid
 from xlbridge.excel.shipped import build
+from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks import recalc
+from xlbridge.workbooks.messages import is_done_message
 
 KINDS = ("heeg", "bridgemania", "tbf-club", "se-masterpoints")
+# Each workbook is built in its club's language (Heeg Dutch, BridgeMania Italian, TBF Turkish, Swedish)
+HOW_TO_IT, CHAMPIONSHIP_IT, TOURNAMENT_TR = sheet_name("How to", "it"), sheet_name("Championship", "it"), \
+    sheet_name("Tournament", "tr")
 
 
 @pytest.fixture(autouse=True)
@@ -70,7 +75,7 @@ def test_an_unchanged_book_is_not_planned_again_and_gets_a_fresh_process_actions
     assert memo.skipped == 1
     assert writes(second) == 0
     assert second == fresh(wb)  # the fills again, the same alert
-    assert second[-1]["func"] == "alert" and second[-1]["args"][0].startswith("Recalculated ")
+    assert second[-1]["func"] == "alert" and is_done_message(second[-1]["args"][0], empty=False)
     third = click(wb, memo)  # remembered again
     assert memo.skipped == 2 and third == second
 
@@ -115,13 +120,13 @@ def test_any_typed_change_in_a_sheet_read_recalculates_in_full(typed, kind, data
 def test_sheets_renamed_added_removed_or_moved_recalculate_in_full(typed, change):
     wb, memo = _memo(typed, "bridgemania")
     if change == "rename":
-        wb["How to"].title = "Read me"  # a sheet the recalculation never reads
+        wb[HOW_TO_IT].title = "Read me"  # a sheet the recalculation never reads
     elif change == "add":
         wb.create_sheet("Notes")
     elif change == "remove":
-        del wb["How to"]
+        del wb[HOW_TO_IT]
     else:
-        wb.move_sheet("How to", offset=-1)
+        wb.move_sheet(HOW_TO_IT, offset=-1)
     actions = click(wb, memo)
     assert memo.skipped == 0
     assert actions == fresh(wb)
@@ -141,9 +146,11 @@ def test_another_book_recalculates_in_full(typed):
 
 def test_problems_are_not_remembered(typed):
     wb, memo = _memo(typed, "tbf-club")
-    wb["Tournament"]["C12"] = "5x"
+    wb[TOURNAMENT_TR]["C12"] = "5x"
     problems = click(wb, memo)
-    assert any(a["func"] == "alert" and a["args"][0].startswith("Nothing was recalculated") for a in problems)
+    with speaking("tr"):
+        nothing = _("Nothing was recalculated: {count} problem(s).").format(count=1)
+    assert any(a["func"] == "alert" and a["args"][0].startswith(nothing) for a in problems)
     assert memo._last is None
     apply_actions(wb, problems)
     assert click(wb, memo) == fresh(wb) and memo.skipped == 0
@@ -151,7 +158,7 @@ def test_problems_are_not_remembered(typed):
 
 def test_a_click_that_adds_a_sheet_is_not_remembered(typed):
     wb, memo = _memo(typed, "bridgemania")
-    del wb["Championship"]  # the recalculation adds it back
+    del wb[CHAMPIONSHIP_IT]  # the recalculation adds it back
     actions = click(wb, memo)
     assert any(a["func"] == "addSheet" for a in actions)
     assert memo._last is None

@@ -11,12 +11,19 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.excel.shipped import build
+from xlbridge.language import sheet_name, speaking
+from xlbridge.workbooks.speak import Localised
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import T_FIRST
 from xlbridge.workbooks.heeg import heeg_workbook
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 
-E3 = "Evening 2025-09-18"
+# Every workbook in its club's language (Heeg Dutch, TBF Turkish, Swedish events Swedish, BridgeMania
+# Italian), every problem at the sheet as the scorer sees it there.
+SEASON = sheet_name("Season", "nl")
+E3 = Localised.local_name("Evening 2025-09-18", "nl")
+TOURNAMENT = sheet_name("Tournament", "tr")
+SILVER, TEAMS = sheet_name("Silver pairs", "sv"), sheet_name("Team barometer", "sv")
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +44,18 @@ def swedish(tmp_path_factory) -> Path:
 
 
 def located(path: Path, change) -> set[tuple[str, str | None, str]]:
+    """Each problem as (the sheet as the scorer sees it, the cell, the code)."""
     wb = load_workbook(path)
     change(wb)
     with pytest.raises(BookInputError) as caught:
         recalculate(OpenpyxlBook(wb))
-    return {(p.sheet, p.cell, p.code) for p in caught.value.problems}
+    with speaking(caught.value.language):
+        return {(p.shown_sheet, p.cell, p.code) for p in caught.value.problems}
+
+
+def test_the_workbooks_are_in_their_clubs_languages():
+    assert (SEASON, E3, TOURNAMENT, SILVER, TEAMS) == (
+        "Seizoen", "Avond 2025-09-18", "Turnuva", "Silver par", "Lagbarometer")
 
 
 def _roster_row(ws, pair: int) -> int:
@@ -53,32 +67,32 @@ def _roster_row(ws, pair: int) -> int:
 
 def test_a_formula_in_season_b5_is_one_problem_at_b5(heeg):
     def change(wb):
-        wb["Season"]["B5"] = "=A1"  # the Lines setting (was: 87 'line is not one of' messages, none at B5)
-    assert located(heeg, change) == {("Season", "B5", "cell.formula")}
+        wb[SEASON]["B5"] = "=A1"  # the Lines setting (was: 87 'line is not one of' messages, none at B5)
+    assert located(heeg, change) == {(SEASON, "B5", "cell.formula")}
 
 
 def test_ref_in_a_roster_cell_is_one_problem_at_that_cell(heeg):
     def change(wb):
-        ws = wb["Season"]
+        ws = wb[SEASON]
         ws.cell(_roster_row(ws, 1), 1).value = "#REF!"  # (was: 18 'pair 1 is not on the roster', none here)
-    row = _roster_row(load_workbook(heeg)["Season"], 1)
-    assert located(heeg, change) == {("Season", f"A{row}", "cell.error")}
+    row = _roster_row(load_workbook(heeg)[SEASON], 1)
+    assert located(heeg, change) == {(SEASON, f"A{row}", "cell.error")}
 
 
 def test_a_season_problem_does_not_hide_the_evening_checks(heeg):
     def change(wb):
-        wb["Season"]["B6"] = "six"  # rounds per evening
+        wb[SEASON]["B6"] = "six"  # rounds per evening
         wb[E3]["N3"] = "x"  # an unknown inv code
         wb[E3]["D4"] = "=D3+1"  # a formula in a round's MP
-    assert located(heeg, change) == {("Season", "B6", "heeg.season.whole"), (E3, "N3", "heeg.code.unknown"),
+    assert located(heeg, change) == {(SEASON, "B6", "heeg.season.whole"), (E3, "N3", "heeg.code.unknown"),
                                      (E3, "D4", "cell.formula")}
 
 
 def test_a_bad_evening_date_in_the_periods_does_not_hide_other_evenings(heeg):
     def change(wb):
-        wb["Season"]["C13"] = "#VALUE!"  # period 1's first evening
+        wb[SEASON]["C13"] = "#VALUE!"  # period 1's first evening
         wb[E3]["N3"] = "x"
-    assert located(heeg, change) == {("Season", "C13", "cell.error"), (E3, "N3", "heeg.code.unknown")}
+    assert located(heeg, change) == {(SEASON, "C13", "cell.error"), (E3, "N3", "heeg.code.unknown")}
 
 
 # ---------------------------------------------------------------- event sheets
@@ -86,41 +100,41 @@ def test_a_bad_evening_date_in_the_periods_does_not_hide_other_evenings(heeg):
 
 def test_a_score_problem_does_not_hide_option_errors(club):
     def change(wb):
-        ws = wb["Tournament"]
+        ws = wb[TOURNAMENT]
         ws["C12"] = "5x"
         ws["B5"] = "colour=blue"
-    assert located(club, change) == {("Tournament", "C12", "event.score.text"),
-                                     ("Tournament", "B5", "option.unknown")}
+    assert located(club, change) == {(TOURNAMENT, "C12", "event.score.text"),
+                                     (TOURNAMENT, "B5", "option.unknown")}
 
 
 def test_an_option_typed_in_b5_is_reported_at_b5(swedish):
     def change(wb):
-        wb["Silver pairs"]["B5"] = "met=abc"
-    assert located(swedish, change) == {("Silver pairs", "B5", "option.not-a-number")}
+        wb[SILVER]["B5"] = "met=abc"
+    assert located(swedish, change) == {(SILVER, "B5", "option.not-a-number")}
 
     def boards(wb):
-        wb["Silver pairs"]["B5"] = "met=30; boards=abc"
+        wb[SILVER]["B5"] = "met=30; boards=abc"
     assert {cell for _, cell, _ in located(swedish, boards)} == {"B5"}
 
 
 def test_a_formula_or_error_in_event_settings_and_rows_is_one_problem_each(club):
     def change(wb):
-        ws = wb["Tournament"]
+        ws = wb[TOURNAMENT]
         ws["B4"] = "=20+4"
         ws["C12"] = "#DIV/0!"
-    assert located(club, change) == {("Tournament", "B4", "cell.formula"), ("Tournament", "C12", "cell.error")}
+    assert located(club, change) == {(TOURNAMENT, "B4", "cell.formula"), (TOURNAMENT, "C12", "cell.error")}
 
 
 def test_a_pair_number_twice_on_an_event_sheet_is_a_problem_at_its_cell(club, swedish):
     def change(wb):
-        ws = wb["Tournament"]
+        ws = wb[TOURNAMENT]
         ws["A13"] = ws["A12"].value
-    assert located(club, change) == {("Tournament", "A13", "event.unit.twice")}
+    assert located(club, change) == {(TOURNAMENT, "A13", "event.unit.twice")}
 
     def team(wb):
-        ws = wb["Team barometer"]
+        ws = wb[TEAMS]
         ws["A10"] = ws["A9"].value
-    assert located(swedish, team) == {("Team barometer", "A10", "event.unit.twice")}
+    assert located(swedish, team) == {(TEAMS, "A10", "event.unit.twice")}
 
 
 # ---------------------------------------------------------------- BridgeMania

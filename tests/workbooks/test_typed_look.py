@@ -13,13 +13,16 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.excel.shipped import SHIPPED
+from xlbridge.excel.shipped import SHIPPED, build
+from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.bridgemania import declaration as bm
-from xlbridge.workbooks.declare import INPUT, SheetSpec, Table, rule_of
+from xlbridge.workbooks.declare import INPUT, SheetSpec, Table, rule_of, text_of
 from xlbridge.workbooks.events import declaration as ev
 from xlbridge.workbooks.events.kind import is_event_sheet
 from xlbridge.workbooks.heeg import declaration as heeg
 from xlbridge.workbooks.heeg.read import read_season
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.speak import Localised, language_of
 
 ROOT = Path(__file__).resolve().parents[2]
 YELLOW = "FF" + INPUT.lstrip("#").upper()
@@ -117,7 +120,7 @@ def _bridgemania(wb) -> list[str]:
         bad += _check_table(season, t, t.room)
     for name in wb.sheetnames:
         ws = wb[name]
-        if ws.cell(row=1, column=1).value and str(ws.cell(row=1, column=1).value).startswith(bm.TOURNAMENT_TITLE):
+        if ws.cell(row=1, column=1).value and str(ws.cell(row=1, column=1).value).startswith(_(bm.TOURNAMENT_TITLE)):
             nboards = sum(1 for c in range(bm.FIRST_BOARD_COL, ws.max_column + 1)
                           if isinstance(ws.cell(row=bm.PAIRS.header_row, column=c).value, int))
             spec = bm.tournament_sheet(nboards, name)
@@ -137,51 +140,106 @@ def _bridgemania(wb) -> list[str]:
 CHECKS = {"heeg": _heeg, "tbf-club": _events, "se-masterpoints": _events, "bridgemania": _bridgemania}
 
 
+class _English:
+    """A workbook in its language seen through the English sheet names the declarations use."""
+
+    def __init__(self, wb, language: str):
+        self.wb, self.language = wb, language
+
+    def __getitem__(self, name: str):
+        return self.wb[Localised.local_name(name, self.language)]
+
+    def __iter__(self):
+        return iter(self.wb)
+
+    @property
+    def sheetnames(self) -> list[str]:
+        return [Localised.canonical_name(n, self.language) for n in self.wb.sheetnames]
+
+
+#: The language each kind is shipped in (the club's).
+SHIPPED_IN = {"heeg": "nl", "bridgemania": "it", "tbf-club": "tr", "se-masterpoints": "sv"}
+
+
 @pytest.mark.parametrize("kind,path", [(k, p) for k, _, p in SHIPPED], ids=[p for _, _, p in SHIPPED])
 def test_every_typed_cell_of_a_shipped_workbook_is_yellow_and_no_computed_one(kind: str, path: str) -> None:
     wb = load_workbook(ROOT / path)
-    assert CHECKS[kind](wb) == []
+    language = language_of(OpenpyxlBook(wb))
+    assert language == SHIPPED_IN[kind]  # shipped in the club's language
+    with speaking(language):
+        assert CHECKS[kind](_English(wb, language)) == []
 
 
 def _validations(ws) -> dict[str, object]:
     return {str(dv.sqref): dv for dv in ws.data_validations.dataValidation}
 
 
-def test_heeg_inv_codes_are_a_drop_down_that_says_how_to_type_equals() -> None:
-    wb = load_workbook(ROOT / "workbooks/heeg-demo.xlsx")
-    name = next(n for n in wb.sheetnames if n.startswith(heeg.EVENING_PREFIX))
+def _built(tmp_path: Path, kind: str, language: str, blank: bool = False):
+    """The shipped workbook of ``kind`` in ``language`` (the club's: the file shipped; English: built)."""
+    if language == SHIPPED_IN[kind]:
+        rel = next(p for k, b, p in SHIPPED if k == kind and b == blank)
+        return load_workbook(ROOT / rel)
+    return load_workbook(build(kind, tmp_path / f"{kind}.xlsx", blank=blank, language=language))
+
+
+def _in(language: str, english: str, label_id: str | None = None) -> str:
+    """``english`` (a sheet name, or the declared word ``label_id``) in ``language``."""
+    return text_of(label_id, english, language) if label_id else sheet_name(english, language)
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+def test_heeg_inv_codes_are_a_drop_down_that_says_how_to_type_equals(tmp_path: Path, language: str) -> None:
+    wb = _built(tmp_path, "heeg", language)
+    name = next(n for n in wb.sheetnames if n.startswith(_in(language, heeg.EVENING_PREFIX)))
     table = heeg.evening_table(6, ["1", "2", "3"])
     inv = ws_col = table.col("code")
     found = [dv for ref, dv in _validations(wb[name]).items()
              if ref.startswith(f"{wb[name].cell(row=2, column=ws_col).column_letter}2:")]
     assert len(found) == 1 and inv == 14
     dv = found[0]
-    assert dv.type == "list" and dv.formula1 == '"1,2,0,a,s,s1,="'
+    assert dv.type == "list" and dv.formula1 == '"1,2,0,a,s,s1,="'  # the seed's codes, in every language
     assert "'=" in dv.prompt and dv.showErrorMessage and dv.errorStyle == "stop"
-    assert dv.error == "inv: type one of 1, 2, 0, a, s, s1, =, or leave it empty"
+    assert dv.error == _in(language, "{label}: type one of {choices}, or leave it empty", "rule.list").format(
+        label="inv", choices="1, 2, 0, a, s, s1, =")
     rounds = [dv for ref, dv in _validations(wb[name]).items() if ref.startswith("D2:")]
     assert rounds and rounds[0].type == "decimal" and rounds[0].operator == "greaterThanOrEqual"
-    season = _validations(wb[heeg.SEASON])
+    season = _validations(wb[_in(language, heeg.SEASON)])
     assert season["B6"].type == "whole" and season["B6"].formula1 == "2"
-    assert season["B6"].error == "Rounds per evening: type a whole number from 2"
-    assert season["B9"].formula1 == '"period,season"'
+    assert season["B6"].error == _in(language, "{label}: type a whole number{range}", "rule.whole").format(
+        label=_in(language, "Rounds per evening", "rounds"), range=_in(language, " from {low}", "rule.from").format(low=2))
+    words = [_in(language, w, "absence_span") for w in ("period", "season")]
+    assert season["B9"].formula1 == f'"{",".join(words)}"'
+    if language == "en":
+        assert season["B6"].error == "Rounds per evening: type a whole number from 2"
+        assert season["B9"].formula1 == '"period,season"'
+    else:  # the scorer's words, not the code's
+        assert words != ["period", "season"] and season["B6"].error != "Rounds per evening: type a whole number from 2"
 
 
-def test_bridgemania_status_is_a_drop_down_and_the_lot_a_whole_number() -> None:
-    wb = load_workbook(ROOT / "templates/bridgemania-season.xlsx")
-    blank = _validations(wb[bm.BLANK_TOURNAMENT])
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_bridgemania_status_is_a_drop_down_and_the_lot_a_whole_number(tmp_path: Path, language: str) -> None:
+    wb = _built(tmp_path, "bridgemania", language, blank=True)
+    blank = _validations(wb[_in(language, bm.BLANK_TOURNAMENT)])
     status = blank[f"B{bm.PAIRS.first_row}:B{bm.PAIRS.first_row + bm.PAIRS.room - 1}"]
-    assert status.type == "list" and status.formula1 == '"waiting,ill,unable,split"'
+    words = [_in(language, w, "status") for w in ("waiting", "ill", "unable", "split")]
+    assert status.type == "list" and status.formula1 == f'"{",".join(words)}"'
+    if language == "en":
+        assert status.formula1 == '"waiting,ill,unable,split"'
+    else:  # the Italian words of the rules (lista di attesa, malattia, ...), not the code's
+        assert not set(words) & {"waiting", "ill", "unable", "split"}
     assert status.errorStyle == "warning"  # the reader also knows A / M / I and the Italian words: Excel only warns
-    lot = _validations(wb[bm.SEASON])[f"E{bm.BASE.first_row}:E{bm.BASE.first_row + bm.BASE.room - 1}"]
+    lot = _validations(wb[_in(language, bm.SEASON)])[f"E{bm.BASE.first_row}:E{bm.BASE.first_row + bm.BASE.room - 1}"]
     assert lot.type == "whole" and lot.formula1 == "1"
 
 
-def test_a_percentage_score_is_checked_from_0_to_100_and_a_team_score_from_0() -> None:
-    wb = load_workbook(ROOT / "templates/se-masterpoints.xlsx")
-    pairs = _validations(wb["Bronze pairs"])["C9:C48"]
+@pytest.mark.parametrize("language", ["sv", "en"])
+def test_a_percentage_score_is_checked_from_0_to_100_and_a_team_score_from_0(tmp_path: Path, language: str) -> None:
+    wb = _built(tmp_path, "se-masterpoints", language, blank=True)
+    with speaking(language):
+        pairs_sheet, teams_sheet = _("Bronze pairs"), _("Team barometer")
+    pairs = _validations(wb[pairs_sheet])["C9:C48"]
     assert (pairs.type, pairs.operator, pairs.formula1, pairs.formula2) == ("decimal", "between", "0", "100")
-    teams = _validations(wb["Team barometer"])["C9:C48"]
+    teams = _validations(wb[teams_sheet])["C9:C48"]
     assert (teams.operator, teams.formula1) == ("greaterThanOrEqual", "0")
 
 

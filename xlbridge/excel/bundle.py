@@ -79,22 +79,31 @@ class Button:
         return f"[{self.name}]{self.sheet}!{self.cell}"
 
 
-MAIN_TEMPLATE = '''"""# {title}
+#: The prose xlwings Lite shows the scorer (``main.py``'s docstring, App Mode and the
+#: task pane) and the script's docstring: one catalogue entry per paragraph, in the
+#: workbook's language (:func:`main_py`), wrapped when written.  ``{label}`` is the
+#: button's label on the sheet (translated), ``{action}`` the script's name in the
+#: pane (English in every workbook, docs/languages.md).
+MAIN_DOC = (
+    N_("After typing results, click **{label}** (the blue button on the sheet *{sheet}*, or the button "
+       "*{action}* below). xlbridge then fills every computed cell of this workbook by the rules of {rules}. "
+       "Cells you typed are never changed."),
+    N_("Something wrong in what you typed? Then nothing is recalculated: a message lists every problem with "
+       "its sheet and cell, those cells turn red, and the sheet *{messages}* keeps the list. Correct them and "
+       "click again."),
+    N_("A result that changes a number computed earlier (a late correction) is listed on the sheet "
+       "*{corrections}*, with the old and the new value."),
+    N_("The sheet *{how_to}* explains what to type where, and the worksheet functions (such as `=AWARD(...)`) "
+       "that work in any cell."),
+    N_("This file was written by xlbridge {version}; do not edit it here (a new workbook from `xlbridge new` "
+       "carries the newest code)."),
+)
+SCRIPT_DOC = N_("Fill every computed cell from what you typed: percentages, corrections, standings and points. "
+                "Nothing is written when something you typed is wrong: the message and the *{messages}* sheet "
+                "say what and where.")
 
-After typing results, click **{action}** (the blue button on the sheet *{sheet}*, or
-the button below). xlbridge then fills every computed cell of this workbook by the
-rules of {rules}. Cells you typed are never changed.
-
-- Something wrong in what you typed? Then nothing is recalculated: a message lists
-  every problem with its sheet and cell, those cells turn red, and the sheet
-  *Messages* keeps the list. Correct them and click again.
-- A result that changes a number computed earlier (a late correction) is listed on
-  the sheet *Corrections*, with the old and the new value.
-- The sheet *How to* explains what to type where, and the worksheet functions
-  (such as `=AWARD(...)`) that work in any cell.
-
-This file was written by xlbridge {version}; do not edit it here (a new workbook
-from `xlbridge new` carries the newest code).
+#: The code of ``main.py`` around the prose (``{doc}``, ``{script_doc}``): Python, never translated.
+MAIN_TEMPLATE = '''"""{doc}
 """
 
 import xlwings as xw
@@ -103,9 +112,7 @@ from xlwings import script
 
 @script(name={action!r}, button={button!r}, show_taskpane=True{sheets})
 def recalculate_season(book: xw.Book):
-    """Fill every computed cell from what you typed: percentages, corrections,
-    standings and points. Nothing is written when something you typed is wrong:
-    the message and the *Messages* sheet say what and where."""
+    """{script_doc}"""
     from xlbridge.excel.scripts import recalculate
 
     recalculate(book)
@@ -170,10 +177,43 @@ def _zip(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def _docstring(text: str) -> str:
+    """``text`` safe inside a triple-quoted docstring (a translation holds no code)."""
+    if '"""' in text or text.endswith('"'):
+        raise ValueError(f"a docstring cannot hold or end in a double quote: {text!r}")
+    return text.replace("\\", "\\\\")
+
+
+def lite_texts(button: Button, *, title: str, rules: str, language: str = "en") -> tuple[str, str]:
+    """The scorer's text of ``main.py`` in ``language``: the module docstring (App Mode
+    and the task pane show it) and the script's docstring, wrapped at 88 columns.
+    ``title`` and ``rules`` are English (catalogue entries) and translated here;
+    ``button`` is the button as built in ``language`` (its sheet and label)."""
+    import textwrap
+
+    from xlbridge.language import _, sheet_name, speaking
+
+    with speaking(language):
+        words = dict(label=button.label, sheet=button.sheet, action=ACTION, rules=_(rules),
+                     messages=sheet_name("Messages"), corrections=sheet_name("Corrections"),
+                     how_to=sheet_name("How to"), version=__import__("xlbridge").__version__)
+        paragraphs = [_(p).format(**words) for p in MAIN_DOC]
+        script_doc = _(SCRIPT_DOC).format(**words)
+        heading = _(title)
+    body = [textwrap.fill(paragraphs[0], 88)]
+    body.append("\n".join(textwrap.fill(p, 88, initial_indent="- ", subsequent_indent="  ")
+                          for p in paragraphs[1:-1]))
+    body.append(textwrap.fill(paragraphs[-1], 88))
+    doc = f"# {heading}\n\n" + "\n\n".join(body)
+    script = textwrap.fill(script_doc, 84, subsequent_indent="    ")
+    return _docstring(doc), _docstring(script)
+
+
 def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] | None = None,
-            exclude: Sequence[str] = ()) -> str:
+            exclude: Sequence[str] = (), language: str = "en") -> str:
     """The ``main.py`` a workbook carries: the scorer's docstring (App Mode shows
-    it), the script wired to ``button``, and the bundled package.
+    it), the script wired to ``button``, and the bundled package; the prose in
+    ``language`` (:func:`lite_texts`), the code and the script's name as they are.
 
     ``exclude``: sheets the recalculation never reads (the workbook kind knows them,
     e.g. "How to"): the script's ``@script(exclude=[...])``, so that Excel sends them
@@ -191,15 +231,19 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
     digest = hashlib.sha256(data).hexdigest()
     encoded = base64.b64encode(data).decode("ascii")
     wrapped = "\n".join(encoded[i : i + 100] for i in range(0, len(encoded), 100))
-    return MAIN_TEMPLATE.format(title=title, rules=rules, action=ACTION, sheet=button.sheet, button=button.target,
+    doc, script_doc = lite_texts(button, title=title, rules=rules, language=language)
+    return MAIN_TEMPLATE.format(doc=doc, script_doc=script_doc, action=ACTION, sheet=button.sheet, button=button.target,
                                 version=__version__, count=len(files), digest=digest, short=digest[:12],
                                 begin=MARK_BEGIN, payload=wrapped, end=MARK_END,
                                 sheets=f", exclude={json.dumps(list(exclude), ensure_ascii=False)}" if exclude else "")
 
 
-def lite_files(button: Button, *, title: str, rules: str, exclude: Sequence[str] = ()) -> dict[str, str]:
-    """Every file of the workbook's Lite project (``exclude``: see :func:`main_py`)."""
-    return {"main.py": main_py(button, title=title, rules=rules, exclude=exclude), "requirements.txt": REQUIREMENTS}
+def lite_files(button: Button, *, title: str, rules: str, exclude: Sequence[str] = (),
+               language: str = "en") -> dict[str, str]:
+    """Every file of the workbook's Lite project (``exclude``: see :func:`main_py`;
+    ``language``: the language of its prose)."""
+    return {"main.py": main_py(button, title=title, rules=rules, exclude=exclude, language=language),
+            "requirements.txt": REQUIREMENTS}
 
 
 def unpack(main_py_text: str) -> dict[str, bytes]:

@@ -81,12 +81,17 @@ def payload(workbook: Any, name: str = "Book1.xlsx", *, include: Any = None, exc
 def as_typed(workbook: Any) -> Any:
     """``workbook`` (openpyxl) as the scorer typed it: every cell of the headless
     recalculation's blocks emptied, in place; returned."""
+    from xlbridge.language import speaking
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks import recalc
+    from xlbridge.workbooks.speak import Localised, language_of, localised
 
     book = OpenpyxlBook(workbook)
-    for block in recalc.detect(book).plan(book).blocks:
-        ws = workbook[block.sheet]
+    language = language_of(book)  # planned in its own language, through the English sheet names
+    with speaking(language):
+        blocks = recalc.detect(book).plan(localised(book, language)).blocks
+    for block in blocks:
+        ws = workbook[Localised.local_name(block.sheet, language)]
         for r, line in enumerate(block.values):
             for c in range(len(line)):
                 if ws.cell(block.row + r, block.col + c).value is not None:

@@ -20,6 +20,7 @@ from xlbridge.workbooks.events.declaration import NEVER_READ as EVENTS_NEVER_REA
 from xlbridge.workbooks.heeg.build import heeg_workbook
 from xlbridge.workbooks.heeg.declaration import NEVER_READ as HEEG_NEVER_READ
 from xlbridge.excel.bundle import Button, lite_files
+from xlbridge.rules.problems import N_
 from xlbridge.files.atomic import write_atomically
 
 class WorkbookError(ValueError):
@@ -33,7 +34,8 @@ class WorkbookError(ValueError):
 class WorkbookKind:
     """What ``xlbridge new KIND`` builds: the builder, the "Recalculate season"
     button on the main sheet, and the workbook's title and rule document for the
-    text xlwings Lite shows the scorer (``main.py``'s docstring); ``never_read``:
+    text xlwings Lite shows the scorer (``main.py``'s docstring; both English catalogue
+    entries, written in the kind's ``language``); ``never_read``:
     the sheets the recalculation never reads, which Excel then sends without their
     values (the script's ``exclude``; the kind's declaration names them)."""
 
@@ -58,14 +60,16 @@ class WorkbookKind:
 
 
 KINDS: dict[str, WorkbookKind] = {
-    "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), "TBF club tournament",
-                             "the TBF Masterpoint booklet v2.0", EVENTS_NEVER_READ, language="tr"),
-    "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3), "Swedish masterpoint events",
-                                    "Svenska Mästarpoäng 2009", EVENTS_NEVER_READ, language="sv"),
-    "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"), "BridgeMania championship season",
-                                "the BridgeMania championship rules 2019-2020", BM_NEVER_READ, language="it"),
-    "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), "Heeg club season",
-                         "Bridge club Heeg's score calculation", HEEG_NEVER_READ, language="nl"),
+    "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), N_("TBF club tournament"),
+                             N_("the TBF Masterpoint booklet v2.0"), EVENTS_NEVER_READ, language="tr"),
+    "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3),
+                                    N_("Swedish masterpoint events"), N_("Svenska Mästarpoäng 2009"), EVENTS_NEVER_READ,
+                                    language="sv"),
+    "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"),
+                                N_("BridgeMania championship season"),
+                                N_("the BridgeMania championship rules 2019-2020"), BM_NEVER_READ, language="it"),
+    "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), N_("Heeg club season"),
+                         N_("Bridge club Heeg's score calculation"), HEEG_NEVER_READ, language="nl"),
 }
 BUILDERS: dict[str, Callable[[bool], Workbook]] = {name: kind.build for name, kind in KINDS.items()}
 
@@ -99,7 +103,8 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
 
     def write(temp: Path) -> None:
         wb.save(temp)
-        files = lite_files(kind.button, title=kind.title, rules=kind.rules, exclude=kind.never_read)
+        files = lite_files(kind.button, title=kind.title, rules=kind.rules, exclude=kind.never_read,
+                           language=kind.language)
         lite.embed(temp, files, guid=_stable_guid(path.name))
         button = kind.button
         buttons.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,

@@ -17,10 +17,13 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.cli import main
+from xlbridge.excel.shipped import build
+from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, evening_table
 from xlbridge.workbooks.messages import HEADER_WARNINGS, MESSAGES, WARNING_MARK, clear_marks, report_problems
 from xlbridge.workbooks.recalc import recalculate
+from xlbridge.workbooks.speak import Localised, localised
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLE = evening_table(6, ["1", "2", "3"])
@@ -28,16 +31,28 @@ MP, R1, INV, PCT = TABLE.col("mp"), TABLE.col("r1"), TABLE.col("code"), TABLE.co
 DOCS = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
 
 
+#: The warning's template (xlbridge/workbooks/heeg/read.py): the message id in every catalogue.
+NOT_ROUNDS = "MP {value} is not the sum of the rounds ({total}); the sum counts and replaces it"
+
+
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
+    """The shipped demo, in the club's language (Dutch)."""
     path = tmp_path / "heeg.xlsx"
     shutil.copy(ROOT / "workbooks" / "heeg-demo.xlsx", path)
     return path
 
 
+@pytest.fixture
+def demo_en(tmp_path: Path) -> Path:
+    """The same demo built in English (docs/errors.md quotes the English messages)."""
+    return build("heeg", tmp_path / "heeg-en.xlsx", language="en")
+
+
 def _row_with_rounds(wb) -> tuple[str, int]:
+    prefixes = {sheet_name(EVENING_PREFIX, language) for language in ("en", "nl")}
     for name in wb.sheetnames:
-        if name.startswith(EVENING_PREFIX):
+        if any(name.startswith(prefix) for prefix in prefixes):
             ws = wb[name]
             for row in range(2, ws.max_row + 1):
                 if isinstance(ws.cell(row=row, column=R1).value, (int, float)) and not ws.cell(row=row, column=INV).value:
@@ -55,28 +70,37 @@ def _documented(code_id: str) -> str:
 def test_a_typed_mp_that_is_not_the_sum_of_the_rounds_is_a_warning_at_its_cell(demo: Path) -> None:
     wb = load_workbook(demo)
     name, row = _row_with_rounds(wb)
+    assert name.startswith(sheet_name(EVENING_PREFIX, "nl"))  # the club's workbook: Dutch
     ws = wb[name]
     total = sum(ws.cell(row=row, column=c).value or 0 for c in range(R1, R1 + 6))
     ws.cell(row=row, column=MP, value=total + 16)
     book = OpenpyxlBook(wb)
     report = recalculate(book, when="t")
+    assert report.language == "nl"
     mp_ref = f"{ws.cell(row=row, column=MP).column_letter}{row}"
-    assert [(w.sheet, w.cell, w.code) for w in report.warnings] == [(name, mp_ref, "heeg.mp.not-rounds")]
-    shown = f"{total + 16} is not the sum of the rounds ({total:g})"
-    assert shown in report.warnings[0].message
+    with speaking("nl"):  # what the scorer reads: the sheet's own name, the message in Dutch
+        assert [(w.shown_sheet, w.cell, w.code) for w in report.warnings] == [(name, mp_ref, "heeg.mp.not-rounds")]
+        shown = _(NOT_ROUNDS).format(value=total + 16, total=f"{total:g}")
+        assert shown != NOT_ROUNDS.format(value=total + 16, total=f"{total:g}")
+        assert report.warnings[0].message == shown
     assert ws.cell(row=row, column=MP).value == total  # the recalculation went on: the sum counts
     # in Excel: on the Messages sheet below its header, the cell marked orange; the next run clears it
-    report_problems(book, [], done="Recalculated.", warnings=report.warnings)
-    messages = [r[:2] for r in book.read(MESSAGES)]
-    assert messages[1] == [HEADER_WARNINGS, None] and messages[2] == [str(report.warnings[0]), f"{name}!{mp_ref}"]
+    with speaking("nl"):  # as the Excel script does: in the workbook's language, through its English names
+        local = localised(book, "nl")
+        report_problems(local, [], done=_("Recalculated {cells} cells.").format(cells=1), warnings=report.warnings)
+        messages = [r[:2] for r in book.read(sheet_name(MESSAGES))]
+        assert messages[1] == [_(HEADER_WARNINGS), None] and messages[2] == [str(report.warnings[0]), f"{name}!{mp_ref}"]
+        assert messages[2][0].startswith(f"{name}, {mp_ref}: ")
     assert ws[mp_ref].fill.fgColor.rgb == "FF" + WARNING_MARK[1:]
-    clear_marks(book)
+    with speaking("nl"):
+        clear_marks(localised(book, "nl"))
     assert ws[mp_ref].fill.fgColor.rgb == "FFFFF2CC"
     again = recalculate(OpenpyxlBook(wb), when="t")
     assert again.warnings == [] and again.changes == []  # MP holds the sum now: nothing to say
 
 
-def test_the_cli_prints_the_warning_and_recalculates(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_prints_the_warning_and_recalculates(demo_en: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    demo = demo_en
     wb = load_workbook(demo)
     name, row = _row_with_rounds(wb)
     wb[name].cell(row=row, column=MP, value="75")
@@ -116,4 +140,8 @@ def test_a_corrected_round_is_a_correction_not_a_warning(demo: Path) -> None:
     report = recalculate(OpenpyxlBook(wb), when="t")
     assert report.warnings == []
     assert ws.cell(row=row, column=MP).value == old + 3
-    assert (name, f"L{row}", old, old + 3) in [(c.sheet, c.cell, c.old, c.new) for c in report.changes]
+    # a change names the sheet by its English name; the Corrections sheet shows the workbook's own
+    assert (Localised.canonical_name(name, "nl"), f"L{row}", old, old + 3) in [
+        (c.sheet, c.cell, c.old, c.new) for c in report.changes]
+    corrections = wb[sheet_name("Corrections", "nl")]
+    assert (name, f"L{row}") in [(r[1], r[2]) for r in corrections.iter_rows(values_only=True)]

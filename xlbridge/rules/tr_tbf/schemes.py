@@ -55,6 +55,11 @@ from xlbridge.rules.tr_tbf.tables import (
     third_boundary,
 )
 
+#: The most tables an event can have: the largest field (:data:`xlbridge.rules.MAX_UNITS`,
+#: 100,000 units) at two units a table.  The option ``tables`` beyond it is a RuleError
+#: (tables=1e9 made one call run for minutes).
+MAX_TABLES = 50_000
+
 _COMMON_OPTIONS = {
     "scale": Option("scale", "str", "b", "Tablo-1 scale: b = 100/80/70/60 % then 2*first/(place-1); a = 100/70 % then first/(place-1)", ("a", "b")),
     "share": Option("share", "float", 1 / 3, "part of the field that gets MP (section 5: one third; TBF may announce more)"),
@@ -108,6 +113,10 @@ class TbfEvent(SchemeBase):
             if options["tables"] <= 0:
                 raise RuleError("tr.tables.not-positive", "{scheme}: tables must be more than 0; got {value:g}",
                                 scheme=self.id, option="tables", value=options["tables"])
+            if options["tables"] > MAX_TABLES:  # (the tables of the largest field, xlbridge.rules.MAX_UNITS)
+                raise RuleError("tr.tables.too-many", "{scheme}: tables {value:g} is more than {maximum:,}, the "
+                                "largest that makes sense", scheme=self.id, option="tables", value=options["tables"],
+                                maximum=MAX_TABLES)
             return float(options["tables"])
         kind = options["kind"] or self.default_kind
         return units / UNITS_PER_TABLE[kind]

@@ -239,7 +239,9 @@ def _promote(sheet: _Season, table: Table, row: int, name: str) -> int:
                   "is not a whole number from 0", field="promote", period=name, value=raw)
         return 3
     if promote > MAXIMA["promote"]:
-        _too_large(sheet, table.cell("promote", row), "promote", "promote/relegate", raw)
+        # the column's label in the workbook's language ("Promote/ relegate" breaks the header at "/ ")
+        what = table.column("promote").text().lower().replace("/ ", "/")
+        _too_large(sheet, table.cell("promote", row), "promote", what, raw)
         return 3
     return int(promote)
 
