@@ -54,7 +54,7 @@ CODES = {
     "tr.boards.not-positive", "tr.festival.too-few-tables", "tr.ledger.level", "tr.lehman.needs-boards",
     "tr.lehman.needs-tables", "tr.lehman.sessions", "tr.mastery.negative", "tr.mastery.not-a-number",
     "tr.match.needs-boards", "tr.match.two-teams", "tr.mitchell.ns", "tr.session.boards", "tr.session.first-mp",
-    "tr.sessions.needs-boards", "tr.sessions.too-few", "tr.share.range", "tr.tables.not-positive",
+    "tr.sessions.needs-boards", "tr.sessions.too-few", "tr.share.range", "tr.tables.not-positive", "tr.tables.too-many",
     "tr.tables.too-few", "tr.tablo1.place", "tr.tablo1.scale", "tr.tablo4.boards", "tr.tablo4.level",
     "tr.tablo4.segments", "tr.team.eligibility", "tr.team.players", "tr.title.not-a-number",
 }
