@@ -55,6 +55,18 @@ class Layout:
     number_formats: tuple[tuple[Area, str], ...] = ()
     fills: tuple[tuple[Area, str], ...] = ()
     freeze: tuple[int, int] | None = None
+    #: print setup: orientation, one page wide, the rows repeated on every page
+    #: (first, last), the area printed (none: the used range)
+    orientation: str = ""
+    fit_width: bool = False
+    repeat_rows: tuple[int, int] | None = None
+    print_area: Area | None = None
+
+
+def area_name(area: Area) -> str:
+    """``area_name((1, 2, 3, 4)) == "B1:E3"``."""
+    row, col, nrows, ncols = area
+    return f"{column_letter(col)}{row}:{column_letter(col + ncols - 1)}{row + nrows - 1}"
 
 
 def column_letter(col: int) -> str:
@@ -86,13 +98,13 @@ class BookAdapter(Protocol):
         """Set (``"#RRGGBB"``) or remove (``None``) one cell's background."""
         ...
 
-    def add_sheet(self, name: str) -> None:
-        """Add an empty sheet at the end."""
+    def add_sheet(self, name: str, after: str | None = None) -> None:
+        """Add an empty sheet right after the sheet ``after`` (default: at the end)."""
         ...
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
         """Give a sheet the recalculation added its look (header, number formats,
-        input fills, frozen panes, widths)."""
+        input fills, frozen panes, widths, print setup)."""
         ...
 
     def alert(self, message: str) -> None:

@@ -195,7 +195,8 @@ class Setting:
 @dataclass(frozen=True)
 class Print:
     """How a sheet prints: orientation, one page wide (as many pages down as
-    needed), the header rows repeated on every page."""
+    needed), the header rows repeated on every page (default: row 1 down to the
+    first table's header row)."""
 
     orientation: str = "landscape"
     fit_width: bool = True
@@ -254,7 +255,7 @@ class SheetSpec:
     def layout(self, rows: int = 0, *, language: str = "en", title: bool | None = None,
                widths: bool = True) -> Layout:
         """The look of this sheet with room for ``rows`` data rows in each table:
-        header rows, number formats, typed-cell fills, frozen panes, widths."""
+        header rows, number formats, typed-cell fills, frozen panes, widths, print setup."""
         number_formats: list[tuple[Area, str]] = []
         fills: list[tuple[Area, str]] = []
         for s in self.settings:
@@ -272,9 +273,11 @@ class SheetSpec:
                     number_formats.append(((t.first_row, col, room, 1), c.number_format))
                 if room and c.yellow:
                     fills.append(((t.first_row, col, room, 1), INPUT))
+        repeat = self.print.repeat_rows or ((1, header_row) if header_row else None)
         return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
                       header_cols=header_cols, widths=self.column_widths() if widths else (),
-                      number_formats=tuple(merge_areas(number_formats)), fills=tuple(merge_areas(fills)), freeze=self.freeze)
+                      number_formats=tuple(merge_areas(number_formats)), fills=tuple(merge_areas(fills)), freeze=self.freeze,
+                      orientation=self.print.orientation, fit_width=self.print.fit_width, repeat_rows=repeat)
 
 
 def merge_areas(areas: list[tuple[Area, str]]) -> list[tuple[Area, str]]:

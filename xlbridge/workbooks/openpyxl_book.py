@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xlbridge.workbooks.book import Grid, Layout, _clean, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
+from xlbridge.workbooks.book import Grid, Layout, _clean, area_name, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
 from xlbridge.workbooks.plan import BookInputError, Problem, at, cell_name
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
@@ -167,9 +167,10 @@ class OpenpyxlBook(_ReadOnce):
             cell.fill = PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
         self._fill_ids[colour] = cell._style.fillId
 
-    def add_sheet(self, name: str) -> None:
+    def add_sheet(self, name: str, after: str | None = None) -> None:
         self._grids.pop(name, None)
-        self.wb.create_sheet(name)
+        names = self.wb.sheetnames
+        self.wb.create_sheet(name, names.index(after) + 1 if after in names else None)
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
         from openpyxl.styles import Alignment, Font
@@ -193,6 +194,20 @@ class OpenpyxlBook(_ReadOnce):
                 self.fill(sheet, row, col, colour)
         if layout.freeze is not None:
             ws.freeze_panes = ws.cell(row=layout.freeze[0], column=layout.freeze[1]).coordinate
+        print_setup(ws, layout)
 
     def alert(self, message: str) -> None:
         self.messages.append(message)
+
+
+def print_setup(ws: Any, layout: Layout) -> None:
+    """A layout's print setup on an openpyxl sheet (what it does not set stays)."""
+    if layout.orientation:
+        ws.page_setup.orientation = layout.orientation
+    if layout.fit_width:
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    if layout.repeat_rows is not None:
+        ws.print_title_rows = f"{layout.repeat_rows[0]}:{layout.repeat_rows[1]}"
+    if layout.print_area is not None:
+        ws.print_area = area_name(layout.print_area)

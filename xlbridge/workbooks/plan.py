@@ -95,6 +95,7 @@ class Block:
     rows: Sequence[str] = ()
     columns: Sequence[str] = ()
     audit: bool = True
+    formats: Sequence[str] = ()  # the number format of each column (the Corrections sheet shows values so)
 
 
 @dataclass
@@ -130,6 +131,7 @@ class Change:
     column: str
     old: Any
     new: Any
+    number_format: str = "General"
 
 
 @dataclass

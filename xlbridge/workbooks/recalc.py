@@ -36,7 +36,8 @@ def recalculate(book: BookAdapter, *, when: str | None = None) -> Report:
     """Check, compute and write one workbook; nothing is written on a problem.
 
     Computed cells whose earlier value changes are listed in the Corrections
-    sheet with ``when`` (default: now, to the minute).
+    sheet with ``when`` (default: now, to the minute); a new Corrections sheet
+    goes right after the first sheet (the Season sheet of a season workbook).
     """
     kind = detect(book)
     plan = kind.plan(book)
@@ -44,5 +45,5 @@ def recalculate(book: BookAdapter, *, when: str | None = None) -> Report:
     written = apply(book, plan)
     if changes:
         stamp = when or now_stamp()
-        append_corrections(book, changes, stamp)
+        append_corrections(book, changes, stamp, after=book.sheet_names()[0])
     return Report(kind.name, written, changes, plan)

@@ -207,6 +207,8 @@ def _plan(grid: Reader, names: list[str], season: bm.Season, standings: bm.Stand
         _tournament(plan, results[tid], ts)
     _championship(plan, grid, names, season, standings)
     _participation(plan, grid, names, standings, next_list)
+    for block in plan.blocks:  # standings follow from the audited results: not on Corrections (as at Heeg)
+        block.audit = block.audit and block.sheet not in (d.CHAMPIONSHIP, d.PARTICIPATION)
     return plan
 
 
@@ -229,7 +231,7 @@ def _calendar(plan: Plan, grid: Grid, standings: bm.Standings, where: SeasonPlac
     values = _padded(values, grid, table.first_row, table.first_col, table.width())
     if values:
         plan.blocks.append(Block(d.SEASON, table.first_row, table.first_col, values, what=d.SEASON, rows=rows,
-                                 columns=table.headers()))
+                                 columns=table.headers(), formats=[c.number_format for c in table.columns]))
 
 
 def _tournament(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces) -> None:
@@ -259,7 +261,7 @@ def _tournament(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces) -> N
             block.append([None] * table.width())
     if block:
         plan.blocks.append(Block(ts.sheet, table.first_row, table.first_col, block, what=ts.sheet, rows=units,
-                                 columns=table.headers()))
+                                 columns=table.headers(), formats=[c.number_format for c in table.columns]))
 
 
 def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:

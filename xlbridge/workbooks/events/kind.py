@@ -160,7 +160,8 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
     if not values:
         return []
     headers = [cell(grid, HEADER_ROW, COMPUTED_COL + k) or "" for k in range(3)]
-    return [Block(sheet, FIRST_ROW, COMPUTED_COL, values, what=sheet, rows=units, columns=headers)]
+    formats = [c.number_format for c in TABLE.columns[COMPUTED_COL - TABLE.first_col:][:3]]
+    return [Block(sheet, FIRST_ROW, COMPUTED_COL, values, what=sheet, rows=units, columns=headers, formats=formats)]
 
 
 __all__ = ["EventSheets", "ranks_by_score", "is_event_sheet", "setting_of", "NAMES", "EVENT"]

@@ -244,7 +244,8 @@ class HeegSeason:
             plan.fills.append((sheet.name, row, inv_col, RED if played and values["red_inv"] else None))  # type: ignore[index]
             plan.fills.append((sheet.name, row, star_col, RED if played and values["red_star"] else None))  # type: ignore[index]
         titles = {table.col(c.id): AUDIT_NAMES.get(c.id, c.text()) for c in table.columns}
-        plan.blocks.extend(_blocks(sheet.name, table.first_row, per_row, units, titles))
+        formats = {table.col(c.id): c.number_format for c in table.columns}
+        plan.blocks.extend(_blocks(sheet.name, table.first_row, per_row, units, titles, formats))
 
     def _plan_new_evenings(self, plan: Plan, settings: HeegSettings, names: list[str], found: set[dt.date],
                            labels: list[str]) -> None:
@@ -348,7 +349,7 @@ def _runs(cols: list[int]) -> list[list[int]]:
 
 
 def _blocks(sheet: str, first_row: int, per_row: list[dict[int, Any]], units: list[str],
-            titles: dict[int, str]) -> list[Block]:
+            titles: dict[int, str], formats: dict[int, str]) -> list[Block]:
     """Blocks for per-row computed cells: runs of rows with the same computed
     columns, split into runs of adjacent columns (typed cells are never written)."""
     blocks: list[Block] = []
@@ -361,7 +362,8 @@ def _blocks(sheet: str, first_row: int, per_row: list[dict[int, Any]], units: li
         for run in _runs(cols):
             values = [[per_row[k][c] for c in run] for k in range(i, j + 1)]
             blocks.append(Block(sheet, first_row + i, run[0], values, what=sheet, rows=units[i:j + 1],
-                                columns=[titles.get(c, "") for c in run]))
+                                columns=[titles.get(c, "") for c in run],
+                                formats=[formats.get(c, "General") for c in run]))
         i = j + 1
     return blocks
 
