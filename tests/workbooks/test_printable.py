@@ -57,8 +57,9 @@ def test_an_earlier_corrections_sheet_keeps_its_columns(tmp_path):
 
 
 def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path):
-    """An evening sheet and the Year sheet a recalculation (re)creates: landscape, one page wide,
-    the header row on every page."""
+    """An evening sheet and the Year sheet a recalculation (re)creates print as the template's:
+    one page wide, the header row on every page (an evening: its result, portrait; the Year:
+    landscape)."""
     path = build("heeg", tmp_path / "heeg.xlsx")
     wb = load_workbook(path)
     evening = next(ws.title for ws in wb.worksheets if ws.title.startswith("Evening "))
@@ -67,9 +68,61 @@ def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path):
     wb.save(path)
     recalc_path(path, when=WHEN)
     wb = load_workbook(path)
-    for name, repeat in ((evening, "$1:$1"), ("Year", "$1:$3")):
+    template = load_workbook(build("heeg", tmp_path / "template.xlsx", blank=False))
+    for name, repeat, orientation in ((evening, "$1:$1", "portrait"), ("Year", "$1:$3", "landscape")):
         ws = wb[name]
-        assert ws.page_setup.orientation == "landscape", name
+        assert ws.page_setup.orientation == orientation == template[name].page_setup.orientation, name
         assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1, name
         assert ws.page_setup.fitToHeight == 0, name
         assert ws.print_title_rows == repeat, name
+
+
+def test_each_heeg_evening_has_its_result_per_line(tmp_path):
+    """The club's nightly result right of the evening's columns: per line, sorted by %,
+    equal % share a rank; it is the sheet's print area (portrait, one page, the evening's
+    name above it)."""
+    from xlbridge.clubs.heeg.rules import MP_CODES
+    from xlbridge.workbooks.heeg import evening_table
+    from xlbridge.workbooks.heeg.declaration import result_table
+
+    path = build("heeg", tmp_path / "heeg.xlsx")
+    wb = load_workbook(path)
+    ws = next(ws for ws in wb.worksheets if ws.title.startswith("Evening "))
+    labels = ["1", "2", "3"]
+    table, result = evening_table(6, labels), result_table(6, labels)
+    # make a tie: pair of row 3 gets the % of row 2's pair (same MP), then recalculate
+    ws.cell(3, table.col("mp")).value = None
+    for i in range(1, 7):
+        ws.cell(3, table.col(f"r{i}")).value = ws.cell(2, table.col(f"r{i}")).value
+    ws.cell(3, table.col("code")).value = ws.cell(2, table.col("code")).value
+    ws.cell(3, table.col("combi_mp")).value = ws.cell(2, table.col("combi_mp")).value
+    line_of_3 = ws.cell(3, table.col("line")).value
+    wb.save(path)
+    recalc_path(path, when=WHEN)
+    ws = load_workbook(path)[ws.title]
+    assert [ws.cell(1, result.col(c.id)).value for c in result.columns] == ["Line", "Rank", "Pair", "Names", "Evening %"]
+    # what the evening's own columns say: the pairs at the tables, their line and %
+    played = {}
+    for row in range(2, ws.max_row + 1):
+        pair, pct = ws.cell(row, table.col("pair")).value, ws.cell(row, table.col("pct")).value
+        code = ws.cell(row, table.col("code")).value
+        if pair is not None and pct is not None and ("" if code is None else str(code)) in MP_CODES:
+            played[pair] = (ws.cell(row, table.col("line")).value, pct, ws.cell(row, table.col("names")).value)
+    rows = []
+    for row in range(2, 2 + len(played) + 3):
+        rows.append([ws.cell(row, result.col(c.id)).value for c in result.columns])
+    assert rows[len(played):] == [[None] * 5] * 3
+    rows = rows[:len(played)]
+    assert {r[2]: (r[0], r[4], r[3]) for r in rows} == played
+    lines = [r[0] for r in rows]
+    assert lines == sorted(lines)  # line A first, then B
+    for line in set(lines):
+        part = [r for r in rows if r[0] == line]
+        pcts = [r[4] for r in part]
+        assert pcts == sorted(pcts, reverse=True)
+        assert [r[1] for r in part] == [1 + sum(p > r[4] for p in pcts) for r in part]  # 1, 2, 2, 4
+    tied = [r for r in rows if r[0] == line_of_3 and r[2] in (ws.cell(2, 1).value, ws.cell(3, 1).value)]
+    assert len(tied) == 2 and tied[0][1] == tied[1][1]
+    assert ws.cell(2, result.col("pct")).number_format == "0.00"
+    assert ws.print_area == f"'{ws.title}'!$X$1:$AB${ws.max_row}" or ws.print_area.startswith(f"'{ws.title}'!$X$1:$AB$")
+    assert ws.page_setup.orientation == "portrait" and ws.oddHeader.center.text == "&A"

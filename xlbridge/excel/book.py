@@ -191,8 +191,8 @@ class XlwingsBook(_ReadOnce):
             ws.range((1, 1)).font.bold = True
             ws.range((1, 1)).font.size = 14
 
-        def header() -> None:
-            cells = rng((layout.header_row, 1, 1, layout.header_cols))
+        def header(area: Area) -> None:
+            cells = rng(area)
             cells.color = layout.header_fill
             cells.font.bold = True
             cells.font.color = layout.header_font
@@ -209,8 +209,8 @@ class XlwingsBook(_ReadOnce):
         steps: list[Callable[[], None]] = []
         if layout.title:
             steps.append(title)
-        if layout.header_row and layout.header_cols:
-            steps.append(header)
+        for area in layout.headers():
+            steps.append(lambda area=area: header(area))
         for area, number_format in layout.number_formats:
             steps.append(lambda area=area, number_format=number_format: setattr(rng(area), "number_format", number_format))
         for area, colour in layout.fills:

@@ -51,6 +51,7 @@ class Layout:
     header_cols: int = 0
     header_fill: str = "#1F4E78"
     header_font: str = "#FFFFFF"  # bold
+    more_headers: tuple[Area, ...] = ()  # header cells of further tables, in the same look
     widths: tuple[float, ...] = ()
     number_formats: tuple[tuple[Area, str], ...] = ()
     fills: tuple[tuple[Area, str], ...] = ()
@@ -61,6 +62,12 @@ class Layout:
     fit_width: bool = False
     repeat_rows: tuple[int, int] | None = None
     print_area: Area | None = None
+    page_header: str = ""  # Excel's header codes: "&A" the sheet's name
+
+    def headers(self) -> list[Area]:
+        """Every header area: row ``header_row`` from A to ``header_cols``, and ``more_headers``."""
+        first = [(self.header_row, 1, 1, self.header_cols)] if self.header_row and self.header_cols else []
+        return first + list(self.more_headers)
 
 
 def area_name(area: Area) -> str:

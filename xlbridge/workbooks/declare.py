@@ -201,6 +201,8 @@ class Print:
     orientation: str = "landscape"
     fit_width: bool = True
     repeat_rows: tuple[int, int] | None = None
+    area: str = ""  # the id of the one table printed (with its header rows), e.g. an evening's result
+    page_header: str = ""  # above every page: "&A" is the sheet's name (an evening's date)
 
 
 @dataclass(frozen=True)
@@ -263,10 +265,16 @@ class SheetSpec:
             if s.number_format != "General":
                 number_formats.append(((s.row, s.col, 1, 1), s.number_format))
         header_row = header_cols = 0
+        more_headers: list[Area] = []
+        print_area: Area | None = None
         for t in self.tables:
             room = max(rows, t.room)
             if not header_row:
                 header_row, header_cols = t.header_row, t.first_col + t.width() - 1
+            else:
+                more_headers.append((t.header_row, t.first_col, 1, t.width()))
+            if t.id == self.print.area:
+                print_area = (1, t.first_col, t.header_row + room, t.width())
             for offset, c in enumerate(t.columns):
                 col = t.first_col + offset
                 if room and c.number_format != "General":
@@ -277,7 +285,8 @@ class SheetSpec:
         return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
                       header_cols=header_cols, widths=self.column_widths() if widths else (),
                       number_formats=tuple(merge_areas(number_formats)), fills=tuple(merge_areas(fills)), freeze=self.freeze,
-                      orientation=self.print.orientation, fit_width=self.print.fit_width, repeat_rows=repeat)
+                      orientation=self.print.orientation, fit_width=self.print.fit_width, repeat_rows=repeat,
+                      more_headers=tuple(more_headers), print_area=print_area, page_header=self.print.page_header)
 
 
 def merge_areas(areas: list[tuple[Area, str]]) -> list[tuple[Area, str]]:

@@ -179,11 +179,12 @@ class OpenpyxlBook(_ReadOnce):
         if layout.title:
             ws["A1"].font = Font(bold=True, size=14)
         font = Font(bold=True, color="FF" + layout.header_font.lstrip("#").upper())
-        for col in range(1, layout.header_cols + 1):
-            cell = ws.cell(row=layout.header_row, column=col)
-            cell.font = font
-            cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-            self.fill(sheet, layout.header_row, col, layout.header_fill)
+        for area in layout.headers():
+            for row, col in cells_of(area):
+                cell = ws.cell(row=row, column=col)
+                cell.font = font
+                cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+                self.fill(sheet, row, col, layout.header_fill)
         for col, width in enumerate(layout.widths, start=1):
             ws.column_dimensions[column_letter(col)].width = width
         for area, number_format in layout.number_formats:
@@ -211,3 +212,6 @@ def print_setup(ws: Any, layout: Layout) -> None:
         ws.print_title_rows = f"{layout.repeat_rows[0]}:{layout.repeat_rows[1]}"
     if layout.print_area is not None:
         ws.print_area = area_name(layout.print_area)
+    if layout.page_header:
+        ws.oddHeader.center.text = layout.page_header
+        ws.oddHeader.center.font = "-,Bold"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from fractions import Fraction
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ from xlbridge.clubs.heeg.settings import HeegSettings, to_date
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import is_blank, label, pair_key
 
-__all__ = ["PERIOD_COLUMNS", "year_columns", "period_table", "year_table", "Played"]
+__all__ = ["PERIOD_COLUMNS", "year_columns", "period_table", "year_table", "evening_result", "Played"]
 
 #: Columns of :func:`period_table` / :func:`period_standings`.
 PERIOD_COLUMNS: tuple[str, ...] = ("period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks",
@@ -259,3 +260,18 @@ def year_table(rows: Sequence[Mapping[str, Any]], settings: HeegSettings) -> lis
     eligible pairs; NaN for the others).  Sorted by line, then rank.
     """
     return year_rows(Played.of_rows(rows, settings), settings)
+
+
+def evening_result(rows: Iterable[Mapping[str, Any]], lines: Sequence[str]) -> list[dict[str, Any]]:
+    """One evening's result (the club's nightly *uitslag*): ``rows`` are the pairs
+    that played at the tables (``line``, ``pair``, ``names``, ``pct``), returned
+    sorted per line (the season's order) by ``pct`` from high to low, each with its
+    ``rank`` within the line ranked as the standings are (equal values share the
+    best rank)."""
+    table = []
+    for row in rows:
+        pct = float(row["pct"])
+        table.append({"line": row["line"], "pair": row["pair"], "names": row.get("names") or "", "pct": pct,
+                      "_key": pair_key(row["pair"]),
+                      "_exact": row.get("exact") if row.get("exact") is not None else Fraction(pct) if pct == pct else None})
+    return _rank_by_line(table, lines, "pct")

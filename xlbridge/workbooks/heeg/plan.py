@@ -20,8 +20,10 @@ from typing import Any
 
 from xlbridge.clubs.heeg.problems import LINE_EMPTY, LINE_TOO_SMALL
 from xlbridge.clubs.heeg.records import Entry, parse_row
+from xlbridge.clubs.heeg.rules import MP_CODES
 from xlbridge.clubs.heeg.season import SeasonResult, season
 from xlbridge.clubs.heeg.settings import HeegSettings
+from xlbridge.clubs.heeg.standings import evening_result
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
@@ -44,6 +46,7 @@ from xlbridge.workbooks.heeg.declaration import (
     evening_sheet,
     evening_table,
     period_spec,
+    result_table,
     standings_layout,
     year_spec,
 )
@@ -164,6 +167,7 @@ class HeegSeason:
         plan = Plan()
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
+            _plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines)
         self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
         self._plan_standings(plan, book, result, settings, names)
         return plan
@@ -264,6 +268,8 @@ class HeegSeason:
                                             (0, p.pair, "") if isinstance(p.pair, int) else (1, 0, str(p.pair))))
             plan.new_sheets.append(name)
             plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name))
+            result = result_table(settings.rounds, labels)
+            plan.blocks.append(Block(name, 1, result.first_col, [result.headers()], what=name, audit=False))
             if members:
                 plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]]
                                                       for p in members], what=name))
@@ -335,6 +341,24 @@ class HeegSeason:
         for col, colours in fills.items():
             for i in range(height - table.header_row):
                 plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else None))
+
+
+def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
+                 labels: list[str], lines: Sequence[str]) -> None:
+    """The evening's result right of its columns (the club's nightly *uitslag*): the
+    pairs that played at the tables (an inv code whose MP count: blank, 1, s, s1),
+    per line by %, ranked in their line as the standings are; the column left of
+    it and the rows below it are blanked.  Not audited (it follows from the %)."""
+    table = result_table(sheet.rounds, labels)
+    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"]}
+              for entry, values in computed
+              if values["played"] and entry.code in MP_CODES and isinstance(values["pct"], float)
+              and math.isfinite(values["pct"])]
+    rows = [[r["line"], r["rank"], r["pair"], r["names"] or None, r["pct"]] for r in evening_result(played, lines)]
+    height = max(len(rows), len(sheet.grid) - table.header_row)
+    block = [[None, *table.headers()]] + [[None, *r] for r in rows]
+    block += [[None] * (table.width() + 1) for _ in range(height + 1 - len(block))]
+    plan.blocks.append(Block(sheet.name, table.header_row, table.first_col - 1, block, what=sheet.name, audit=False))
 
 
 def _runs(cols: list[int]) -> list[list[int]]:
