@@ -126,3 +126,27 @@ def test_each_heeg_evening_has_its_result_per_line(tmp_path):
     assert ws.cell(2, result.col("pct")).number_format == "0.00"
     assert ws.print_area == f"'{ws.title}'!$X$1:$AB${ws.max_row}" or ws.print_area.startswith(f"'{ws.title}'!$X$1:$AB$")
     assert ws.page_setup.orientation == "portrait" and ws.oddHeader.center.text == "&A"
+
+
+def test_event_sheets_show_their_awards_in_place_order(tmp_path):
+    """TBF and Swedish event sheets: right of the typed order, the same results by place
+    (ties in the typed order), under the sheet's own headers."""
+    from xlbridge.workbooks.events.kind import RANKED, TABLE
+
+    path = build("tbf-club", tmp_path / "club.xlsx")
+    wb = load_workbook(path)
+    wb["Tournament"]["C28"] = 70.0  # pair 20, typed last, wins
+    wb.save(path)
+    recalc_path(path, when=WHEN)
+    ws = load_workbook(path)["Tournament"]
+    width = TABLE.width()
+    typed = [[c.value for c in row] for row in ws.iter_rows(min_row=9, max_row=28, max_col=width)]
+    ranked = [[c.value for c in row] for row in ws.iter_rows(min_row=9, max_row=30, min_col=RANKED.first_col,
+                                                            max_col=RANKED.first_col + width - 1)]
+    assert [c.value for c in ws[8]][RANKED.first_col - 1:RANKED.first_col - 1 + width] == [
+        "Place", "Pair", "Players", "Score %", "MP", "Colour"]
+    expected = sorted(([r[3], r[0], r[1], r[2], r[4], r[5]] for r in typed), key=lambda r: r[0])
+    assert ranked[:20] == expected and ranked[20:] == [[None] * width] * 2
+    assert ranked[0][:2] == [1, 20] and [r[0] for r in ranked[:20]] == sorted(r[3] for r in typed)
+    assert ws.cell(9, RANKED.first_col + 4).number_format == "0.00"
+    assert ws.cell(8, RANKED.first_col).font.bold
