@@ -150,3 +150,39 @@ def test_event_sheets_show_their_awards_in_place_order(tmp_path):
     assert ranked[0][:2] == [1, 20] and [r[0] for r in ranked[:20]] == sorted(r[3] for r in typed)
     assert ws.cell(9, RANKED.first_col + 4).number_format == "0.00"
     assert ws.cell(8, RANKED.first_col).font.bold
+
+
+def test_more_tournaments_than_the_template_laid_out_are_formatted(tmp_path):
+    """A 21st and 22nd tournament typed on the BridgeMania calendar get the look of the
+    rows above: the date format, typed cells yellow, computed cells blue with their formats."""
+    from xlbridge.clubs.bridgemania import BasePair, Season, Tournament
+    from xlbridge.workbooks.bridgemania import declaration as d
+    from xlbridge.workbooks.bridgemania.build import season_workbook
+
+    boards = [[6, 0, 4, 2, 2, 4, 0, 6]] * 7 + [[0, 6, 2, 4, 4, 2, 6, 0]] * 7
+    base = tuple(BasePair(x, (x.lower() + "1", x.lower() + "2"), f"Pair {x}") for x in "ABCDEFGH")
+
+    def tournament(i):
+        return Tournament(id=f"T{i}", host="ABCDEFGH"[i % 8], date=f"2020-{1 + i // 28:02d}-{1 + i % 28:02d}", top=6,
+                          scores={p.id: [b[k] for b in boards] for k, p in enumerate(base)})
+
+    path = tmp_path / "long.xlsx"
+    season_workbook(Season(base_pairs=base, tournaments=tuple(tournament(i) for i in range(1, 21)))).save(path)
+    wb = load_workbook(path)
+    season = wb[d.SEASON]
+    first = d.CALENDAR.first_row
+    for i in (21, 22):
+        wb.copy_worksheet(wb["T20"]).title = f"T{i}"
+        row = first + i - 1
+        season.cell(row, d.CALENDAR.col("tournament")).value = f"T{i}"
+        season.cell(row, d.CALENDAR.col("date")).value = season.cell(first + 19, d.CALENDAR.col("date")).value
+        season.cell(row, d.CALENDAR.col("host")).value = "A"
+    wb.save(path)
+    recalc_path(path, when=WHEN)
+    season = load_workbook(path)[d.SEASON]
+    for row in (first + 19, first + 20, first + 21):  # the template's last row and the two beyond it
+        assert season.cell(row, d.CALENDAR.col("date")).number_format == "yyyy-mm-dd", row
+        assert season.cell(row, d.CALENDAR.col("host")).fill.start_color.rgb == "FFFFF2CC", row
+        assert season.cell(row, d.CALENDAR_RESULTS.col("tables")).number_format == "0.0", row
+        assert season.cell(row, d.CALENDAR_RESULTS.col("winner")).fill.start_color.rgb == "FFDDEBF7", row
+        assert season.cell(row, d.CALENDAR_RESULTS.col("pairs")).value == 8, row

@@ -229,6 +229,9 @@ def _calendar(plan: Plan, grid: Grid, standings: bm.Standings, where: SeasonPlac
         values.append([res.pairs, res.tables, res.boards, res.top, res.penalty_unit, res.base_pairs_playing,
                        "yes" if res.championship else "no (friendly)", _winner(res)])
     values = _padded(values, grid, table.first_row, table.first_col, table.width())
+    beyond = table.first_row + table.room  # the first row the builder did not lay out
+    if where.last_calendar_row >= beyond:
+        plan.layouts.append((d.SEASON, d.rows_look((d.CALENDAR, table), beyond, where.last_calendar_row - beyond + 1)))
     if values:
         plan.blocks.append(Block(d.SEASON, table.first_row, table.first_col, values, what=d.SEASON, rows=rows,
                                  columns=table.headers(), formats=[c.number_format for c in table.columns]))
