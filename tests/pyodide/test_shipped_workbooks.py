@@ -114,7 +114,8 @@ FUNCTION_CASES: dict[str, list[tuple[tuple, Any]]] = {
 LATE_CORRECTIONS: dict[str, Callable[[Any], None]] = {
     "tbf-club": lambda wb: wb["Tournament"].__setitem__("C20", 60.0),
     "se-masterpoints": lambda wb: wb["Silver pairs"].__setitem__("C30", 70.0),
-    "bridgemania": lambda wb: wb["Championship"].__setitem__("F6", 999.0),
+    # a stale calendar result (the Championship's standings are not audited: docs/printing.md)
+    "bridgemania": lambda wb: wb["Season"].__setitem__("N5", 999.0),
     "heeg": lambda wb: wb["Evening 2025-09-18"].__setitem__("E8", (wb["Evening 2025-09-18"]["E8"].value or 0) + 3),
 }
 
@@ -331,6 +332,11 @@ def test_late_correction_is_audited_with_the_pinned_clock(target, timings):
     assert "Corrections" in excel.sheetnames, f"{pw.label}: no Corrections sheet after a late correction"
     stamps = {row[0] for row in excel["Corrections"].iter_rows(min_row=2, values_only=True) if any(row)}
     assert stamps == {STAMP}, stamps
+    # next to the first sheet, with the header every kind shares, in the house look
+    assert excel.sheetnames[1] == "Corrections", excel.sheetnames[:3]
+    header = [c.value for c in excel["Corrections"][1]]
+    assert header == ["When", "Sheet", "Cell", "Pair", "Column", "Old value", "New value"], header
+    assert excel["Corrections"]["A1"].font.bold
 
 
 # ------------------------------------------------------------------ (d) a second click
