@@ -356,9 +356,10 @@ def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, di
               and math.isfinite(values["pct"])]
     rows = [[r["line"], r["rank"], r["pair"], r["names"] or None, r["pct"]] for r in evening_result(played, lines)]
     height = max(len(rows), len(sheet.grid) - table.header_row)
-    block = [[None, *table.headers()]] + [[None, *r] for r in rows]
-    block += [[None] * (table.width() + 1) for _ in range(height + 1 - len(block))]
-    plan.blocks.append(Block(sheet.name, table.header_row, table.first_col - 1, block, what=sheet.name, audit=False))
+    block = [table.headers()] + rows + [[None] * table.width() for _ in range(height - len(rows))]
+    plan.blocks.append(Block(sheet.name, table.header_row, table.first_col - 1, [[None] for _ in range(height + 1)], what=sheet.name,
+                             audit=False))
+    plan.blocks.append(Block(sheet.name, table.header_row, table.first_col, block, what=sheet.name, audit=False))
 
 
 def _runs(cols: list[int]) -> list[list[int]]:
