@@ -46,7 +46,8 @@ def test_tbf_club_workbook_holds_the_engine_awards(tmp_path):
 
 def test_blank_template_has_headers_and_no_results(tmp_path):
     ws = load_workbook(build("tbf-club", tmp_path / "b.xlsx", blank=True, language="en"))["Tournament"]
-    assert [c.value for c in ws[8]] == ["Pair", "Players", "Score %", "Place", "MP", "Colour"]
+    assert [c.value for c in ws[8]] == ["Pair", "Players", "Score %", "Place", "MP", "Colour", None,
+                                        "Place", "Pair", "Players", "Score %", "MP", "Colour"]  # and in place order
     # 40 empty rows laid out for typing (yellow), no value below the header
     assert all(c.value is None for row in ws.iter_rows(min_row=9) for c in row)
 

@@ -122,8 +122,11 @@ def _kind_sheets() -> dict[str, list[Any]]:
     from xlbridge.workbooks.events import declaration as events
     from xlbridge.workbooks.heeg import declaration as heeg
 
+    from xlbridge.workbooks.write import CORRECTIONS_SPEC
+
     labels = ["1", "2"]
     return {
+        "every kind": [CORRECTIONS_SPEC],
         "heeg": [heeg.season_spec(labels, 2), heeg.evening_spec(6, labels), heeg.period_spec("1"),
                  heeg.year_spec(labels)],
         "bridgemania": [bm.SEASON_SHEET, bm.tournament_sheet(2), bm.CHAMPIONSHIP_SHEET, bm.PARTICIPATION_SHEET,

@@ -23,7 +23,7 @@ from xlbridge.excel import lite
 from xlbridge.files.headless import recalc_path
 from xlbridge.excel.shipped import build
 
-COMPUTED_TBF = {("Tournament", col) for col in "DEF"}  # Place, MP, Colour
+COMPUTED_TBF = {("Tournament", col) for col in "DEFGHIJKLM"}  # Place, MP, Colour; the results in place order
 
 
 def digest(path: Path) -> str:
@@ -98,7 +98,7 @@ def test_only_computed_cells_change(club):
     assert after["sheets"]["Tournament"] == before["sheets"]["Tournament"]
     assert after["sheets"]["Club notes"] == before["sheets"]["Club notes"]
     assert after["names"] == before["names"] and after["lite"] == before["lite"]
-    assert after["order"] == before["order"] + ["Corrections"]
+    assert after["order"] == [before["order"][0], "Corrections", *before["order"][1:]]  # next to the first sheet
 
 
 SLOW_SAVE = textwrap.dedent("""
@@ -158,8 +158,9 @@ def test_two_runs_at_once_never_corrupt(club):
     assert len({row[0] for row in corrections.iter_rows(min_row=2, values_only=True)}) == 1
 
 
-def plan_cells(path: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[str]]:
-    """(computed cells, cells whose fill the recalculation sets, sheets it may add) of a workbook."""
+def plan_cells(path: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[str], set[tuple[str, str]]]:
+    """(computed cells, cells whose fill the recalculation sets, sheets it may add, the computed cells
+    on Corrections when they change) of a workbook."""
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.plan import cell_name
     from xlbridge.workbooks.recalc import detect
@@ -169,7 +170,9 @@ def plan_cells(path: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]], 
     values = {(b.sheet, cell_name(b.row + r, b.col + c))
               for b in plan.blocks for r, line in enumerate(b.values) for c in range(len(line))}
     fills = {(sheet, cell_name(row, col)) for sheet, row, col, _ in plan.fills}
-    return values, fills, set(plan.new_sheets)
+    audited = {(b.sheet, cell_name(b.row + r, b.col + c))
+               for b in plan.blocks if b.audit for r, line in enumerate(b.values) for c in range(len(line))}
+    return values, fills, set(plan.new_sheets), audited
 
 
 def owned(path: Path, computed: set[tuple[str, str]], filled: set[tuple[str, str]], skip: set[str]) -> dict:
@@ -202,10 +205,11 @@ def owned(path: Path, computed: set[tuple[str, str]], filled: set[tuple[str, str
 @pytest.mark.parametrize("kind", ["heeg", "bridgemania", "se-masterpoints"])
 def test_season_workbooks_change_only_computed_cells(tmp_path, kind):
     path = build(kind, tmp_path / f"{kind}.xlsx", language="en")  # (plan_cells plans by the sheets' own names)
-    computed, filled, added = plan_cells(path)
+    computed, filled, added, audited = plan_cells(path)
     wb = load_workbook(path)
     # the scorer's own additions over a season
-    first_sheet, first_cell = sorted(computed)[0]
+    # (a results cell: standings and sorted results follow from the results and are not on Corrections)
+    first_sheet, first_cell = sorted(audited)[0]
     typed_sheet = wb.worksheets[0]
     typed_sheet["A1"].comment = Comment("checked by the board", "scorer")
     typed_sheet.conditional_formatting.add("A1:A3", CellIsRule(operator="equal", formula=["0"], fill=PatternFill("solid", start_color="FFC6EFCE")))

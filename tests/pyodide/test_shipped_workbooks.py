@@ -118,7 +118,9 @@ FUNCTION_CASES: dict[str, list[tuple[tuple, Any]]] = {
 LATE_CORRECTIONS: dict[str, Callable[[Any], None]] = {
     "tbf-club": lambda wb: wb["Turnuva"].__setitem__("C20", 60.0),  # Turkish: the federation's language
     "se-masterpoints": lambda wb: wb["Silver par"].__setitem__("C30", 70.0),  # Swedish
-    "bridgemania": lambda wb: wb["Campionato"].__setitem__("F6", 999.0),  # Italian: the championship's language
+    # Italian, the championship's language: a stale calendar result (the Championship's standings
+    # are not audited: docs/printing.md)
+    "bridgemania": lambda wb: wb["Stagione"].__setitem__("N5", 999.0),
     # the Heeg workbook is Dutch (the club's language): its evening sheets are 'Avond YYYY-MM-DD'
     "heeg": lambda wb: wb["Avond 2025-09-18"].__setitem__("E8", (wb["Avond 2025-09-18"]["E8"].value or 0) + 3),
 }
@@ -341,6 +343,11 @@ def test_late_correction_is_audited_with_the_pinned_clock(target, timings):
     assert corrections in excel.sheetnames, f"{pw.label}: no Corrections sheet after a late correction"
     stamps = {row[0] for row in excel[corrections].iter_rows(min_row=2, values_only=True) if any(row)}
     assert stamps == {STAMP}, stamps
+    # next to the first sheet, with the header every kind shares, in the house look
+    assert excel.sheetnames[1] == "Corrections", excel.sheetnames[:3]
+    header = [c.value for c in excel["Corrections"][1]]
+    assert header == ["When", "Sheet", "Cell", "Pair", "Column", "Old value", "New value"], header
+    assert excel["Corrections"]["A1"].font.bold
 
 
 # ------------------------------------------------------------------ (d) a second click

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xlbridge.workbooks.book import (Area, Grid, Layout, _as_text_if_formula_like, _clean, _clean_value_for_write, _is_number,
-                                     _ReadOnce, column_letter, rectangular)
+                                     _ReadOnce, area_name, column_letter, rectangular)
 
 
 class XlwingsBook(_ReadOnce):
@@ -171,9 +171,11 @@ class XlwingsBook(_ReadOnce):
                 top, left, bottom, right = area
                 ws.range((top, left), (bottom, right)).color = colour
 
-    def add_sheet(self, name: str) -> None:
+    def add_sheet(self, name: str, after: str | None = None) -> None:
         self.flush()
-        self.book.sheets.add(name, after=self.book.sheets[len(self.book.sheets) - 1])
+        names = self.sheet_names()
+        sheets = self.book.sheets
+        sheets.add(name, after=sheets[names.index(after) if after in names else len(sheets) - 1])
         self._sheets = self._names = None
         self._grids[name] = []  # a new sheet is empty
 
@@ -189,8 +191,8 @@ class XlwingsBook(_ReadOnce):
             ws.range((1, 1)).font.bold = True
             ws.range((1, 1)).font.size = 14
 
-        def header() -> None:
-            cells = rng((layout.header_row, 1, 1, layout.header_cols))
+        def header(area: Area) -> None:
+            cells = rng(area)
             cells.color = layout.header_fill
             cells.font.bold = True
             cells.font.color = layout.header_font
@@ -207,8 +209,8 @@ class XlwingsBook(_ReadOnce):
         steps: list[Callable[[], None]] = []
         if layout.title:
             steps.append(title)
-        if layout.header_row and layout.header_cols:
-            steps.append(header)
+        for area in layout.headers():
+            steps.append(lambda area=area: header(area))
         for area, number_format in layout.number_formats:
             steps.append(lambda area=area, number_format=number_format: setattr(rng(area), "number_format", number_format))
         for area, colour in layout.fills:
@@ -217,6 +219,8 @@ class XlwingsBook(_ReadOnce):
             steps.append(freeze)
         if layout.widths:
             steps.append(lambda: ws.autofit("columns"))
+        if layout.print_area is not None:  # the only print setup xlwings offers on every host (docs/printing.md)
+            steps.append(lambda: setattr(ws.page_setup, "print_area", area_name(layout.print_area)))
         for step in steps:
             try:
                 step()

@@ -157,6 +157,9 @@ def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
             continue
         if func == "setSheetAutofit":  # Excel measures the text; openpyxl cannot: widths stay
             continue
+        if func == "setPrintArea":
+            ws.print_area = action["args"][0]
+            continue
         row0, col0 = action["start_row"] + 1, action["start_column"] + 1
         if func == "setValues":
             for r, line in enumerate(action["values"]):

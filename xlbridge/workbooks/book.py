@@ -72,11 +72,30 @@ class Layout:
     header_cols: int = 0
     header_fill: str = "#1F4E78"
     header_font: str = "#FFFFFF"  # bold
+    more_headers: tuple[Area, ...] = ()  # header cells of further tables, in the same look
     widths: tuple[float, ...] = ()
     number_formats: tuple[tuple[Area, str], ...] = ()
     fills: tuple[tuple[Area, str], ...] = ()
     freeze: tuple[int, int] | None = None
     rules: tuple[tuple[Area, Rule], ...] = ()  # input rules (drop-downs, whole numbers), where Excel checks them
+    #: print setup: orientation, one page wide, the rows repeated on every page
+    #: (first, last), the area printed (none: the used range)
+    orientation: str = ""
+    fit_width: bool = False
+    repeat_rows: tuple[int, int] | None = None
+    print_area: Area | None = None
+    page_header: str = ""  # Excel's header codes: "&A" the sheet's name
+
+    def headers(self) -> list[Area]:
+        """Every header area: row ``header_row`` from A to ``header_cols``, and ``more_headers``."""
+        first = [(self.header_row, 1, 1, self.header_cols)] if self.header_row and self.header_cols else []
+        return first + list(self.more_headers)
+
+
+def area_name(area: Area) -> str:
+    """``area_name((1, 2, 3, 4)) == "B1:E3"``."""
+    row, col, nrows, ncols = area
+    return f"{column_letter(col)}{row}:{column_letter(col + ncols - 1)}{row + nrows - 1}"
 
 
 def column_letter(col: int) -> str:
@@ -108,13 +127,13 @@ class BookAdapter(Protocol):
         """Set (``"#RRGGBB"``) or remove (``None``) one cell's background."""
         ...
 
-    def add_sheet(self, name: str) -> None:
-        """Add an empty sheet at the end."""
+    def add_sheet(self, name: str, after: str | None = None) -> None:
+        """Add an empty sheet right after the sheet ``after`` (default: at the end)."""
         ...
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
         """Give a sheet the recalculation added its look (header, number formats,
-        input fills, frozen panes, widths)."""
+        input fills, frozen panes, widths, print setup)."""
         ...
 
     def alert(self, message: str) -> None:

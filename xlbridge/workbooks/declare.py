@@ -230,11 +230,14 @@ class Setting:
 @dataclass(frozen=True)
 class Print:
     """How a sheet prints: orientation, one page wide (as many pages down as
-    needed), the header rows repeated on every page."""
+    needed), the header rows repeated on every page (default: row 1 down to the
+    first table's header row)."""
 
     orientation: str = "landscape"
     fit_width: bool = True
     repeat_rows: tuple[int, int] | None = None
+    area: str = ""  # the id of the one table printed (with its header rows), e.g. an evening's result
+    page_header: str = ""  # above every page: "&A" is the sheet's name (an evening's date)
 
 
 @dataclass(frozen=True)
@@ -289,7 +292,7 @@ class SheetSpec:
     def layout(self, rows: int = 0, *, title: bool | None = None,
                widths: bool = True) -> Layout:
         """The look of this sheet with room for ``rows`` data rows in each table:
-        header rows, number formats, typed-cell fills, frozen panes, widths."""
+        header rows, number formats, typed-cell fills, frozen panes, widths, print setup."""
         number_formats: list[tuple[Area, str]] = []
         fills: list[tuple[Area, str]] = []
         rules: list[tuple[Area, Rule]] = []
@@ -301,10 +304,16 @@ class SheetSpec:
             if rule is not None:
                 rules.append(((s.row, s.col, 1, 1), rule))
         header_row = header_cols = 0
+        more_headers: list[Area] = []
+        print_area: Area | None = None
         for t in self.tables:
             room = max(rows, t.room)
             if not header_row:
                 header_row, header_cols = t.header_row, t.first_col + t.width() - 1
+            else:
+                more_headers.append((t.header_row, t.first_col, 1, t.width()))
+            if t.id == self.print.area:
+                print_area = (1, t.first_col, t.header_row + room, t.width())
             for offset, c in enumerate(t.columns):
                 col = t.first_col + offset
                 if room and c.number_format != "General":
@@ -314,10 +323,13 @@ class SheetSpec:
                 rule = rule_of(c) if room and c.typed else None
                 if rule is not None:
                     rules.append(((t.first_row, col, room, 1), rule))
+        repeat = self.print.repeat_rows or ((1, header_row) if header_row else None)
         return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
                       header_cols=header_cols, widths=self.column_widths() if widths else (),
                       number_formats=tuple(merge_areas(number_formats)), fills=tuple(merge_areas(fills)), freeze=self.freeze,
-                      rules=tuple(merge_areas(rules)))
+                      rules=tuple(merge_areas(rules)),
+                      orientation=self.print.orientation, fit_width=self.print.fit_width, repeat_rows=repeat,
+                      more_headers=tuple(more_headers), print_area=print_area, page_header=self.print.page_header)
 
 
 #: The words of the input rules (label ids ``rule.*``): what Excel says when a

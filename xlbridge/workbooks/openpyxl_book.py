@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xlbridge.rules.problems import N_
-from xlbridge.workbooks.book import Grid, Layout, Rule, _clean, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
+from xlbridge.workbooks.book import Grid, Layout, Rule, _clean, area_name, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
 from xlbridge.workbooks.plan import BookInputError, Problem, at, cell_name
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
@@ -194,9 +194,10 @@ class OpenpyxlBook(_ReadOnce):
             cell.fill = PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
         self._fill_ids[colour] = cell._style.fillId
 
-    def add_sheet(self, name: str) -> None:
+    def add_sheet(self, name: str, after: str | None = None) -> None:
         self._grids.pop(name, None)
-        self.wb.create_sheet(name)
+        names = self.wb.sheetnames
+        self.wb.create_sheet(name, names.index(after) + 1 if after in names else None)
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
         from openpyxl.styles import Alignment, Font
@@ -205,11 +206,12 @@ class OpenpyxlBook(_ReadOnce):
         if layout.title:
             ws["A1"].font = Font(bold=True, size=14)
         font = Font(bold=True, color="FF" + layout.header_font.lstrip("#").upper())
-        for col in range(1, layout.header_cols + 1):
-            cell = ws.cell(row=layout.header_row, column=col)
-            cell.font = font
-            cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-            self.fill(sheet, layout.header_row, col, layout.header_fill)
+        for area in layout.headers():
+            for row, col in cells_of(area):
+                cell = ws.cell(row=row, column=col)
+                cell.font = font
+                cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+                self.fill(sheet, row, col, layout.header_fill)
         for col, width in enumerate(layout.widths, start=1):
             ws.column_dimensions[column_letter(col)].width = width
         for area, number_format in layout.number_formats:
@@ -222,6 +224,23 @@ class OpenpyxlBook(_ReadOnce):
             ws.freeze_panes = ws.cell(row=layout.freeze[0], column=layout.freeze[1]).coordinate
         for area, rule in layout.rules:
             add_rule(ws, area, rule)
+        print_setup(ws, layout)
 
     def alert(self, message: str) -> None:
         self.messages.append(message)
+
+
+def print_setup(ws: Any, layout: Layout) -> None:
+    """A layout's print setup on an openpyxl sheet (what it does not set stays)."""
+    if layout.orientation:
+        ws.page_setup.orientation = layout.orientation
+    if layout.fit_width:
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    if layout.repeat_rows is not None:
+        ws.print_title_rows = f"{layout.repeat_rows[0]}:{layout.repeat_rows[1]}"
+    if layout.print_area is not None:
+        ws.print_area = area_name(layout.print_area)
+    if layout.page_header:
+        ws.oddHeader.center.text = layout.page_header
+        ws.oddHeader.center.font = "-,Bold"

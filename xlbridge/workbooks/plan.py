@@ -110,6 +110,7 @@ class Block:
     rows: Sequence[str] = ()
     columns: Sequence[str] = ()
     audit: bool = True
+    formats: Sequence[str] = ()  # the number format of each column (the Corrections sheet shows values so)
 
 
 @dataclass
@@ -149,6 +150,7 @@ class Change:
     column: str
     old: Any
     new: Any
+    number_format: str = "General"
 
 
 @dataclass

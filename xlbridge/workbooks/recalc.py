@@ -43,10 +43,11 @@ def recalculate(book: BookAdapter, *, when: str | None = None, language: str | N
     """Check, compute and write one workbook; nothing is written on a problem.
 
     Computed cells whose earlier value changes are listed in the Corrections
-    sheet with ``when`` (default: now, to the minute).  The workbook is read and
-    written in its own language (:func:`~xlbridge.workbooks.speak.language_of`;
-    ``language`` to say it); the report and a
-    :class:`~xlbridge.workbooks.plan.BookInputError` carry it as ``.language``.
+    sheet with ``when`` (default: now, to the minute); a new Corrections sheet
+    goes right after the first sheet (the Season sheet of a season workbook).  The
+    workbook is read and written in its own language
+    (:func:`~xlbridge.workbooks.speak.language_of`; ``language`` to say it); the
+    report and a :class:`~xlbridge.workbooks.plan.BookInputError` carry it as ``.language``.
     """
     language = language or getattr(book, "language", None) or language_of(book)
     with speaking(language):
@@ -61,7 +62,7 @@ def recalculate(book: BookAdapter, *, when: str | None = None, language: str | N
         written = apply(book, plan)
         if changes:
             stamp = when or now_stamp()
-            append_corrections(book, changes, stamp)
+            append_corrections(book, changes, stamp, after=book.sheet_names()[0])
     results = sum(1 for block in plan.blocks if block.audit for line in block.values for v in line
                   if isinstance(v, (int, float)) and not isinstance(v, bool))  # results, not headers
     return Report(kind.name, written, changes, list(plan.warnings), results, language, plan=plan)

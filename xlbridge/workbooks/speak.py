@@ -93,8 +93,8 @@ class Localised:
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
         self.book.fill(self.local(sheet), row, col, colour)
 
-    def add_sheet(self, name: str) -> None:
-        self.book.add_sheet(self.local(name))
+    def add_sheet(self, name: str, after: str | None = None) -> None:
+        self.book.add_sheet(self.local(name), after=self.local(after) if after is not None else None)
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
         self.book.lay_out(self.local(sheet), layout)

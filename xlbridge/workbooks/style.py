@@ -49,9 +49,10 @@ def style_header(ws, row: int, headers: list[str], widths: list[int]) -> None:
 
 def print_setup(ws) -> None:
     """Print every sheet one page wide (as many pages down as needed), landscape:
-    a table never splits its columns across pages."""
+    a table never splits its columns across pages.  A sheet laid out from its
+    declaration keeps the orientation declared (an evening's result prints portrait)."""
     ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
-    ws.page_setup.orientation = "landscape"
+    ws.page_setup.orientation = ws.page_setup.orientation or "landscape"
     ws.print_options.gridLines = False

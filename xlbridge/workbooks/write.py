@@ -11,12 +11,13 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from xlbridge.language import N_, _
-from xlbridge.workbooks.book import BookAdapter, Grid
+from xlbridge.language import _
+from xlbridge.workbooks.book import BookAdapter, Grid, Layout
+from xlbridge.workbooks.declare import Column, Print, SheetSpec, Table, merge_areas
 from xlbridge.workbooks.plan import Change, Plan, cell_name
 from xlbridge.workbooks.speak import Localised
 
-__all__ = ["diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS", "CORRECTIONS_HEADER"]
+__all__ = ["diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS", "CORRECTIONS_HEADER", "CORRECTIONS_SPEC"]
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -52,7 +53,7 @@ def diff(book: BookAdapter, plan: Plan) -> list[Change]:
                         block.sheet, cell_name(row, col), block.what,
                         block.rows[r] if r < len(block.rows) else "",
                         block.columns[c] if c < len(block.columns) else "",
-                        old, new,
+                        old, new, block.formats[c] if c < len(block.formats) else "General",
                     ))
     return changes
 
@@ -77,22 +78,59 @@ def apply(book: BookAdapter, plan: Plan) -> int:
 
 
 CORRECTIONS = "Corrections"
-CORRECTIONS_HEADER = [N_("When"), N_("Sheet"), N_("Cell"), N_("Event"), N_("Pair"), N_("Column"), N_("Old value"),
-                      N_("New value")]
+#: The Corrections sheet, the same for every kind: one row per computed cell whose
+#: earlier value changed, old and new value in the number format of their cell.
+#: (What the row is about, an evening or a tournament, is the sheet: no column of its own.)
+CORRECTIONS_SPEC = SheetSpec("corrections", CORRECTIONS, tables=(Table("corrections", 1, (
+    Column("when", "When", typed=False, width=17, label_id="corrections.when"),
+    Column("sheet", "Sheet", typed=False, width=24, label_id="corrections.sheet"),
+    Column("cell", "Cell", typed=False, width=7, label_id="corrections.cell"),
+    Column("unit", "Pair", typed=False, width=16, label_id="corrections.unit"),
+    Column("column", "Column", typed=False, width=14, label_id="corrections.column"),
+    Column("old", "Old value", typed=False, width=12, label_id="corrections.old"),
+    Column("new", "New value", typed=False, width=12, label_id="corrections.new"),
+)),), freeze=(2, 1), print=Print("landscape", True, (1, 1)))
+#: The English header (a sheet's own header is in its language: :func:`append_corrections`).
+CORRECTIONS_HEADER = [c.label for c in CORRECTIONS_SPEC.tables[0].columns]
+#: The header of an earlier Corrections sheet's extra column, still filled in such a sheet.
+_EARLIER = {"event": "what"}
 
 
-def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str) -> None:
+def _corrections_columns(header: list[Any]) -> list[str]:
+    """The field of each column of an existing Corrections header (by its words:
+    a sheet made by an earlier xlbridge keeps its columns)."""
+    by_text = {c.label.lower(): c.id for c in CORRECTIONS_SPEC.tables[0].columns}  # English, as earlier releases
+    by_text.update({c.text().lower(): c.id for c in CORRECTIONS_SPEC.tables[0].columns})  # the language spoken
+    by_text.update(_EARLIER)
+    by_text[_("Event").lower()] = "what"
+    return [by_text.get(str(h).strip().lower(), "") if h is not None else "" for h in header]
+
+
+def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str, after: str | None = None) -> None:
     """The audit trail: one row per changed computed cell, appended to the
-    Corrections sheet (created on first use)."""
+    Corrections sheet (created on first use, right after the sheet ``after``, with
+    the look of :data:`CORRECTIONS_SPEC`); each old and new value in its cell's
+    number format."""
     if CORRECTIONS not in book.sheet_names():
-        book.add_sheet(CORRECTIONS)
-        book.write(CORRECTIONS, 1, 1, [[_(word) for word in CORRECTIONS_HEADER]])
+        book.add_sheet(CORRECTIONS, after=after)
+        book.write(CORRECTIONS, 1, 1, [CORRECTIONS_SPEC.tables[0].headers()])  # in the language spoken
+        book.lay_out(CORRECTIONS, CORRECTIONS_SPEC.layout())
     grid = book.read(CORRECTIONS)
     last = max((i + 1 for i, line in enumerate(grid) if any(v is not None for v in line)), default=1)
+    fields = _corrections_columns(grid[0] if grid and any(v is not None for v in grid[0])
+                                  else CORRECTIONS_SPEC.tables[0].headers())
     language = getattr(book, "language", "en")  # the sheets as the scorer sees them
-    rows = [[when, Localised.local_name(c.sheet, language), c.cell, Localised.local_name(c.what, language), c.unit,
-             c.column, c.old, c.new] for c in changes]
+    rows = [[{"when": when, "sheet": Localised.local_name(c.sheet, language), "cell": c.cell,
+              "what": Localised.local_name(c.what, language), "unit": c.unit, "column": c.column,
+              "old": c.old, "new": c.new}.get(f) for f in fields] for c in changes]
     book.write(CORRECTIONS, last + 1, 1, rows)
+    formats = []
+    for i, c in enumerate(changes):
+        if c.number_format != "General":
+            formats += [((last + 1 + i, col + 1, 1, 1), c.number_format) for col, f in enumerate(fields)
+                        if f in ("old", "new")]
+    if formats:
+        book.lay_out(CORRECTIONS, Layout(number_formats=tuple(merge_areas(formats))))
 
 
 def now_stamp() -> str:

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from xlbridge.clubs.heeg.rules import MARK_CODES, normalise_code
 from xlbridge.clubs.heeg.settings import HeegSettings
-from xlbridge.values import is_blank
+from xlbridge.values import is_blank, pair_key
 
-__all__ = ["PERIOD_COLUMNS", "year_columns", "period_rows", "year_rows", "Played"]
+__all__ = ["PERIOD_COLUMNS", "year_columns", "period_rows", "year_rows", "evening_result", "Played"]
 
 #: Columns of :func:`period_table` / :func:`period_standings`.
 PERIOD_COLUMNS: tuple[str, ...] = ("period", "line", "rank", "pair", "names", "evenings", "period_pct", "marks",
@@ -210,3 +210,19 @@ def year_rows(cols: Played, settings: HeegSettings) -> list[dict[str, Any]]:
         row["champion_rank"] = float(1 + sum(1 for e in eligible if e > v)) if row["eligible"] and v is not None \
             else math.nan
     return [{c: row[c] for c in columns} for row in table]
+
+
+def evening_result(rows: Iterable[Mapping[str, Any]], lines: Sequence[str]) -> list[dict[str, Any]]:
+    """One evening's result (the club's nightly *uitslag*): ``rows`` are the pairs
+    that played at the tables (``line``, ``pair``, ``names``, ``pct``, and ``exact``,
+    the exact fraction of ``pct`` when known), returned sorted per line (the season's
+    order) by ``pct`` from high to low, each with its ``rank`` within the line ranked
+    as the standings are (equal values share the best rank)."""
+    table = []
+    for row in rows:
+        pct = float(row["pct"])
+        exact = row.get("exact")
+        table.append({"line": row["line"], "pair": row["pair"], "names": row.get("names") or "", "pct": pct,
+                      "_key": pair_key(row["pair"]),
+                      "_exact": exact if exact is not None else Fraction(pct) if pct == pct else None})
+    return _rank_by_line(table, lines, "pct")

@@ -21,6 +21,7 @@ from xlbridge.workbooks.book import Layout
 from xlbridge.workbooks.declare import (
     COMPUTED,
     COMPUTED_HEADER,
+    INPUT,
     Column,
     Setting,
     SheetSpec,
@@ -270,6 +271,20 @@ HOW_TO_WIDTH = 120
 
 
 # ------------------------------------------------------------------ the look of a sheet a recalculation adds
+
+
+def rows_look(tables: tuple[Table, ...], first_row: int, rows: int) -> Layout:
+    """The look of ``rows`` rows from ``first_row`` of ``tables`` (rows beyond the
+    builder's room, e.g. a 21st tournament on the calendar): number formats, typed
+    cells yellow, computed cells blue, as the builder lays out the rows it made."""
+    formats, fills = [], []
+    for t in tables:
+        for offset, c in enumerate(t.columns):
+            area = (first_row, t.first_col + offset, rows, 1)
+            if c.number_format != "General":
+                formats.append((area, c.number_format))
+            fills.append((area, INPUT if c.yellow else COMPUTED))
+    return Layout(number_formats=tuple(merge_areas(formats)), fills=tuple(merge_areas(fills)))
 
 
 def layout(spec: SheetSpec, rows: int = 0, filled: tuple[str, ...] = ()) -> Layout:

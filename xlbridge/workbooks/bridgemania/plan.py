@@ -215,6 +215,8 @@ def _plan(grid: Reader, names: list[str], season: bm.Season, standings: bm.Stand
         _tournament(plan, results[tid], ts)
     _championship(plan, grid, names, season, standings)
     _participation(plan, grid, names, standings, next_list)
+    for block in plan.blocks:  # standings follow from the audited results: not on Corrections (as at Heeg)
+        block.audit = block.audit and block.sheet not in (d.CHAMPIONSHIP, d.PARTICIPATION)
     return plan
 
 
@@ -235,9 +237,12 @@ def _calendar(plan: Plan, grid: Grid, standings: bm.Standings, where: SeasonPlac
         values.append([res.pairs, res.tables, res.boards, res.top, res.penalty_unit, res.base_pairs_playing,
                        _("yes") if res.championship else _("no (friendly)"), _winner(res)])
     values = _padded(values, grid, table.first_row, table.first_col, table.width())
+    beyond = table.first_row + table.room  # the first row the builder did not lay out
+    if where.last_calendar_row >= beyond:
+        plan.layouts.append((d.SEASON, d.rows_look((d.CALENDAR, table), beyond, where.last_calendar_row - beyond + 1)))
     if values:
         plan.blocks.append(Block(d.SEASON, table.first_row, table.first_col, values, what=d.SEASON, rows=rows,
-                                 columns=table.headers()))
+                                 columns=table.headers(), formats=[c.number_format for c in table.columns]))
 
 
 def _tournament(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces) -> None:
@@ -267,7 +272,7 @@ def _tournament(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces) -> N
             block.append([None] * table.width())
     if block:
         plan.blocks.append(Block(ts.sheet, table.first_row, table.first_col, block, what=ts.sheet, rows=units,
-                                 columns=table.headers()))
+                                 columns=table.headers(), formats=[c.number_format for c in table.columns]))
 
 
 def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:

@@ -12,6 +12,7 @@ from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, HEADER_ROW, OP
                                                    TEAMS_LABELS, shown_unit)
 from xlbridge.workbooks.events.declaration import event_sheet as spec_of
 from xlbridge.workbooks.events.kind import ranks_by_score
+from xlbridge.workbooks.plan import Block
 
 if TYPE_CHECKING:
     from openpyxl import Workbook
@@ -37,14 +38,31 @@ def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None
     table = spec.table("results")
     book.write(ws.title, HEADER_ROW, table.first_col, [table.headers()])
     book.lay_out(ws.title, spec.layout(len(rows)))
-    if not rows:
-        return
+    if rows:
+        _awards(book, ws.title, table, scheme, boards, options, rows)
+    # the results in place order right of them, as a recalculation writes them
+    book.write(ws.title, *_in_place_order(book, ws.title))
+
+
+def _in_place_order(book: Any, sheet: str) -> tuple[int, int, list[list[Any]]]:
+    from xlbridge.workbooks.events.kind import in_place_order
+
+    grid = book.read(sheet)
+    table = spec_of(sheet, "", ("", "", "", "", "")).table("results")
+    computed = [Block(sheet, table.first_row, table.col("place"),
+                      [grid[r - 1][table.col("place") - 1:table.col("place") + 2] for r in range(table.first_row, len(grid) + 1)])]
+    block = in_place_order(sheet, grid, computed)
+    return block.row, block.col, block.values
+
+
+def _awards(book: Any, sheet: str, table: Any, scheme: str, boards: int | None, options: str,
+            rows: list[tuple[Any, str, float]]) -> None:
     ranks = ranks_by_score([score for _, _, score in rows])
     kwargs: dict[str, Any] = parse_options(options) if options else {}
     if boards is not None:
         kwargs["boards"] = boards
     result = awards(scheme, ranks, **kwargs)
-    book.write(ws.title, table.first_row, table.first_col,
+    book.write(sheet, table.first_row, table.first_col,
                [[unit, names, score, rank, a.points, shown_unit(a.unit_text)]
                 for (unit, names, score), rank, a in zip(rows, ranks, result)])
 

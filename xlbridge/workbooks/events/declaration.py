@@ -55,11 +55,33 @@ def results_table(labels: tuple[str, str, str, str, str], points_format: str = "
     ), room=room)
 
 
+def in_place_order(labels: tuple[str, str, str, str, str], points_format: str = "0.00", room: int = 0) -> Table:
+    """The results again, in place order (the event's printed result), right of the
+    results table with one empty column between: place, unit, names, score, points,
+    currency, under the results table's own headers.  Computed."""
+    unit, names, score, points, currency = labels
+    results = results_table(labels, points_format)
+    return Table("in_place_order", HEADER_ROW, (
+        Column("ranked_place", "Place", typed=False, kind="whole", width=8, label_id=PLACE),
+        Column("ranked_unit", unit, typed=False, width=7, label_id=UNIT),
+        Column("ranked_names", names, typed=False, width=34, label_id=NAMES),
+        Column("ranked_score", score, typed=False, kind="number", number_format="0.00", width=10, label_id=SCORE),
+        Column("ranked_points", points, typed=False, kind="number", number_format=points_format, width=9,
+               label_id=POINTS),
+        Column("ranked_currency", currency, typed=False, width=9, label_id=CURRENCY),
+    ), first_col=results.first_col + results.width() + 1, room=room)
+
+
+#: The results table's columns in the order of :func:`in_place_order`.
+IN_PLACE_ORDER = (PLACE, UNIT, NAMES, SCORE, POINTS, CURRENCY)
+
+
 def event_sheet(name: str, title: str, labels: tuple[str, str, str, str, str], points_format: str = "0.00",
                 rows: int = 0, percent: bool = False) -> SheetSpec:
     """An event sheet named ``name`` with room for ``rows`` results (at least :data:`ROOM`)."""
     table = results_table(labels, points_format, max(rows, ROOM), percent)
-    return SheetSpec("event", name, title=title, settings=SETTINGS, tables=(table,), freeze=(table.first_row, 1),
+    return SheetSpec("event", name, title=title, settings=SETTINGS,
+                     tables=(table, in_place_order(labels, points_format, rows)), freeze=(table.first_row, 1),
                      print=Print("landscape", True, (HEADER_ROW, HEADER_ROW)))
 
 

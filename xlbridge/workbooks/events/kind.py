@@ -17,13 +17,13 @@ from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, is_blank, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
-from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, NAMES, OPTIONS, PLACE, READER, SCHEME, SCORE,
-                                                   shown_unit,
-                                                   UNIT)
+from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, IN_PLACE_ORDER, NAMES, OPTIONS, PLACE, READER,
+                                                   SCHEME, SCORE, UNIT, shown_unit)
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
 from xlbridge.workbooks.typed import cell_problem
 
 TABLE = READER.table("results")
+RANKED = READER.table("in_place_order")
 FIRST_ROW, HEADER_ROW, COMPUTED_COL = TABLE.first_row, TABLE.header_row, TABLE.col(PLACE)
 
 
@@ -75,7 +75,9 @@ class EventSheets:
             grid = book.read(sheet)
             if is_event_sheet(grid):
                 try:
-                    plan.blocks.extend(_sheet(sheet, grid))
+                    blocks = _sheet(sheet, grid)
+                    plan.blocks.extend(blocks)
+                    plan.blocks.append(in_place_order(sheet, grid, blocks))
                 except BookInputError as error:
                     problems.extend(error.problems)
         if problems:
@@ -221,7 +223,30 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
     if not values:
         return []
     headers = [cell(grid, HEADER_ROW, COMPUTED_COL + k) or "" for k in range(3)]
-    return [Block(sheet, FIRST_ROW, COMPUTED_COL, values, what=sheet, rows=units, columns=headers)]
+    formats = [c.number_format for c in TABLE.columns[COMPUTED_COL - TABLE.first_col:][:3]]
+    return [Block(sheet, FIRST_ROW, COMPUTED_COL, values, what=sheet, rows=units, columns=headers, formats=formats)]
 
 
-__all__ = ["EventSheets", "ranks_by_score", "is_event_sheet", "setting_of", "NAMES", "EVENT"]
+def in_place_order(sheet: str, grid: Grid, blocks: list[Block]) -> Block:
+    """The sheet's results in place order right of its table (what a club prints):
+    the rows with a place, by place (a tie in the typed order), under the table's own
+    headers; the column left of it and the rows below blanked.  Not audited (it
+    follows from the places)."""
+    computed = {block.row + r: line for block in blocks for r, line in enumerate(block.values)}
+    cols = [TABLE.col(c) for c in IN_PLACE_ORDER]
+    placed = []
+    for row in range(FIRST_ROW, len(grid) + 1):
+        line = computed.get(row)
+        if line and line[0] is not None:
+            values = {c: cell(grid, row, c) for c in cols}
+            values.update(zip(range(COMPUTED_COL, COMPUTED_COL + len(line)), line))
+            placed.append((line[0], row, [values[c] for c in cols]))
+    rows = [values for _, _, values in sorted(placed, key=lambda p: (p[0], p[1]))]
+    header = [cell(grid, HEADER_ROW, c) for c in cols]
+    height = max(len(rows), len(grid) - HEADER_ROW)
+    out: Grid = [[None, *header]] + [[None, *r] for r in rows]
+    out += [[None] * (len(cols) + 1) for _ in range(height + 1 - len(out))]
+    return Block(sheet, HEADER_ROW, RANKED.first_col - 1, out, what=sheet, audit=False)
+
+
+__all__ = ["EventSheets", "ranks_by_score", "is_event_sheet", "setting_of", "in_place_order", "NAMES", "EVENT"]

@@ -32,14 +32,14 @@ from functools import lru_cache
 
 from xlbridge.language import N_, _
 from xlbridge.workbooks.book import Layout
-from xlbridge.workbooks.declare import Column, Setting, SheetSpec, Table, text_of
+from xlbridge.workbooks.declare import Column, Print, Setting, SheetSpec, Table, text_of
 
 __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO", "RED", "PROMOTE_FILL",
            "RELEGATE_FILL", "NOTE_COLOUR", "SETTINGS", "WHOLE_FROM", "SEASON_WIDTHS", "PERIODS_HEADER_ROW",
            "HEADER_HINTS", "AUDIT_NAMES", "SPARE_ROWS", "HOWTO_LINES", "HOWTO_WIDTH", "evening_sheet",
            "period_sheet", "periods_table", "pairs_table", "season_spec", "evening_table", "evening_spec",
            "period_spec", "year_spec", "evening_headers", "year_headers", "PERIOD_HEADERS", "evening_layout",
-           "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words"]
+           "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words", "result_table"]
 
 TITLE = N_("Heeg club season (xlbridge)")
 SEASON = "Season"
@@ -177,11 +177,32 @@ def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
     ))
 
 
+def result_table(rounds: int, labels: Sequence[str]) -> Table:
+    """The evening's result (the club's nightly *uitslag*) right of the evening's
+    columns, one empty column between: per line, the pairs that played at the
+    tables sorted by %, each with its rank in the line.  Computed."""
+    return _result_table(rounds, tuple(labels))
+
+
+@lru_cache(maxsize=64)
+def _result_table(rounds: int, labels: tuple[str, ...]) -> Table:
+    evening = evening_table(rounds, labels)
+    return Table("result", 1, (
+        Column("line", "Line", typed=False, width=5, label_id="result.line"),
+        Column("rank", "Rank", typed=False, kind="whole", width=6, label_id="result.rank"),
+        Column("pair", "Pair", typed=False, width=6, label_id="result.pair"),
+        Column("names", "Names", typed=False, width=30, label_id="result.names"),
+        Column("pct", "Evening %", typed=False, kind="pct", number_format="0.00", width=10, label_id="result.pct"),
+    ), first_col=evening.first_col + evening.width() + 1)
+
+
 def evening_spec(rounds: int, labels: Sequence[str], day: dt.date | None = None) -> SheetSpec:
     """An evening sheet (named ``Evening YYYY-MM-DD`` after ``day``): the header on
-    row 1, pairs from row 2, Pair/Names/Line kept in view."""
+    row 1, pairs from row 2, Pair/Names/Line kept in view; the evening's result
+    right of it is what prints (portrait, one page for a club evening)."""
     name = evening_sheet(day) if day is not None else f"{EVENING_PREFIX}YYYY-MM-DD"
-    return SheetSpec("evening", name, tables=(evening_table(rounds, labels),), freeze=(2, 4))
+    return SheetSpec("evening", name, tables=(evening_table(rounds, labels), result_table(rounds, labels)),
+                     freeze=(2, 4), print=Print("portrait", True, (1, 1), area="result", page_header="&A"))
 
 
 def evening_headers(rounds: int, labels: Sequence[str]) -> list[str]:

@@ -20,9 +20,10 @@ from typing import Any
 
 from xlbridge.clubs.heeg.problems import LINE_EMPTY, LINE_TOO_SMALL
 from xlbridge.clubs.heeg.records import Entry, parse_row
-from xlbridge.clubs.heeg.rules import ABSENT_CODES
+from xlbridge.clubs.heeg.rules import ABSENT_CODES, MP_CODES
 from xlbridge.clubs.heeg.season import SeasonResult, season
 from xlbridge.clubs.heeg.settings import HeegSettings
+from xlbridge.clubs.heeg.standings import evening_result
 from xlbridge.language import N_, _
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.values import as_date, as_text, pair_key
@@ -46,6 +47,7 @@ from xlbridge.workbooks.heeg.declaration import (
     evening_sheet,
     evening_table,
     period_spec,
+    result_table,
     signal_words,
     standings_layout,
     year_spec,
@@ -181,6 +183,7 @@ class HeegSeason:
         plan = Plan(warnings=[w for sheet in evenings for w in sheet.warnings])
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
+            _plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines)
         self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
         self._plan_standings(plan, book, result, settings, names)
         return plan
@@ -263,7 +266,8 @@ class HeegSeason:
             plan.fills.append((sheet.name, row, inv_col, RED if played and values["red_inv"] else INPUT))  # type: ignore[index]
             plan.fills.append((sheet.name, row, star_col, RED if played and values["red_star"] else None))  # type: ignore[index]
         titles = {table.col(c.id): AUDIT_NAMES.get(c.id, c.text()) for c in table.columns}
-        plan.blocks.extend(_blocks(sheet.name, table.first_row, per_row, units, titles))
+        formats = {table.col(c.id): c.number_format for c in table.columns}
+        plan.blocks.extend(_blocks(sheet.name, table.first_row, per_row, units, titles, formats))
 
     def _plan_new_evenings(self, plan: Plan, settings: HeegSettings, names: list[str], found: set[dt.date],
                            labels: list[str]) -> None:
@@ -283,6 +287,8 @@ class HeegSeason:
             plan.new_sheets.append(name)
             # (not audited: a new sheet has no earlier values; and no results: the scorer types them)
             plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name, audit=False))
+            result = result_table(settings.rounds, labels)
+            plan.blocks.append(Block(name, 1, result.first_col, [result.headers()], what=name, audit=False))
             if members:
                 plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]]
                                                       for p in members], what=name, audit=False))
@@ -410,6 +416,25 @@ def _shown(value: float) -> Any:
     return int(value) if float(value).is_integer() else value
 
 
+def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
+                 labels: list[str], lines: Sequence[str]) -> None:
+    """The evening's result right of its columns (the club's nightly *uitslag*): the
+    pairs that played at the tables (an inv code whose MP count: blank, 1, s, s1),
+    per line by %, ranked in their line as the standings are; the column left of
+    it and the rows below it are blanked.  Not audited (it follows from the %)."""
+    table = result_table(sheet.rounds, labels)
+    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"]}
+              for entry, values in computed
+              if values["played"] and entry.code in MP_CODES and isinstance(values["pct"], float)
+              and math.isfinite(values["pct"])]
+    rows = [[r["line"], r["rank"], r["pair"], r["names"] or None, r["pct"]] for r in evening_result(played, lines)]
+    height = max(len(rows), len(sheet.grid) - table.header_row)
+    block = [table.headers()] + rows + [[None] * table.width() for _ in range(height - len(rows))]
+    plan.blocks.append(Block(sheet.name, table.header_row, table.first_col - 1, [[None] for _ in range(height + 1)], what=sheet.name,
+                             audit=False))
+    plan.blocks.append(Block(sheet.name, table.header_row, table.first_col, block, what=sheet.name, audit=False))
+
+
 def _runs(cols: list[int]) -> list[list[int]]:
     """Sorted columns as runs of adjacent ones."""
     runs: list[list[int]] = []
@@ -422,7 +447,7 @@ def _runs(cols: list[int]) -> list[list[int]]:
 
 
 def _blocks(sheet: str, first_row: int, per_row: list[dict[int, Any]], units: list[str],
-            titles: dict[int, str]) -> list[Block]:
+            titles: dict[int, str], formats: dict[int, str]) -> list[Block]:
     """Blocks for per-row computed cells: runs of rows with the same computed
     columns, split into runs of adjacent columns (typed cells are never written)."""
     blocks: list[Block] = []
@@ -435,7 +460,8 @@ def _blocks(sheet: str, first_row: int, per_row: list[dict[int, Any]], units: li
         for run in _runs(cols):
             values = [[per_row[k][c] for c in run] for k in range(i, j + 1)]
             blocks.append(Block(sheet, first_row + i, run[0], values, what=sheet, rows=units[i:j + 1],
-                                columns=[titles.get(c, "") for c in run]))
+                                columns=[titles.get(c, "") for c in run],
+                                formats=[formats.get(c, "General") for c in run]))
         i = j + 1
     return blocks
 
