@@ -175,6 +175,11 @@ def test_the_button_speaks_the_language(tmp_path):
 # ------------------------------------------------------------------ the BridgeMania workbook in Italian and in English
 
 
+def _number_or_text(value):
+    """A changed value as compared across languages: a number as it is, a text as only 'a text'."""
+    return "<text>" if isinstance(value, str) else value
+
+
 @pytest.fixture(scope="module")
 def bm_books(tmp_path_factory):
     folder = tmp_path_factory.mktemp("bm-languages")
@@ -205,8 +210,11 @@ def test_a_season_gives_the_same_numbers_in_italian_and_in_english(bm_books):
         wb.save(path)
     reports = [recalc_path(path, when="2026-11-30 20:00") for path in bm_books]
     assert [r.language for r in reports] == ["it", "en"]
-    assert [(c.sheet, c.cell, c.old, c.new) for c in reports[0].changes] == \
-        [(c.sheet, c.cell, c.old, c.new) for c in reports[1].changes] != []
+    # the same cells change to the same numbers; a changed text (a tie-break note) is in each book's language
+    changed = [[(c.sheet, c.cell, _number_or_text(c.old), _number_or_text(c.new)) for c in r.changes] for r in reports]
+    assert changed[0] == changed[1] != []
+    texts = {v for c in reports[0].changes for v in (c.old, c.new) if isinstance(v, str)}
+    assert not any("points like" in t or "tournaments played" in t for t in texts)
     numbers = [_numbers(path, language) for path, language in zip(bm_books, ("it", "en"))]
     assert numbers[0] == numbers[1] and len(numbers[0]) > 2000
 

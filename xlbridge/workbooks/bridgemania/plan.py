@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xlbridge.language import _
+from xlbridge.language import N_, _
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_text, is_blank
@@ -185,6 +185,13 @@ def _winner(result: bm.TournamentResult) -> str:
     return ", ".join(e.entry for e in result.entries if e.rank == 1)
 
 
+#: What separated two pairs level on points (C.04), in the workbook's words.
+_TIE_HOW = {"played": N_("tournaments played"), "tops": N_("TOPs"), "pots": N_("POTs"), "tied": N_("still tied")}
+
+#: A pair's kind in the general ranking, in the workbook's words.
+KIND_WORDS = {"base": N_("base"), "guest": N_("guest"), "split": N_("split")}
+
+
 def _tie_note(row: bm.FinalRow, final: Sequence[bm.FinalRow]) -> str | None:
     """Which pairs ``row`` is level with on points, and what separated them (C.04)."""
     if row.place is None:
@@ -195,15 +202,15 @@ def _tie_note(row: bm.FinalRow, final: Sequence[bm.FinalRow]) -> str | None:
     parts = []
     for o in peers:
         if o.played != row.played:
-            how = "tournaments played"
+            how = "played"
         elif o.tops != row.tops:
-            how = "TOPs"
+            how = "tops"
         elif o.pots != row.pots:
-            how = "POTs"
+            how = "pots"
         else:
-            how = "still tied"
-        parts.append(f"{o.pair} ({how})")
-    return f"{row.points} points like " + ", ".join(parts)
+            how = "tied"
+        parts.append(f"{o.pair} ({_(_TIE_HOW[how])})")
+    return _("{points} points like {pairs}").format(points=row.points, pairs=", ".join(parts))
 
 
 def _plan(grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings, where: SeasonPlaces,
@@ -307,7 +314,7 @@ def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season,
         colour = COMPUTED if row.eligible else d.INELIGIBLE
         plan.fills += [(d.CHAMPIONSHIP, d.FINAL.first_row + i, d.FINAL.first_col + c, colour)
                        for c in range(d.FINAL.width())]
-    general = [[g.rank, g.pair, g.kind, g.played, g.mean] for g in standings.general]
+    general = [[g.rank, g.pair, _(KIND_WORDS.get(g.kind, g.kind)), g.played, g.mean] for g in standings.general]
     after = [[tid, r.pair, r.played, r.f1, r.indy, r.hybrid, r.rank_f1, r.rank_indy, r.rank_hybrid]
              for tid, table in standings.after for r in table]
     for t, values, what, units in (
@@ -342,7 +349,7 @@ def _participation(plan: Plan, grid: Reader, names: list[str], standings: bm.Sta
                              columns=table.headers()))
     lists: Grid = [[] for _ in range(1 + max((len(t.participation) for t in standings.tournaments), default=0))]
     for t in standings.tournaments:
-        lists[0] += [t.id, f"{t.id} list"]
+        lists[0] += [t.id, _("{tournament} list").format(tournament=t.id)]
         for i in range(1, len(lists)):
             pair, mark = t.participation[i - 1] if i - 1 < len(t.participation) else (None, None)
             lists[i] += [pair, mark]

@@ -1,0 +1,102 @@
+"""No English left in a shipped workbook built in another language (issue 17).
+
+Each shipped workbook and template (``xlbridge.excel.shipped.SHIPPED``) is built in its
+club's language. Every text cell is read and fails when it still shows English:
+
+- the whole text is an English catalogue entry whose translation in that language is
+  another word (a label, a note, a status written in the code's word);
+- it holds an English phrase of two or more words of such an entry, as whole words
+  (``points like``, ``tournaments played``);
+- it holds one of the English words that never belong in a non-English workbook
+  (:data:`NEVER`), as a whole word.
+
+Not read: the typed example data of the demos (pair names, notes; :data:`TYPED`), the
+How-to lines that show a worksheet function (``=BM_PCT(...) -> ...``: English on purpose,
+docs/languages.md), and technical tokens (file names, ``xlbridge recalc``, codes).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+
+from tools import catalogues
+from xlbridge.excel.shipped import KINDS, SHIPPED
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: English words that must never appear in a workbook built in nl, it, sv or tr.
+NEVER = ("waiting", "unable", "split", "partial", "irreversible", "guest", "guests", "points like", "list",
+         "played", "Recalculate", "Season", "Evening", "Year", "Period", "Corrections", "Messages", "still tied",
+         "ill", "tournaments", "Blank", "How to", "Participation", "Championship")
+
+#: Typed example data of the demos: the scorer's own words, not the builder's.
+TYPED = {
+    "board 5: cards swapped at the table",
+    "board 3 misboarded",
+}
+
+#: Technical tokens removed before looking: file paths, the CLI, codes.
+TECHNICAL = re.compile(r"\S+\.(?:md|xlsx|py)\b|xlbridge recalc|\b[A-Z][A-Z0-9_]+\b")
+
+#: Words equal in English and the language, or the same token in every language.
+SAME = re.compile(r"^[\W\d_]*$")
+
+
+def _phrase(words: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w/.-])" + re.escape(words) + r"(?![\w/.-])")
+
+
+def _english(language: str) -> tuple[set[str], list[tuple[str, re.Pattern[str]]]]:
+    """The English entries of the catalogue that read otherwise in ``language``: the
+    whole texts, and the phrases of 2-4 plain words."""
+    whole: set[str] = set()
+    phrases: dict[str, re.Pattern[str]] = {}
+    for m in catalogues.read(language):
+        if not m.id or not m.string or isinstance(m.id, tuple):
+            continue
+        text, there = str(m.id), str(m.string)
+        if text == there or SAME.match(text) or "{" in text:
+            continue
+        whole.add(text)
+        words = text.split()
+        if 2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Za-z]+", w) for w in words) and text not in there:
+            phrases[text] = _phrase(text)
+    return whole, sorted(phrases.items())
+
+
+def _texts(path: Path):
+    wb = load_workbook(path)
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and c.value.strip() and not c.value.startswith("="):
+                    yield f"{ws.title}!{c.coordinate}", c.value
+
+
+def findings(path: Path, language: str) -> list[str]:
+    whole, phrases = _english(language)
+    never = [(w, _phrase(w)) for w in NEVER]
+    out = []
+    for where, text in _texts(path):
+        if text in TYPED:
+            continue
+        if text in whole:
+            out.append(f"{where}: {text!r} is an English entry")
+            continue
+        plain = TECHNICAL.sub(" ", text)
+        hits = [w for w, p in never if p.search(plain)] + [w for w, p in phrases if p.search(plain)]
+        if hits:
+            out.append(f"{where}: {text!r} has English {sorted(set(hits))}")
+    return out
+
+
+@pytest.mark.parametrize("kind, blank, relative", SHIPPED, ids=[s[2] for s in SHIPPED])
+def test_no_english_left(kind, blank, relative):
+    language = KINDS[kind].language
+    assert language != "en"
+    found = findings(ROOT / relative, language)
+    assert not found, f"{relative} ({language}) still shows English:\n" + "\n".join(found)
