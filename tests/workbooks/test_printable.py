@@ -22,7 +22,7 @@ def _late_heeg_correction(path):
 
 
 def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path):
-    path = build("heeg", tmp_path / "heeg.xlsx")
+    path = build("heeg", tmp_path / "heeg.xlsx", language="en")
     evening = _late_heeg_correction(path)
     report = recalc_path(path, when=WHEN)
     assert report.changes
@@ -45,7 +45,7 @@ def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path):
 
 def test_an_earlier_corrections_sheet_keeps_its_columns(tmp_path):
     """A Corrections sheet made by an earlier xlbridge (with an Event column) gets its rows under its own header."""
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     old = wb.create_sheet("Corrections")
     old.append(["When", "Sheet", "Cell", "Event", "Pair", "Column", "Old value", "New value"])
@@ -60,7 +60,7 @@ def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path):
     """An evening sheet and the Year sheet a recalculation (re)creates print as the template's:
     one page wide, the header row on every page (an evening: its result, portrait; the Year:
     landscape)."""
-    path = build("heeg", tmp_path / "heeg.xlsx")
+    path = build("heeg", tmp_path / "heeg.xlsx", language="en")
     wb = load_workbook(path)
     evening = next(ws.title for ws in wb.worksheets if ws.title.startswith("Evening "))
     del wb[evening]
@@ -68,7 +68,7 @@ def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path):
     wb.save(path)
     recalc_path(path, when=WHEN)
     wb = load_workbook(path)
-    template = load_workbook(build("heeg", tmp_path / "template.xlsx", blank=False))
+    template = load_workbook(build("heeg", tmp_path / "template.xlsx", blank=False, language="en"))
     for name, repeat, orientation in ((evening, "$1:$1", "portrait"), ("Year", "$1:$3", "landscape")):
         ws = wb[name]
         assert ws.page_setup.orientation == orientation == template[name].page_setup.orientation, name
@@ -85,7 +85,7 @@ def test_each_heeg_evening_has_its_result_per_line(tmp_path):
     from xlbridge.workbooks.heeg import evening_table
     from xlbridge.workbooks.heeg.declaration import result_table
 
-    path = build("heeg", tmp_path / "heeg.xlsx")
+    path = build("heeg", tmp_path / "heeg.xlsx", language="en")
     wb = load_workbook(path)
     ws = next(ws for ws in wb.worksheets if ws.title.startswith("Evening "))
     labels = ["1", "2", "3"]
@@ -133,7 +133,7 @@ def test_event_sheets_show_their_awards_in_place_order(tmp_path):
     (ties in the typed order), under the sheet's own headers."""
     from xlbridge.workbooks.events.kind import RANKED, TABLE
 
-    path = build("tbf-club", tmp_path / "club.xlsx")
+    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C28"] = 70.0  # pair 20, typed last, wins
     wb.save(path)

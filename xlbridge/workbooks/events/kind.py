@@ -243,7 +243,11 @@ def in_place_order(sheet: str, grid: Grid, blocks: list[Block]) -> Block:
             placed.append((line[0], row, [values[c] for c in cols]))
     rows = [values for _, _, values in sorted(placed, key=lambda p: (p[0], p[1]))]
     header = [cell(grid, HEADER_ROW, c) for c in cols]
-    height = max(len(rows), len(grid) - HEADER_ROW)
+    # the rows below to blank: those of an earlier, longer result (not the empty rows laid out for typing)
+    area = range(RANKED.first_col - 1, RANKED.first_col + len(cols))
+    last = max((r for r in range(HEADER_ROW + 1, len(grid) + 1) if any(cell(grid, r, c) is not None for c in area)),
+               default=HEADER_ROW)
+    height = max(len(rows), last - HEADER_ROW)
     out: Grid = [[None, *header]] + [[None, *r] for r in rows]
     out += [[None] * (len(cols) + 1) for _ in range(height + 1 - len(out))]
     return Block(sheet, HEADER_ROW, RANKED.first_col - 1, out, what=sheet, audit=False)
