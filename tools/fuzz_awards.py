@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import signal
 import sys
 import time
 
@@ -26,6 +27,18 @@ from xlbridge.rules.problems import RuleError
 NUMBERS = [1e308, -1e308, 10**25, 10**7, 10**8, 10**400, math.inf, -math.inf, math.nan, 1e9, 1e9 + 1,
            100_000, 100_001, 0, -1, -3, 0.5, 1.5, 2, 3, 7, 12, 26, 52, 99]
 TEXTS = ["", " ", "1", "2,5", "1/3", "abc", "-3", "1e9", "1e308", "inf", "nan", "=1+1", "#REF!", "１２"]
+
+
+#: A call stopped after this many seconds is a failure (and the run goes on).
+LIMIT_SECONDS = 5
+
+
+class TooSlow(Exception):
+    pass
+
+
+def _too_slow(*_: object) -> None:
+    raise TooSlow
 
 
 def junk(rng: random.Random):
@@ -47,12 +60,12 @@ def one_call(rng: random.Random, scheme_id: str):
             options[name] = rng.choice(opt.choices) if opt.choices and rng.random() < 0.5 else junk(rng)
     if rng.random() < 0.5:
         place, field = (junk(rng), junk(rng)) if rng.random() < 0.5 else (rng.randint(1, 40), rng.randint(1, 60))
-        return lambda: [award(scheme_id, place, field, **options)]
+        return (lambda: [award(scheme_id, place, field, **options)]), ("award", scheme_id, place, field, options)
     size = rng.randint(1, 70)
     ranks = (list(range(1, size + 1)) if rng.random() < 0.4 else
              [rng.choice([None, *range(1, size + 1)]) for _ in range(size)] if rng.random() < 0.6 else
              [junk(rng) for _ in range(rng.randint(0, 8))])
-    return lambda: awards(scheme_id, ranks, **options)
+    return (lambda: awards(scheme_id, ranks, **options)), ("awards", scheme_id, ranks, options)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=14)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
+    signal.signal(signal.SIGALRM, _too_slow)
     ids = [s.id for s in schemes()]
     answered = refused = 0
     failures: list[str] = []
@@ -68,10 +82,14 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for n in range(args.calls):
         scheme_id = ids[n % len(ids)]
-        call = one_call(rng, scheme_id)
+        call, args_ = one_call(rng, scheme_id)
         began = time.perf_counter()
+        signal.alarm(LIMIT_SECONDS)
         try:
             result = call()
+        except TooSlow:
+            failures.append(f"{scheme_id}: stopped after {LIMIT_SECONDS} s: {args_!r}"[:300])
+            continue
         except RuleError as error:
             refused += 1
             if not str(error).strip():
@@ -82,15 +100,17 @@ def main(argv: list[str] | None = None) -> int:
             answered += 1
             if any(not math.isfinite(a.points) or a.points < 0 for a in result):
                 failures.append(f"{scheme_id}: a non-finite or negative award")
+        finally:
+            signal.alarm(0)
         took = time.perf_counter() - began
         slowest = max(slowest, took)
         if took > 1.0:
-            failures.append(f"{scheme_id}: a call took {took:.1f} s")
+            failures.append(f"{scheme_id}: a call took {took:.1f} s: {args_!r}"[:300])
     total = time.perf_counter() - start
     print(f"{args.calls} calls over {len(ids)} schemes (seed {args.seed}) in {total:.1f} s: {answered} answered, "
           f"{refused} refused with a RuleError, {len(failures)} failures; slowest call {slowest * 1000:.0f} ms")
     for line in failures[:20]:
-        print("  " + line)
+        print("  " + line, flush=True)
     return 1 if failures else 0
 
 

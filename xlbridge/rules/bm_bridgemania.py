@@ -131,7 +131,7 @@ def parse_tables(scheme: str, value: Any) -> str:
     except ValueError:
         raise RuleError("bm.tables.not-a-number", "{scheme}: tables must be a number of tables such as 4,5 or 6+; "
                         "got {value!r}", scheme=scheme, option="tables", value=value) from None
-    if not math.isfinite(tables) or tables * 2 != int(tables * 2):
+    if not math.isfinite(tables * 2) or tables * 2 != int(tables * 2):  # (1e308 doubles to infinity)
         raise RuleError("bm.tables.not-half", "{scheme}: tables must be whole or half tables; got {value!r}",
                         scheme=scheme, option="tables", value=value)
     if tables < 3:
