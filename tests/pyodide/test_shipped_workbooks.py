@@ -32,6 +32,7 @@ from xlbridge.excel.shipped import KINDS
 from xlbridge.language import _, speaking
 from xlbridge.workbooks.messages import is_done_message
 from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.write import CORRECTIONS_SPEC
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, snapshot
@@ -344,10 +345,13 @@ def test_late_correction_is_audited_with_the_pinned_clock(target, timings):
     stamps = {row[0] for row in excel[corrections].iter_rows(min_row=2, values_only=True) if any(row)}
     assert stamps == {STAMP}, stamps
     # next to the first sheet, with the header every kind shares, in the house look
-    assert excel.sheetnames[1] == "Corrections", excel.sheetnames[:3]
-    header = [c.value for c in excel["Corrections"][1]]
-    assert header == ["When", "Sheet", "Cell", "Pair", "Column", "Old value", "New value"], header
-    assert excel["Corrections"]["A1"].font.bold
+    assert excel.sheetnames[1] == corrections, excel.sheetnames[:3]
+    header = [c.value for c in excel[corrections][1]]
+    with speaking(KINDS[book.kind].language):
+        expected = CORRECTIONS_SPEC.tables[0].headers()
+    assert header == expected, header
+    assert (KINDS[book.kind].language == "en") == (expected[0] == "When")  # (the header is in the club's language)
+    assert excel[corrections]["A1"].font.bold
 
 
 # ------------------------------------------------------------------ (d) a second click
