@@ -2,7 +2,7 @@
 
 import pytest
 
-from xlbridge.rules import award
+from xlbridge.rules import award, awards
 from xlbridge.rules.bm_bridgemania import parse_tables
 from xlbridge.rules.problems import RuleError
 
@@ -21,3 +21,10 @@ def test_tbf_tables_beyond_the_largest_field_are_a_rule_error():
         award("tr.club", 3, 7, tables=1e9, boards=68)
     assert info.value.problem.code == "tr.tables.too-many"
     assert info.value.problem.params["maximum"] == 50_000
+
+
+def test_a_lehman_period_checks_its_share_first():
+    # before: share=1e9 with lehman_sessions ran for minutes (the share was checked after the Lehman total)
+    with pytest.raises(RuleError) as info:
+        awards("tr.online", [1], share="1e9", tables=3, boards=6, lehman_sessions=10)
+    assert info.value.problem.code == "tr.share.range"

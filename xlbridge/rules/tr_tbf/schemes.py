@@ -176,12 +176,16 @@ class TbfEvent(SchemeBase):
             check_competition_ranking(self.id, ranks)
 
     # -- the awards --------------------------------------------------------------
-    def _boundary(self, units: int, options: Mapping[str, Any]) -> Fraction:
+    def _share(self, options: Mapping[str, Any]) -> Fraction:
+        """The share of the field that is paid (one third unless the option says otherwise)."""
         share = options["share"]
         if not 0 < share <= 1:
             raise RuleError("tr.share.range", "{scheme}: share must be more than 0 and at most 1; got {value:g}",
                             scheme=self.id, option="share", value=share)
-        return third_boundary(units, Fraction(share).limit_denominator(1000))
+        return Fraction(share).limit_denominator(1000)
+
+    def _boundary(self, units: int, options: Mapping[str, Any]) -> Fraction:
+        return third_boundary(units, self._share(options))
 
     def _overall(self, first: float, units: int, options: Mapping[str, Any]):
         boundary = self._boundary(units, options)
@@ -222,7 +226,9 @@ class TbfEvent(SchemeBase):
         single = dict(options, sessions=1, tables=tables)
         first = self.first_place(0, single)
         pairs = tables * UNITS_PER_TABLE["pairs"]
-        boundary = third_boundary(1, Fraction(options["share"]).limit_denominator(1000)) * Fraction(pairs).limit_denominator(10_000)
+        # (the share checked first: a Lehman period computed this before any other check, and share=1e9
+        # made the sum below run for minutes; found by tools/fuzz_awards)
+        boundary = third_boundary(1, self._share(options)) * Fraction(pairs).limit_denominator(10_000)
         per_pair = sum(
             first * place_share(p, options["scale"]) * boundary_fraction(p, boundary)
             for p in range(1, math.ceil(boundary) + 1)
