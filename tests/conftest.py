@@ -20,6 +20,23 @@ def source_text():
 
     return read
 
+
+@pytest.fixture(scope="session")
+def quotes(source_text):
+    """``quotes("000")``: a check that each sentence given stands in that rule document
+    (white space as it may be: the documents are flattened text)."""
+
+    def of(prefix: str):
+        text = " ".join(source_text(prefix).split())
+
+        def check(*sentences: str) -> None:
+            for sentence in sentences:
+                assert " ".join(sentence.split()) in text, sentence
+
+        return check
+
+    return of
+
 import os
 
 # tests/officejs needs xlwings imported with XLWINGS_ON_SERVER=true; it runs in its own

@@ -17,14 +17,8 @@ from xlbridge.rules.se_fsb import tables as t
 
 
 @pytest.fixture(scope="module")
-def quote(source_text):
-    text = " ".join(source_text("000").split())
-
-    def check(*sentences: str) -> None:
-        for sentence in sentences:
-            assert " ".join(sentence.split()) in text, sentence
-
-    return check
+def quote(quotes):
+    return quotes("000")
 
 
 def given(scheme, n, **options):

@@ -13,14 +13,8 @@ from xlbridge import award, awards
 
 
 @pytest.fixture(scope="module")
-def quote(source_text):
-    text = " ".join(source_text("001").split())
-
-    def check(*sentences: str) -> None:
-        for sentence in sentences:
-            assert " ".join(sentence.split()) in text, sentence
-
-    return check
+def quote(quotes):
+    return quotes("001")
 
 
 def test_section8_80_boards_distribute_two_and_a_half_tournaments(quote):

@@ -408,12 +408,9 @@ def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[
             out.append(at(name, table.cell("combi_mp", row), "heeg.combi-mp.even", "combi MP {value}: line {line} has "
                           "{count} pairs at the tables this evening, an even number, so none sat out to play at the "
                           "combi table; clear it (or correct the rows of the line)", field="combi_mp",
-                          value=_shown(e.combi_mp), **where))
+                          value=e.combi_mp, **where))  # (shown as typed by Problem)
     return out
 
-
-def _shown(value: float) -> Any:
-    return int(value) if float(value).is_integer() else value
 
 
 def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
@@ -464,4 +461,3 @@ def _blocks(sheet: str, first_row: int, per_row: list[dict[int, Any]], units: li
                                 formats=[formats.get(c, "General") for c in run]))
         i = j + 1
     return blocks
-

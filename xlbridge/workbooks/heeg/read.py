@@ -467,7 +467,7 @@ def _typed_checks(sheet: EveningSheet, cols: dict[str, int], row: int, key: Any,
         if mp is None or (abs(mp - total) > 1e-9 and not _written_before(sheet, row, mp, code)):
             sheet.warnings.append(at(name, mp_ref, "heeg.mp.not-rounds", "MP {value} is not the sum of the rounds "
                                      "({total}); the sum counts and replaces it", field="mp", value=mp_raw,
-                                     total=_shown_number(total), **where))
+                                     total=total, **where))  # (shown as typed by Problem)
     return ok
 
 
@@ -482,10 +482,6 @@ def _written_before(sheet: EveningSheet, row: int, mp: float, code: str) -> bool
         return False
     factor = sheet.rounds / (sheet.rounds - 1) if code in ("s", "s1") and sheet.rounds > 1 else 1.0
     return abs(pct * top / 100 / factor - combi - mp) <= 1e-6 * max(1.0, top)
-
-
-def _shown_number(value: float) -> Any:
-    return int(value) if float(value).is_integer() else value
 
 
 def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[Any, int],
@@ -545,4 +541,3 @@ def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[An
         "in_doubt": False,
     }))
     sheet.rows.append(EveningRow(row, key, str(key), mp_from_rounds))
-
