@@ -237,6 +237,7 @@ class Print:
     fit_width: bool = True
     repeat_rows: tuple[int, int] | None = None
     area: str = ""  # the id of the one table printed (with its header rows), e.g. an evening's result
+    area_row: int = 1  # the first row printed of that table's columns (a caption above its header)
     page_header: str = ""  # above every page: "&A" is the sheet's name (an evening's date)
 
 
@@ -313,7 +314,8 @@ class SheetSpec:
             else:
                 more_headers.append((t.header_row, t.first_col, 1, t.width()))
             if t.id == self.print.area:
-                print_area = (1, t.first_col, t.header_row + room, t.width())
+                top = self.print.area_row
+                print_area = (top, t.first_col, t.header_row + room - top + 1, t.width())
             for offset, c in enumerate(t.columns):
                 col = t.first_col + offset
                 if room and c.number_format != "General":

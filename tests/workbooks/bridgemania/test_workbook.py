@@ -31,6 +31,8 @@ from xlbridge.workbooks.bridgemania import (
     T_HEADER,
     season_workbook,
 )
+from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL as B1
+from xlbridge.workbooks.bridgemania.declaration import RESULT, RESULT_CAPTION
 from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalc_book
 
@@ -58,7 +60,8 @@ def demo(demo_file, tmp_path):
 
 def pair_rows(ws) -> dict[str, dict[str, object]]:
     """A tournament sheet's pairs: pair id -> {header: value} (typed and computed columns)."""
-    headers = {c.column: c.value for c in ws[T_HEADER] if c.value is not None}
+    headers = {c.column: c.value for c in ws[T_HEADER] if c.value is not None and not
+               RESULT.first_col <= c.column < RESULT.first_col + RESULT.width()}  # (the sorted result: its own rows)
     out = {}
     for row in range(T_FIRST, ws.max_row + 1):
         pair = ws.cell(row, 1).value
@@ -171,13 +174,25 @@ def test_layout_headers_frozen_formats(demo_file):
     ws = wb["T03"]
     headers = [c.value for c in ws[T_HEADER]]
     first = headers.index(COMPUTED[0]) + 1
-    assert headers[:4] == ["Pair", "Status", "Players", 1] and headers[first - 2] is None  # a gap column
+    # Pair | Status | Players | gap | the sorted result (E-L) | gap | boards from N | gap | per-pair columns
+    assert headers[:4] == ["Pair", "Status", "Players", None]
+    assert headers[4:12] == RESULT.headers() == ["Rank", "Pair", "Name", "Score %", "F1 PTS", "IndyCar PTS",
+                                                  "Hybrid PTS", "Status"]
+    assert headers[12:15] == [None, 1, 2] and B1 == 14 and headers[first - 2] is None  # a gap column
     assert headers[first - 1:] == COMPUTED
-    assert ws.freeze_panes == "D9"
+    assert ws["E7"].value == RESULT_CAPTION
+    assert ws.freeze_panes == "D9"  # Pair, Status, Players stay in view while the boards are typed
     assert ws.cell(T_FIRST, first + COMPUTED.index("Score %")).number_format == "0.00"
     assert ws.cell(T_FIRST, first + COMPUTED.index("F1 PTS")).number_format == "0.000"
-    typed, computed = ws.cell(T_FIRST, 4).fill.start_color.rgb, ws.cell(T_FIRST, first).fill.start_color.rgb
-    assert typed == "FFFFF2CC" and computed == "FFDDEBF7"
+    assert ws["H9"].number_format == "0.00" and ws["I9"].number_format == "0.000"  # the result's % and PTS
+    typed, computed = ws.cell(T_FIRST, B1).fill.start_color.rgb, ws.cell(T_FIRST, first).fill.start_color.rgb
+    assert typed == "FFFFF2CC" and computed == "FFDDEBF7" and ws["E9"].fill.start_color.rgb == computed
+    assert ws.cell(T_HEADER, 5).fill.start_color.rgb == ws.cell(T_HEADER, first).fill.start_color.rgb
+    # what prints: the caption, header and result, portrait, one page wide, the tournament above
+    penalties = next(r for r in range(T_FIRST, ws.max_row + 1) if ws.cell(r, 1).value == "Penalties")
+    assert ws.print_area == f"'T03'!$E$7:$L${penalties - 2}"  # the rows laid out for pairs
+    assert ws.page_setup.orientation == "portrait" and ws.page_setup.fitToWidth == 1
+    assert ws.print_title_rows == "$7:$8" and ws.oddHeader.center.text == "&A"
     assert ws.cell(T_HEADER, 1).fill.start_color.rgb != ws.cell(T_HEADER, first).fill.start_color.rgb
     assert ws.column_dimensions["C"].width == 18
     champ = wb["Championship"]
@@ -231,11 +246,11 @@ def test_cleared_computed_cells_are_refilled_exactly(demo):
 def late_correction(ws):
     """Board 1: +2 to one pair and -2 to another, so that the board still adds up."""
     top = ws["B4"].value
-    rows = [r for r in range(T_FIRST, T_FIRST + 30) if isinstance(ws.cell(r, 4).value, (int, float))]
-    up = next(r for r in rows if ws.cell(r, 4).value <= top - 2)
-    down = next(r for r in rows if r != up and ws.cell(r, 4).value >= 2)
-    ws.cell(up, 4).value += 2
-    ws.cell(down, 4).value -= 2
+    rows = [r for r in range(T_FIRST, T_FIRST + 30) if isinstance(ws.cell(r, B1).value, (int, float))]
+    up = next(r for r in rows if ws.cell(r, B1).value <= top - 2)
+    down = next(r for r in rows if r != up and ws.cell(r, B1).value >= 2)
+    ws.cell(up, B1).value += 2
+    ws.cell(down, B1).value -= 2
     return ws.cell(up, 1).value, ws.cell(down, 1).value
 
 
@@ -272,28 +287,31 @@ def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
                 y = b[c] if c < len(b) else (None, None)
                 if x != y:
                     changed.append((name, r + 1, c + 1))
-    typed = [(name, r, c) for name, r, c in changed if name == "T14" and c == 4]
+    typed = [(name, r, c) for name, r, c in changed if name == "T14" and c == B1]
     assert len(typed) == 2  # the two corrected scores
     # every other changed cell is a computed one, and each is listed on the Corrections sheet, but for
-    # the standings (they follow from the results, as a Heeg period's do)
-    assert len(report.changes) == len([c for c in changed if c[0] != "Championship"]) - 2
+    # the standings and the sorted result (they follow from the results, as a Heeg period's do)
+    result = [(name, r, c) for name, r, c in changed
+              if name == "T14" and RESULT.first_col <= c < RESULT.first_col + RESULT.width()]
+    assert result  # the result re-sorted
+    assert len(report.changes) == len([c for c in changed if c[0] != "Championship"]) - 2 - len(result)
     assert any(c[0] == "Championship" for c in changed)
     assert not any(c.sheet == "Championship" for c in report.changes)
     first = [c.value for c in wb["T14"][T_HEADER]].index(COMPUTED[0]) + 1
-    assert all(c >= first for name, r, c in changed if name == "T14" and c != 4)
+    assert all(c >= first for name, r, c in changed if name == "T14" and c != B1 and (name, r, c) not in result)
     assert all(c >= 14 for name, r, c in changed if name == "Season")
 
 
 def test_one_score_changed_alone_does_not_add_up(demo):
     wb = load_workbook(demo)
     ws = wb["T14"]
-    ws["D9"] = ws["D9"].value + 2 if ws["D9"].value <= ws["B4"].value - 2 else ws["D9"].value - 2
+    ws["N9"] = ws["N9"].value + 2 if ws["N9"].value <= ws["B4"].value - 2 else ws["N9"].value - 2
     wb.save(demo)
     before = demo.read_bytes()
     with pytest.raises(BookInputError) as caught:
         recalc_path(demo)
     (problem,) = caught.value.problems
-    assert str(problem).startswith("T14, D8: board 1: the scores add up to ")
+    assert str(problem).startswith("T14, N8: board 1: the scores add up to ")  # board 1's header
     assert demo.read_bytes() == before and not backup_path(demo).exists()
 
 
@@ -371,37 +389,37 @@ def edit(path, change):
 
 def test_text_and_negative_scores(demo):
     def change(wb):
-        wb["T03"]["F9"] = "1O"
-        wb["T03"]["G9"] = -2
-        wb["T10"]["E10"] = None
+        wb["T03"]["P9"] = "1O"  # boards 3 and 4 (board 1 in N)
+        wb["T03"]["Q9"] = -2
+        wb["T10"]["O10"] = None
     edit(demo, change)
     assert problems_of(demo) == [
-        "T03, F9: score '1O' is not a number (type R for a sit-out)",
-        "T03, G9: score -2 is negative",
-        "T10, E10: the score is empty (type the score, or R for a sit-out)",
+        "T03, P9: score '1O' is not a number (type R for a sit-out)",
+        "T03, Q9: score -2 is negative",
+        "T10, O10: the score is empty (type the score, or R for a sit-out)",
     ]
 
 
 def test_score_above_the_top_and_a_board_that_does_not_add_up(demo):
-    edit(demo, lambda wb: wb["T06"].__setitem__("D9", 6))
+    edit(demo, lambda wb: wb["T06"].__setitem__("N9", 6))
     found = problems_of(demo)
-    assert found[0] == "T06, D9: score 6 is above the TOP 4"
-    assert found[1].startswith("T06, D8: board 1: the scores add up to")
+    assert found[0] == "T06, N9: score 6 is above the TOP 4"
+    assert found[1].startswith("T06, N8: board 1: the scores add up to")
 
 
 def test_unknown_pair_and_pair_twice(demo):
     def change(wb):
         ws = wb["T05"]
-        ws["A20"], ws["D20"] = "ZZ", 4
+        ws["A20"], ws["N20"] = "ZZ", 4
         ws["A21"] = "PR"
-        for col in range(4, 18):
+        for col in [2, 3, *range(B1, B1 + 14)]:
             ws.cell(21, col).value = ws.cell(row_of(ws, "PR"), col).value
     edit(demo, change)
     assert problems_of(demo) == [
         "T05, A21: pair PR appears twice (also row 14)",
         "T05, A20: ZZ: unknown pair: not a base pair, a registered guest or a split pair",
         # every problem at once (issue 15, point 6): ZZ's stray score on board 1 makes its sum wrong
-        "T05, D8: board 1: the scores add up to 22 on 8 results; a board's two lines must add up to rows x TOP = 24",
+        "T05, N8: board 1: the scores add up to 22 on 8 results; a board's two lines must add up to rows x TOP = 24",
     ]
 
 
@@ -429,7 +447,7 @@ def test_invalid_tournaments(demo):
         wb["T11"]["B3"] = "mitchell"
         ws = wb["T06"]
         for row in range(T_FIRST, T_FIRST + 20):
-            for col in range(4 + 13, 4 + 20):  # keep 13 boards
+            for col in range(B1 + 13, B1 + 20):  # keep 13 boards
                 ws.cell(row, col).value = None
     edit(demo, change)
     assert problems_of(demo) == [
@@ -461,7 +479,9 @@ def test_missing_and_unlisted_tournament_sheets(demo):
 def test_renamed_headers_and_sections(demo):
     def change(wb):
         wb["Season"]["C4"] = "Giocatore 2"
-        wb["T03"].cell(T_HEADER, [c.value for c in wb["T03"][T_HEADER]].index("Score %") + 1).value = "Pct"
+        headers = [c.value for c in wb["T03"][T_HEADER]]
+        first = headers.index(COMPUTED[0])  # the per-pair columns (the sorted result's header is rewritten)
+        wb["T03"].cell(T_HEADER, headers.index("Score %", first) + 1).value = "Pct"
         ws = wb["T04"]
         row = next(r for r in range(T_FIRST, ws.max_row + 1) if ws.cell(r, 1).value == "Penalties")
         ws.cell(row, 1).value = "Penalità"
@@ -471,7 +491,7 @@ def test_renamed_headers_and_sections(demo):
         "header back)"]
     edit(demo, lambda wb: wb["Season"].__setitem__("C4", "Player 2"))
     assert problems_of(demo) == [
-        "T03, AC8: the header should be 'Score %', found 'Pct' (a renamed or moved column: put the header back)",
+        "T03, AM8: the header should be 'Score %', found 'Pct' (a renamed or moved column: put the header back)",
         "T04, A9: the section 'Penalties' is missing: its title should be in column A below the pairs (renamed or "
         "deleted?)",
     ]
@@ -527,12 +547,12 @@ def test_empty_workbooks(tmp_path):
 
 
 def test_cli_reports_every_problem_and_writes_nothing(demo, capsys):
-    edit(demo, lambda wb: (wb["T03"].__setitem__("F9", "1O"), wb["T03"].__setitem__("G9", "x")))
+    edit(demo, lambda wb: (wb["T03"].__setitem__("P9", "1O"), wb["T03"].__setitem__("Q9", "x")))
     before = demo.read_bytes()
     assert main(["recalc", str(demo)]) == 2
     assert capsys.readouterr().err.splitlines() == [
-        "xlbridge: error: T03, F9: score '1O' is not a number (type R for a sit-out)",
-        "xlbridge: error: T03, G9: score 'x' is not a number (type R for a sit-out)",
+        "xlbridge: error: T03, P9: score '1O' is not a number (type R for a sit-out)",
+        "xlbridge: error: T03, Q9: score 'x' is not a number (type R for a sit-out)",
         f"xlbridge: nothing was written: fix the 2 problem(s) at their cells, then Recalculate season again "
         f"(xlbridge recalc {demo})",
     ]
@@ -550,7 +570,7 @@ def test_a_new_tournament_from_the_blank_sheet(demo, engine):
     for pair, got in pair_rows(source).items():
         target = rows[pair]["row"] if pair in rows else max(r["row"] for r in rows.values()) + 1
         new.cell(target, 1).value = pair
-        for col in range(2, 4 + 20):
+        for col in [2, 3, *range(B1, B1 + 20)]:
             new.cell(target, col).value = source.cell(got["row"], col).value
     season = wb["Season"]
     season["J19"], season["K19"], season["L19"] = "T15", "2020-07-10", "PR"

@@ -246,7 +246,7 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
     st = _style()
     nboards = len(next(iter(t.scores.values()))) if t else d.TEMPLATE_BOARDS
     spec = d.tournament_sheet(nboards, t.id if t else d.BLANK_TOURNAMENT)
-    pairs, results = spec.tables
+    pairs, boards, result, results = spec.tables
     _title(ws, f"{_(d.TOURNAMENT_TITLE)} {t.id}" if t else _("{title} (copy this sheet, rename it as the tournament "
                                                            "and add it to the list on the Season sheet)").format(
         title=_(d.TOURNAMENT_TITLE)))
@@ -259,21 +259,25 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
     for s in spec.settings:
         ws.cell(row=s.row, column=s.col + 1, value=_(s.note) if s.note else None)
     _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
-    _header(ws, pairs)
-    _header(ws, results)
+    for table in spec.tables:
+        _header(ws, table)
+    ws.cell(row=d.RESULT_CAPTION_ROW, column=result.first_col, value=_(d.RESULT_CAPTION)).font = st.bold
     _widths(ws, spec)
     _freeze(ws, spec)
     rows = _pair_rows(season, t)
     nrows = max(len(rows) + 2, d.PAIRS.room)
-    _cells(ws, pairs, nrows)
-    _cells(ws, results, nrows)
+    for table in spec.tables:
+        _cells(ws, table, nrows)
+    from xlbridge.workbooks.openpyxl_book import print_setup
+
+    print_setup(ws, spec.layout(nrows))  # the sorted result prints: portrait, one page wide
     for r, (pair, word, players, scores) in enumerate(rows, start=pairs.first_row):
         if word in d.PAIRS.column("status").allowed:  # the word of the workbook's language
             word = d.PAIRS.column("status").choices()[d.PAIRS.column("status").allowed.index(word)]
         for column, value in zip(("pair", "status", "players"), (pair, word, players)):
             ws.cell(row=r, column=pairs.col(column), value=value)
         for b, value in enumerate(scores, start=1):
-            ws.cell(row=r, column=d.FIRST_BOARD_COL + b - 1, value=value)
+            ws.cell(row=r, column=boards.first_col + b - 1, value=value)
     _build_sections(ws, t, pairs.first_row + nrows + 1, nboards)
 
 
@@ -289,8 +293,8 @@ def _section_lines(t: bm.Tournament | None) -> dict[str, list[list[Any]]]:
         lines[d.RECTIFICATIONS.id].append([rect.board, kind.choices()[kind.allowed.index(rect.kind)] if rect.kind in
                                            kind.allowed else rect.kind, ", ".join(rect.row) or None,
                                            ", ".join(rect.ns) or None])
-    for entry, hands in t.hand_scores.items():
-        lines[d.BRIDGE_SCORES.id].append([entry, None, None, *hands])
+    for entry, hands in t.hand_scores.items():  # under the pairs' board columns
+        lines[d.BRIDGE_SCORES.id].append([entry, *[None] * (d.FIRST_BOARD_COL - 2), *hands])
     return lines
 
 

@@ -23,6 +23,7 @@ from xlbridge.workbooks.declare import (
     COMPUTED_HEADER,
     INPUT,
     Column,
+    Print,
     Setting,
     SheetSpec,
     Table,
@@ -113,16 +114,39 @@ EXTRA = Setting("extra", row=6, label="Extra PTS to",
                 note="only when no bridge scores are typed below: the pairs with the highest bridge score")
 TOURNAMENT_SETTINGS = (MOVEMENT, TOP, COUNTS, EXTRA)
 
-#: The pairs: Pair, Status, Players, then one column per board (headed 1, 2, 3, ...).
+#: The pairs: Pair, Status, Players (the typed columns kept in view); the board columns follow
+#: right of the tournament's sorted result.
 PAIRS = Table("pairs", header_row=8, room=16, columns=(
     Column("pair", "Pair", width=8),
     Column("status", "Status", width=9, allowed=("waiting", "ill", "unable", "split"), strict=False),
     Column("players", "Players", width=18),
 ))
-FIRST_BOARD_COL = PAIRS.first_col + PAIRS.width()
+GAP_WIDTH = 2
+#: The tournament's result, sorted (issue 16, point 4): right of the pairs after one narrow gap
+#: column, on screen without scrolling; what the sheet prints.  Computed: the entries that played
+#: in ranking order (ties share the engine's rank), then the base pairs that did not play at the
+#: tables (split, waiting, ill, unable) without a rank, with their status and PTS.
+RESULT = Table("result", header_row=8, first_col=PAIRS.first_col + PAIRS.width() + 1, columns=(
+    _computed("rank", "Rank", 6),
+    _computed("pair", "Pair", 7),
+    _computed("name", "Name", 20),
+    _computed("pct", "Score %", 8, PCT),
+    _computed("f1", "F1 PTS", 8, PTS),
+    _computed("indy", "IndyCar PTS", 9, PTS),
+    _computed("hybrid", "Hybrid PTS", 9, PTS),
+    _computed("status", "Status", 9),
+))
+#: The caption above the sorted result (row 7: printed with it).
+RESULT_CAPTION = N_("Result, sorted by score (computed)")
+RESULT_CAPTION_ROW = RESULT.header_row - 1
+#: Board 1's column: right of the sorted result after one gap column (N).
+FIRST_BOARD_COL = RESULT.first_col + RESULT.width() + 1
+#: Board 1's column in the layout of the releases before the sorted result (D): such a sheet is
+#: still read, its result written right of its per-pair columns (docs/clubs/bridgemania.md).
+EARLIER_FIRST_BOARD_COL = PAIRS.first_col + PAIRS.width()
 BOARD_WIDTH = 6.5  # board scores, and four-digit bridge scores (-1430) further down
 TEMPLATE_BOARDS = 28  # the board columns of the blank tournament
-#: The computed columns, right of the boards after one narrow gap column.
+#: The computed columns of each pair's row, right of the boards after one narrow gap column.
 RESULTS = Table("results", header_row=8, first_col=0, columns=(
     _computed("list", "List", 7.5),
     _computed("penalty", "Penalty", 9),
@@ -136,7 +160,6 @@ RESULTS = Table("results", header_row=8, first_col=0, columns=(
     _computed("indy", "IndyCar PTS", 13, PTS),
     _computed("hybrid", "Hybrid PTS", 12, PTS),
 ))
-GAP_WIDTH = 2
 
 
 def board_columns(nboards: int) -> tuple[Column, ...]:
@@ -149,14 +172,39 @@ def results_at(first_col: int) -> Table:
     return replace(RESULTS, first_col=first_col)
 
 
-def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT) -> SheetSpec:
-    """A tournament sheet of ``nboards`` boards."""
-    pairs = replace(PAIRS, columns=PAIRS.columns + board_columns(nboards))
-    results = results_at(FIRST_BOARD_COL + nboards + 1)
-    widths = [0.0] * (results.first_col - 1)
-    widths[-1] = GAP_WIDTH
+def result_at(first_col: int) -> Table:
+    """The sorted result where a sheet has it."""
+    return replace(RESULT, first_col=first_col)
+
+
+def boards_at(first_col: int, nboards: int) -> Table:
+    """The board columns 1..n of the pairs' rows from ``first_col`` (typed)."""
+    return Table("boards", header_row=PAIRS.header_row, columns=board_columns(nboards), first_col=first_col,
+                 room=PAIRS.room)
+
+
+def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT, first_board: int = FIRST_BOARD_COL) -> SheetSpec:
+    """A tournament sheet of ``nboards`` boards: Pair, Status, Players | the sorted result |
+    boards 1..n | each pair's computed columns, one narrow gap column between; Pair, Status and
+    Players stay in view while the boards are typed, and the sorted result is what prints
+    (portrait, one page wide, its caption and header on every page).
+
+    ``first_board=EARLIER_FIRST_BOARD_COL``: a sheet of an earlier release (board 1 in D), whose
+    sorted result sits right of its per-pair columns, one gap column between (nothing typed moves).
+    The tables: ``pairs``, ``boards``, ``result``, ``results`` (in this order, whatever the columns)."""
+    boards = boards_at(first_board, nboards)
+    results = results_at(first_board + nboards + 1)
+    result = RESULT if first_board == FIRST_BOARD_COL else result_at(results.first_col + results.width() + 1)
+    last = max(t.first_col + t.width() - 1 for t in (boards, result, results))
+    widths = [0.0] * last
+    for t in (boards, result, results):
+        if t.first_col - 1 > PAIRS.width():
+            widths[t.first_col - 2] = GAP_WIDTH  # the gap column left of it
     return SheetSpec("tournament", name, title=TOURNAMENT_TITLE, settings=TOURNAMENT_SETTINGS,
-                     tables=(pairs, results), freeze=(PAIRS.first_row, FIRST_BOARD_COL), widths=tuple(widths))
+                     tables=(PAIRS, boards, result, results), freeze=(PAIRS.first_row, PAIRS.first_col + PAIRS.width()),
+                     widths=tuple(widths),
+                     print=Print("portrait", True, (RESULT_CAPTION_ROW, RESULT.header_row), area=RESULT.id,
+                                 area_row=RESULT_CAPTION_ROW, page_header="&A"))
 
 
 @dataclass(frozen=True)
@@ -173,8 +221,12 @@ class Section:
     board_wide: bool = False
 
     def at(self, title_row: int, nboards: int = 0) -> Table:
-        """The section's table under its title at ``title_row`` (with ``nboards`` board columns when it has them)."""
-        columns = self.table.columns + (board_columns(nboards) if self.id == "bridge" else ())
+        """The section's table under its title at ``title_row`` (the bridge scores: blank-headed
+        columns up to the board columns, then ``nboards`` board columns, under the pairs' boards)."""
+        columns = self.table.columns
+        if self.id == "bridge":
+            gaps = tuple(Column(f"gap{i}", "") for i in range(1, FIRST_BOARD_COL - len(columns)))
+            columns = columns + gaps + board_columns(nboards)
         return replace(self.table, header_row=title_row + 1, columns=columns)
 
     def typed_cols(self, nboards: int) -> int:
@@ -195,7 +247,7 @@ RECTIFICATIONS = Section("rectifications", N_("Rectifications"),
                          min_rows=3, board_wide=True)
 BRIDGE_SCORES = Section("bridge", N_("Bridge scores"),
                         N_("optional: each pair's bridge score per board (+1430, -100; R = sit-out) -> the extra PTS"),
-                        Table("bridge", 0, (Column("pair", "Pair"), Column("gap1", ""), Column("gap2", ""))),
+                        Table("bridge", 0, (Column("pair", "Pair"),)),
                         min_rows=4, board_wide=True)
 SECTIONS = (PENALTIES, RECTIFICATIONS, BRIDGE_SCORES)
 

@@ -20,7 +20,7 @@ from xlbridge.language import N_, _
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_text, is_blank
-from xlbridge.workbooks.book import BookAdapter, Grid, cell, column_letter
+from xlbridge.workbooks.book import BookAdapter, Grid, Layout, cell, column_letter
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.locate import locate
 from xlbridge.workbooks.bridgemania.read import (
@@ -32,7 +32,7 @@ from xlbridge.workbooks.bridgemania.read import (
     read_season,
     read_tournament,
 )
-from xlbridge.workbooks.declare import COMPUTED
+from xlbridge.workbooks.declare import COMPUTED, COMPUTED_HEADER, Table
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
 from xlbridge.workbooks.typed import one_per_cell
 
@@ -218,8 +218,13 @@ def _plan(grid: Reader, names: list[str], season: bm.Season, standings: bm.Stand
     plan = Plan()
     _calendar(plan, grid(d.SEASON), standings, where)
     results = {r.id: r for r in standings.tournaments}
-    for tid, ts in sheets.items():
-        _tournament(plan, results[tid], ts)
+    names_of = {b.id: display_name(b) for b in season.base_pairs}
+    names_of.update({g.id: g.name for g in season.guests})
+    for t in season.tournaments:
+        if t.id in sheets:
+            _tournament(plan, results[t.id], sheets[t.id])
+            temporary = {pair: " / ".join(players) for pair, players in t.splits.items()}
+            _sorted_result(plan, results[t.id], sheets[t.id], {**names_of, **temporary}, grid(t.id))
     _championship(plan, grid, names, season, standings)
     _participation(plan, grid, names, standings, next_list)
     for block in plan.blocks:  # standings follow from the audited results: not on Corrections (as at Heeg)
@@ -280,6 +285,64 @@ def _tournament(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces) -> N
     if block:
         plan.blocks.append(Block(ts.sheet, table.first_row, table.first_col, block, what=ts.sheet, rows=units,
                                  columns=table.headers(), formats=[c.number_format for c in table.columns]))
+
+
+def result_rows(res: bm.TournamentResult, names: dict[str, str]) -> tuple[Grid, list[str]]:
+    """The tournament's sorted result (issue 16, point 4) and each row's pair: the entries
+    that played in the engine's ranking order with its rank (equal scores share it; never
+    ranked again from rounded %), a guest without PTS; then the base pairs that did not play
+    at the tables, in the order of the base pairs, without a rank: a split pair with its
+    halved % and PTS, a waiting, ill or unable pair with the PTS the tables give it (C.03)."""
+    nights = {n.pair: n for n in res.base}
+    status = d.PAIRS.column("status")
+    words = dict(zip(status.allowed, status.choices()))  # the workbook's language
+    rows: Grid = []
+    pairs: list[str] = []
+    for e in res.entries:
+        n = nights.get(e.entry)
+        pts = (e.f1, e.indy, e.hybrid) if n is None else (n.f1, n.indy, n.hybrid)
+        if e.kind == "guest":
+            pts = (None, None, None)
+        kind = None if e.kind == "base" else _(KIND_WORDS.get(e.kind, e.kind))
+        rows.append([e.rank, e.entry, names.get(e.entry) or None, e.percent, *pts, kind])
+        pairs.append(e.entry)
+    for n in res.base:
+        if n.status in ("O", "P"):
+            continue
+        word = words["split" if n.status == "S" else n.status]
+        rows.append([None, n.pair, names.get(n.pair) or None, n.percent, n.f1, n.indy, n.hybrid, word])
+        pairs.append(n.pair)
+    return rows, pairs
+
+
+def _sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, names: dict[str, str],
+                   grid: Grid) -> None:
+    """The sorted result with its caption and header, on the rows of the pairs (a derived
+    view: not audited, as the Heeg evening's result); an earlier release's sheet gets the
+    look of it the first time (right of its per-pair columns)."""
+    table = d.result_at(ts.result_col)
+    rows, pairs = result_rows(res, names)
+    room = max(len(rows), ts.main_end - table.first_row + 1)
+    values: Grid = [[_(d.RESULT_CAPTION)] + [None] * (table.width() - 1), table.headers()]
+    values += rows + [[None] * table.width() for _ in range(room - len(rows))]
+    plan.blocks.append(Block(ts.sheet, d.RESULT_CAPTION_ROW, table.first_col, values, what=ts.sheet,
+                             rows=["caption", "header"] + pairs + [""] * (room - len(rows)), columns=table.headers(),
+                             audit=False, formats=[c.number_format for c in table.columns]))
+    if ts.earlier and as_text(cell(grid, table.header_row, table.first_col)) != table.columns[0].text():
+        plan.layouts.append((ts.sheet, _result_look(ts, table, room)))
+
+
+def _result_look(ts: TournamentPlaces, table: Table, rows: int) -> Layout:
+    """The look of the sorted result that a recalculation adds to an earlier release's sheet:
+    a computed header, blue cells with the number formats, the sheet's widths and print setup."""
+    full = ts.spec().layout(rows)
+    formats = [((table.first_row, table.first_col + i, rows, 1), c.number_format)
+               for i, c in enumerate(table.columns) if c.number_format != "General"]
+    return Layout(header_fill=COMPUTED_HEADER, more_headers=((table.header_row, table.first_col, 1, table.width()),),
+                  widths=full.widths, number_formats=tuple(formats),
+                  fills=(((table.first_row, table.first_col, rows, table.width()), COMPUTED),),
+                  orientation=full.orientation, fit_width=full.fit_width, repeat_rows=full.repeat_rows,
+                  print_area=full.print_area, page_header=full.page_header)
 
 
 def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:

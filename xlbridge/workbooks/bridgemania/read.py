@@ -23,7 +23,7 @@ from xlbridge.clubs import bridgemania as bm
 from xlbridge.values import as_date, as_text, as_whole, is_blank
 from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.bridgemania import declaration as d
-from xlbridge.workbooks.declare import Table, cell_ref
+from xlbridge.workbooks.declare import SheetSpec, Table, cell_ref
 from xlbridge.workbooks.plan import Problem, at
 
 __all__ = ["SeasonPlaces", "TournamentPlaces", "read_season", "read_tournament", "is_tournament_sheet",
@@ -57,6 +57,8 @@ class TournamentPlaces:
     main_order: list[tuple[int, str]] = field(default_factory=list)  # every non-blank pair row
     main_end: int = d.PAIRS.first_row - 1
     computed_col: int = 0
+    result_col: int = 0  # the sorted result's first column
+    first_board: int = d.FIRST_BOARD_COL  # board 1's column: d.EARLIER_FIRST_BOARD_COL on an earlier release's sheet
     board_width: int = 0  # the board columns headed 1, 2, 3, ...
     boards: int = 0  # the boards played: the last board column with any score
     penalty_rows: list[tuple[int, str]] = field(default_factory=list)
@@ -66,7 +68,16 @@ class TournamentPlaces:
     sections: dict[str, int] = field(default_factory=dict)  # section id -> title row
 
     def board_col(self, board: int) -> int:
-        return d.FIRST_BOARD_COL + board - 1
+        return self.first_board + board - 1
+
+    @property
+    def earlier(self) -> bool:
+        """A sheet in the layout of an earlier release (board 1 in D, no sorted result left of the boards)."""
+        return self.first_board == d.EARLIER_FIRST_BOARD_COL
+
+    def spec(self) -> SheetSpec:
+        """The declaration of this sheet's layout (its boards where they are)."""
+        return d.tournament_sheet(self.board_width, self.sheet, self.first_board)
 
     def section_rows(self, section_id: str, last_row: int) -> range:
         """The typed rows of a section: below its header, up to the next section."""
@@ -263,14 +274,20 @@ def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Proble
                                "{expected!r} (found {found})", tournament=tid, field=s.id, expected=s.text(),
                                found=_found(found)))
     problems += check_headers(tid, grid, d.PAIRS)
-    col = d.FIRST_BOARD_COL
-    while as_whole(cell(grid, d.PAIRS.header_row, col)) == col - d.FIRST_BOARD_COL + 1:
+    # the layout from the header row: board 1 right of the sorted result, or (an earlier release) in D
+    header = d.PAIRS.header_row
+    if as_whole(cell(grid, header, d.FIRST_BOARD_COL)) != 1 and as_whole(cell(grid, header,
+                                                                             d.EARLIER_FIRST_BOARD_COL)) == 1:
+        ts.first_board = d.EARLIER_FIRST_BOARD_COL
+    col = ts.first_board
+    while as_whole(cell(grid, header, col)) == col - ts.first_board + 1:
         col += 1
-    ts.board_width = col - d.FIRST_BOARD_COL
-    if col == d.FIRST_BOARD_COL:
-        problems.append(at(tid, cell_ref(d.PAIRS.header_row, d.FIRST_BOARD_COL), "bm.sheet.boards",
+    ts.board_width = col - ts.first_board
+    if col == ts.first_board:
+        problems.append(at(tid, cell_ref(header, ts.first_board), "bm.sheet.boards",
                            "the board numbers 1, 2, 3, ... should start here", tournament=tid, field="boards"))
     _results(tid, grid, ts, col, problems)
+    ts.result_col = d.RESULT.first_col if not ts.earlier else ts.computed_col + d.RESULTS.width() + 1
     _sections(tid, grid, ts, problems)
     if len(problems) > before:
         return False
