@@ -15,6 +15,7 @@ from xlbridge.language import sheet_name, speaking
 from xlbridge.workbooks.speak import Localised
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import T_FIRST
+from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
 from xlbridge.workbooks.heeg import heeg_workbook
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 
@@ -147,9 +148,11 @@ def bridgemania(tmp_path_factory) -> Path:
 
 def test_a_formula_or_error_in_bridgemania_scores_is_one_problem_at_its_cell(bridgemania):
     ws = load_workbook(bridgemania)["T01"]
-    first, second = [r for r in range(T_FIRST, ws.max_row + 1) if isinstance(ws.cell(r, 4).value, (int, float))][:2]
+    board = FIRST_BOARD_COL  # board 1: N, right of the sorted result
+    first, second = [r for r in range(T_FIRST, ws.max_row + 1)
+                     if isinstance(ws.cell(r, board).value, (int, float))][:2]
 
     def change(wb):
-        wb["T01"].cell(first, 4).value = "=D9+1"  # board 1 (was: 'score '=D9+1' is not a number')
-        wb["T01"].cell(second, 6).value = "#REF!"  # board 3
-    assert located(bridgemania, change) == {("T01", f"D{first}", "cell.formula"), ("T01", f"F{second}", "cell.error")}
+        wb["T01"].cell(first, board).value = "=N9+1"  # board 1 (was: 'score '=N9+1' is not a number')
+        wb["T01"].cell(second, board + 2).value = "#REF!"  # board 3
+    assert located(bridgemania, change) == {("T01", f"N{first}", "cell.formula"), ("T01", f"P{second}", "cell.error")}
