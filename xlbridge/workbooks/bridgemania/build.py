@@ -369,6 +369,10 @@ HOW_TO_LINES = [
     "pair: every base pair (its board scores, or a status: waiting / ill / unable, or split), each guest, each "
     "temporary pair of a split night (its two players in Players, e.g. Barbara / Sergio)."),
     N_("Board scores as on the traveller (0-2-4-...-TOP); R = sit-out (TOP/2). Every board must add up."),
+    N_("Right of the pairs, the tournament's result sorted by score (computed; what the sheet prints, on one "
+       "page): rank (equal scores share it), pair, name, score %, the three PTS; then the base pairs that did not "
+       "play (split, waiting, ill, unable) with their PTS. The board columns follow it (board 1 in column N); each "
+       "pair's own computed columns are right of the boards."),
     N_("Penalties: one row per guilty pair and error. Rectifications: board, partial or irreversible, and for a "
     "partial one the annulled row (NS, EW) and every NS pair of the board. Bridge scores: optional, for the extra "
     "PTS (the highest bridge score of the night)."),
