@@ -52,6 +52,7 @@ from xlbridge.cli import main
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.excel import functions as fn
 from xlbridge.workbooks.bridgemania import season_workbook
+from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL as BM_BOARD_1
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.messages import MARK, MESSAGES, clear_marks, report_problems
 from xlbridge.workbooks.recalc import BookInputError, recalculate
@@ -644,7 +645,7 @@ def bmania(ident: str, edit: Callable[[Workbook], object], alone: bool = True) -
 def clear_board(board: int) -> Callable[[Workbook], None]:
     def edit(wb: Workbook) -> None:
         for row in range(9, 19):
-            wb["T1"].cell(row=row, column=3 + board).value = None
+            wb["T1"].cell(row=row, column=BM_BOARD_1 - 1 + board).value = None
     return edit
 
 
@@ -652,7 +653,7 @@ def add_row(sheet: str, row: int, pair: str, scores: list[object]) -> Callable[[
     def edit(wb: Workbook) -> None:
         wb[sheet].cell(row=row, column=1, value=pair)
         for board, value in enumerate(scores, start=1):
-            wb[sheet].cell(row=row, column=3 + board, value=value)
+            wb[sheet].cell(row=row, column=BM_BOARD_1 - 1 + board, value=value)
     return edit
 
 
@@ -667,16 +668,16 @@ def rename_section(label: str, new: str) -> Callable[[Workbook], None]:
 def rename_header(header: str, new: str) -> Callable[[Workbook], None]:
     def edit(wb: Workbook) -> None:
         ws = wb["T1"]
-        cell = next(c for c in ws[8] if c.value == header)
+        cell = [c for c in ws[8] if c.value == header][-1]  # the per-pair column (the sorted result is rewritten)
         cell.value = new
     return edit
 
 
-bmania("E-BM-SCORE-TEXT", setting("T1", D9="1O"))
-bmania("E-BM-SCORE-NEGATIVE", setting("T1", D9=-2))
-bmania("E-BM-SCORE-BLANK", setting("T1", D9=None))
-bmania("E-BM-SCORE-ABOVE-TOP", setting("T1", D9=8), alone=False)
-bmania("E-BM-BOARD-SUM", setting("T1", D9=4))
+bmania("E-BM-SCORE-TEXT", setting("T1", N9="1O"))
+bmania("E-BM-SCORE-NEGATIVE", setting("T1", N9=-2))
+bmania("E-BM-SCORE-BLANK", setting("T1", N9=None))
+bmania("E-BM-SCORE-ABOVE-TOP", setting("T1", N9=8), alone=False)
+bmania("E-BM-BOARD-SUM", setting("T1", N9=4))
 bmania("E-BM-PAIR-UNKNOWN", setting("T1", A18="ZZ"))  # (the guest G1's row: the boards still add up)
 bmania("E-BM-PAIR-TWICE", add_row("T1", 19, "A", [b[0] for b in BM_BOARDS]))
 bmania("E-BM-STATUS-UNKNOWN", setting("T1", B16="sick"))

@@ -206,7 +206,7 @@ def test_a_season_gives_the_same_numbers_in_italian_and_in_english(bm_books):
     for path in bm_books:  # a late correction typed in both: two scores of a board swapped
         wb = load_workbook(path)
         ws = wb["T03"]
-        ws["D9"], ws["D10"] = ws["D10"].value, ws["D9"].value
+        ws["N9"], ws["N10"] = ws["N10"].value, ws["N9"].value  # board 1 (right of the sorted result)
         wb.save(path)
     reports = [recalc_path(path, when="2026-11-30 20:00") for path in bm_books]
     assert [r.language for r in reports] == ["it", "en"]

@@ -23,6 +23,7 @@ from xlbridge.files.headless import recalc_path
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import detect
+from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL as BM_BOARD_1
 
 WHEN = "2026-11-30 12:00"
 
@@ -79,20 +80,21 @@ def bm_tournament(wb):
 
 
 def bm_correction(wb):
-    """Swap two scores of board 1 (the board still adds up)."""
+    """Swap two scores of board 1 (the board still adds up); board 1 is right of the sorted result."""
     ws = bm_tournament(wb)
-    rows = [r for r in range(9, 40) if isinstance(ws.cell(row=r, column=4).value, (int, float))]
+    col = BM_BOARD_1
+    rows = [r for r in range(9, 40) if isinstance(ws.cell(row=r, column=col).value, (int, float))]
     a, b = rows[0], rows[1]
-    ws.cell(row=a, column=4).value, ws.cell(row=b, column=4).value = (ws.cell(row=b, column=4).value,
-                                                                      ws.cell(row=a, column=4).value)
-    assert ws.cell(row=a, column=4).value != ws.cell(row=b, column=4).value, "pick two different scores"
-    return ws.title, ws.cell(row=a, column=4).coordinate
+    ws.cell(row=a, column=col).value, ws.cell(row=b, column=col).value = (ws.cell(row=b, column=col).value,
+                                                                          ws.cell(row=a, column=col).value)
+    assert ws.cell(row=a, column=col).value != ws.cell(row=b, column=col).value, "pick two different scores"
+    return ws.title, ws.cell(row=a, column=col).coordinate
 
 
 def bm_bad(wb):
     ws = bm_tournament(wb)
-    ws["D9"] = "x"
-    return ws.title, "D9"
+    ws.cell(row=9, column=BM_BOARD_1).value = "x"
+    return ws.title, ws.cell(row=9, column=BM_BOARD_1).coordinate
 
 
 @dataclass(frozen=True)
