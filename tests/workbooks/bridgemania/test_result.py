@@ -168,3 +168,30 @@ def test_a_late_correction_re_sorts_the_result_without_a_correction_of_its_own(d
     # the per-pair columns' changes are listed on Corrections; the result, a view of them, is not
     columns = {c.cell.rstrip("0123456789") for c in report.changes if c.sheet == "T01"}
     assert columns and not columns & set("EFGHIJKL")
+
+
+def test_the_rows_rest_on_the_regolamento(quotes):
+    """Guests ranked without PTS; waiting and ill pairs averaged PTS, unable 0 (docs/clubs/bridgemania.md)."""
+    quotes("004")(
+        "Le “coppie ospiti” partecipano alla classifica del singolo torneo, ma non partecipano alla classifica del "
+        "campionato.",
+        "pertanto i punteggi ottenuti dalle Coppie Ospiti non saranno assegnati.",
+        "le Coppie Base che per ragione propria sono Impossibilitate a partecipare ad un torneo, per quel torneo "
+        "prendono (0) zero PTS.",
+        "le Coppie Base che sono in Lista di Attesa e quindi non partecipano per propria scelta ad un torneo, per quel "
+        "torneo prendono i punteggi mediati come da tabelle.",
+        "le Coppie Base che sono impossibilitate a partecipare per malattia prendono per quel torneo i punteggi "
+        "mediati come da tabelle",
+    )
+
+
+def test_the_result_speaks_the_workbooks_language(tmp_path):
+    from xlbridge.language import _, speaking
+
+    ws = load_workbook(build("bridgemania", tmp_path / "it.xlsx", language="it"))["T07"]
+    with speaking("it"):
+        assert ws.cell(RESULT_CAPTION_ROW, RESULT.first_col).value == _(RESULT_CAPTION) != RESULT_CAPTION
+        assert [ws.cell(T_HEADER, RESULT.first_col + i).value for i in range(RESULT.width())] == RESULT.headers()
+    words = {r["status"] for r in result_of(ws)}
+    assert {"ospite", "scoppiata", "lista di attesa", "malattia", "impossibilitata"} <= words
+    assert not words & {"guest", "split", "waiting", "ill", "unable"}
