@@ -20,7 +20,7 @@ from xlbridge.language import N_, _
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_text, is_blank
-from xlbridge.workbooks.book import BookAdapter, Grid, Layout, cell, column_letter
+from xlbridge.workbooks.book import BookAdapter, Grid, cell, column_letter
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.locate import locate
 from xlbridge.workbooks.bridgemania.read import (
@@ -32,7 +32,7 @@ from xlbridge.workbooks.bridgemania.read import (
     read_season,
     read_tournament,
 )
-from xlbridge.workbooks.declare import COMPUTED, COMPUTED_HEADER, Table
+from xlbridge.workbooks.declare import COMPUTED
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
 from xlbridge.workbooks.typed import one_per_cell
 
@@ -329,20 +329,7 @@ def _sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, n
                              rows=["caption", "header"] + pairs + [""] * (room - len(rows)), columns=table.headers(),
                              audit=False, formats=[c.number_format for c in table.columns]))
     if ts.earlier and as_text(cell(grid, table.header_row, table.first_col)) != table.columns[0].text():
-        plan.layouts.append((ts.sheet, _result_look(ts, table, room)))
-
-
-def _result_look(ts: TournamentPlaces, table: Table, rows: int) -> Layout:
-    """The look of the sorted result that a recalculation adds to an earlier release's sheet:
-    a computed header, blue cells with the number formats, the sheet's widths and print setup."""
-    full = ts.spec().layout(rows)
-    formats = [((table.first_row, table.first_col + i, rows, 1), c.number_format)
-               for i, c in enumerate(table.columns) if c.number_format != "General"]
-    return Layout(header_fill=COMPUTED_HEADER, more_headers=((table.header_row, table.first_col, 1, table.width()),),
-                  widths=full.widths, number_formats=tuple(formats),
-                  fills=(((table.first_row, table.first_col, rows, table.width()), COMPUTED),),
-                  orientation=full.orientation, fit_width=full.fit_width, repeat_rows=full.repeat_rows,
-                  print_area=full.print_area, page_header=full.page_header)
+        plan.layouts.append((ts.sheet, d.result_look(ts.spec(), room)))
 
 
 def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:
