@@ -130,11 +130,11 @@ RESULT = Table("result", header_row=8, first_col=PAIRS.first_col + PAIRS.width()
     _computed("rank", "Rank", 6),
     _computed("pair", "Pair", 7),
     _computed("name", "Name", 20),
-    _computed("pct", "Score %", 8, PCT),
+    _computed("pct", "Score %", 10, PCT),
     _computed("f1", "F1 PTS", 8, PTS),
-    _computed("indy", "IndyCar PTS", 9, PTS),
-    _computed("hybrid", "Hybrid PTS", 9, PTS),
-    _computed("status", "Status", 9),
+    _computed("indy", "IndyCar PTS", 12, PTS),
+    _computed("hybrid", "Hybrid PTS", 11, PTS),
+    _computed("status", "Status", 15),  # "impossibilitata", "lista di attesa"
 ))
 #: The caption above the sorted result (row 7: printed with it).
 RESULT_CAPTION = N_("Result, sorted by score (computed)")
