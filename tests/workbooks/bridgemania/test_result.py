@@ -195,3 +195,16 @@ def test_the_result_speaks_the_workbooks_language(tmp_path):
     words = {r["status"] for r in result_of(ws)}
     assert {"ospite", "scoppiata", "lista di attesa", "malattia", "impossibilitata"} <= words
     assert not words & {"guest", "split", "waiting", "ill", "unable"}
+
+
+def test_board_numbers_neither_in_n_nor_in_d_are_one_problem_at_n8(demo_file, tmp_path):
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.recalc import BookInputError
+    from xlbridge.workbooks.recalc import recalculate as recalc_book
+
+    wb = load_workbook(demo_file)
+    wb["T04"].cell(T_HEADER, FIRST_BOARD_COL).value = "uno"
+    with pytest.raises(BookInputError) as caught:
+        recalc_book(OpenpyxlBook(wb))
+    assert [str(p) for p in caught.value.problems] == [
+        "T04, N8: the board numbers 1, 2, 3, ... should start here"]

@@ -359,17 +359,19 @@ def layout(spec: SheetSpec, rows: int = 0, filled: tuple[str, ...] = ()) -> Layo
     return replace(base, header_fill=COMPUTED_HEADER, header_cols=last, fills=base.fills + tuple(merge_areas(computed)))
 
 
-def result_look(spec: SheetSpec, rows: int) -> Layout:
-    """The look of the sorted result that a recalculation adds to an earlier release's
-    tournament sheet (``spec``: its layout, :func:`tournament_sheet` with its board 1):
-    a computed header, ``rows`` blue rows with the number formats, the sheet's widths and
-    its print setup (the result prints, as on a sheet the builder makes)."""
-    table = spec.table(RESULT.id)
+def result_look(spec: SheetSpec, table: Table, rows: int) -> Layout:
+    """The look of the sorted result ``table`` that a recalculation adds to an earlier release's
+    tournament sheet (``spec``: its layout, :func:`tournament_sheet` with its board 1): a computed
+    header, ``rows`` blue rows with the number formats, the sheet's widths (when the result is where
+    ``spec`` has it) and the print setup of a sheet the builder makes (the result prints)."""
     full = spec.layout(rows)
     formats = [((table.first_row, table.first_col + i, rows, 1), c.number_format)
                for i, c in enumerate(table.columns) if c.number_format != "General"]
+    top = spec.print.area_row
     return Layout(header_fill=COMPUTED_HEADER, more_headers=((table.header_row, table.first_col, 1, table.width()),),
-                  widths=full.widths, number_formats=tuple(merge_areas(formats)),
+                  widths=full.widths if spec.table(RESULT.id).first_col == table.first_col else (),
+                  number_formats=tuple(merge_areas(formats)),
                   fills=(((table.first_row, table.first_col, rows, table.width()), COMPUTED),),
                   orientation=full.orientation, fit_width=full.fit_width, repeat_rows=full.repeat_rows,
-                  print_area=full.print_area, page_header=full.page_header)
+                  print_area=(top, table.first_col, table.header_row + rows - top + 1, table.width()),
+                  page_header=full.page_header)

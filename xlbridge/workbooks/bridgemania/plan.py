@@ -329,7 +329,7 @@ def _sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, n
                              rows=["caption", "header"] + pairs + [""] * (room - len(rows)), columns=table.headers(),
                              audit=False, formats=[c.number_format for c in table.columns]))
     if ts.earlier and as_text(cell(grid, table.header_row, table.first_col)) != table.columns[0].text():
-        plan.layouts.append((ts.sheet, d.result_look(ts.spec(), room)))
+        plan.layouts.append((ts.sheet, d.result_look(ts.spec(), table, room)))
 
 
 def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:
