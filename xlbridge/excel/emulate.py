@@ -151,7 +151,18 @@ def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
         if func == "alert":
             alerts.append(action["args"][0])
             continue
+        if func == "activateSheet":
+            workbook.active = action["args"]
+            for i, sheet in enumerate(workbook.worksheets):
+                sheet.sheet_view.tabSelected = i == action["args"]
+            continue
         ws = workbook.worksheets[action["sheet_position"]]
+        if func == "rangeSelect":  # the selection: where the scorer types first
+            from openpyxl.utils import get_column_letter
+
+            where = f"{get_column_letter(action['start_column'] + 1)}{action['start_row'] + 1}"
+            ws.sheet_view.selection[0].activeCell = ws.sheet_view.selection[0].sqref = where
+            continue
         if func == "freezePaneAtRange":  # the frozen cells: "A1:C1" -> the panes scroll from D2
             ws.freeze_panes = _first_scrolling_cell(action["args"][0])
             continue
