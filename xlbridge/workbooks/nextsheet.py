@@ -31,13 +31,20 @@ from xlbridge.workbooks.recalc import detect
 from xlbridge.workbooks.speak import language_of, localised
 from xlbridge.workbooks.write import apply
 
-__all__ = ["NextSheet", "add_next", "plan_next", "NEW_EVENING", "NEW_TOURNAMENT", "ACTIONS"]
+__all__ = ["NextSheet", "add_next", "plan_next", "NEW_EVENING", "NEW_TOURNAMENT", "ACTIONS", "added_text",
+           "nothing_added"]
 
 #: The actions' one name each, everywhere (the script in the pane, the button, the CLI's words).
 NEW_EVENING = N_("New evening")
 NEW_TOURNAMENT = N_("New tournament")
 #: The action of each kind that has a next sheet.
 ACTIONS = {"heeg": NEW_EVENING, "bridgemania": NEW_TOURNAMENT}
+#: What the scorer reads when the sheet is there (typed: the front doors choose by the result, never by text).
+ADDED = N_("Added the sheet {sheet} ({pairs} pairs listed), entered on the sheet {season} at {cell}. Type the "
+           "results in its yellow cells, then {action}.")
+ADDED_LISTED = N_("Added the sheet {sheet} ({pairs} pairs listed; the {season} sheet already lists it). Type the "
+                  "results in its yellow cells, then {action}.")
+NOTHING_ADDED = N_("nothing was added: fix the {count} problem(s) at their cells, then add the sheet again{how}")
 
 
 @dataclass
@@ -97,3 +104,23 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
             activate(found.sheet, found.select)
     found.language = language
     return found
+
+
+def added_text(found: NextSheet) -> str:
+    """What the scorer reads after the sheet was added (in the language spoken)."""
+    from xlbridge.language import _
+    from xlbridge.rules.problems import Problem as RuleProblem
+    from xlbridge.workbooks.messages import ACTION
+    from xlbridge.workbooks.speak import shown_name
+
+    params = dict(sheet=shown_name(found.sheet), pairs=found.pairs, action=_(ACTION),
+                  season=shown_name(found.entered[0] if found.entered else "Season"),
+                  cell=found.entered[1] if found.entered else "")
+    return RuleProblem("next.added", ADDED if found.entered else ADDED_LISTED, **params).message
+
+
+def nothing_added(count: int, how: str = "") -> str:
+    """After the problems: nothing was added, and what to do (``how``: the command, for the CLI)."""
+    from xlbridge.rules.problems import Problem as RuleProblem
+
+    return RuleProblem("next.nothing-added", NOTHING_ADDED, count=count, how=f" ({how})" if how else "").message
