@@ -71,9 +71,11 @@ def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None,
         raise BookInputError([at(d.SEASON, d.CALENDAR.cell("tournament", where.calendar[-1][0]), "bm.next.no-number",
                                  "the next tournament's name cannot follow from {last!r} (no number at its end): "
                                  "give the name of the new tournament", last=ids[-1])])
-    if tid in names or tid in ids or d.SEASON == tid:
+    shown = {shown_name(n): n for n in names}  # the sheets as the scorer names them
+    if tid in names or tid in shown or tid in ids:
         row = where.calendar_rows.get(tid, [None])[0]
-        raise BookInputError([at(d.SEASON if row else tid, d.CALENDAR.cell("tournament", row) if row else None,
+        raise BookInputError([at(d.SEASON if row else shown.get(tid, tid),
+                                 d.CALENDAR.cell("tournament", row) if row else None,
                                  "bm.next.exists", "a tournament {tournament!r} is already there (a sheet or a row "
                                  "of the calendar); nothing was added: give another name", tournament=tid)])
     dates = [(r, as_date(date)) for (r, _tid), (date, _host) in zip(where.calendar, calendar)]
