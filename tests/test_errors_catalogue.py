@@ -177,6 +177,7 @@ class Sources:
                 "bm": lambda: bm_season(self.folder),
                 "bm-blank": lambda: self._save(season_workbook(None), "bm-blank.xlsx"),
                 "empty": lambda: self._save(Workbook(), "empty.xlsx"),
+                "heeg-demo": lambda: build("heeg", self.folder / "heeg-demo.xlsx", language="en"),
                 "tbf-club": lambda: build("tbf-club", self.folder / "tbf.xlsx", language="en"),
                 "se-masterpoints": lambda: build("se-masterpoints", self.folder / "se.xlsx", language="en"),
             }
@@ -755,6 +756,30 @@ def _(ctx):
     printed = cli_error("new", "heeg", BOOK)
     assert Path(BOOK).read_bytes() == b"keep me"
     return printed
+
+
+def next_file(ctx: Ctx, kind: str, *options: str) -> list[str]:
+    """``xlbridge next season.xlsx`` (New evening / New tournament) refuses: the messages, then
+    that nothing was added; the file is not touched, no backup."""
+    path = Path(BOOK)
+    path.write_bytes(ctx.sources(kind))
+    before = path.read_bytes()
+    code, out, err = cli("next", BOOK, *options)
+    assert code == 2 and out == "", (code, out, err)
+    lines = err.splitlines()
+    assert lines[-1] == f"xlbridge: nothing was added: fix the {len(lines) - 1} problem(s) at their cells, then add " \
+        f"the sheet again (xlbridge next {BOOK})", lines[-1]
+    assert path.read_bytes() == before and not headless.backup_path(path).exists()
+    return [line[len(PREFIX):] for line in lines[:-1]]
+
+
+scenario("E-CLI-NEXT-DATE")(lambda ctx: cli_error("next", BOOK, "--date", "someday"))
+scenario("E-NEXT-HEEG-PERIOD-FULL")(lambda ctx: next_file(ctx, "heeg-demo"))
+scenario("E-NEXT-HEEG-LIST-FULL")(lambda ctx: next_file(ctx, "heeg-demo", "--next-period"))
+scenario("E-NEXT-HEEG-BEFORE-LAST")(lambda ctx: next_file(ctx, "heeg-demo", "--date", "2025-12-25"))
+scenario("E-NEXT-BM-NO-BASE-PAIRS")(lambda ctx: next_file(ctx, "bm-blank"))
+scenario("E-NEXT-BM-EXISTS")(lambda ctx: next_file(ctx, "bm", "--name", "T1"))
+scenario("E-NEXT-BM-BEFORE-LAST")(lambda ctx: next_file(ctx, "bm", "--date", "2026-01-03"))
 
 
 # --- xlbridge serve: starting it

@@ -169,7 +169,8 @@ def test_the_button_speaks_the_language(tmp_path):
     with speaking("nl"):
         assert _("Recalculate season") == "Seizoen herberekenen"
     found = buttons(build("heeg", tmp_path / "nl.xlsx", blank=True))
-    assert [(b["label"], b["sheet"]) for b in found] == [("Seizoen herberekenen", "Seizoen")]
+    assert [(b["label"], b["sheet"]) for b in found] == [("Seizoen herberekenen", "Seizoen"),
+                                                         ("Nieuwe avond", "Seizoen")]  # (New evening beside it)
 
 
 # ------------------------------------------------------------------ the BridgeMania workbook in Italian and in English

@@ -105,7 +105,17 @@ def test_every_shipped_file_carries_its_recalculate_season_button(kind, blank, r
     with speaking(KINDS[kind].language):
         label = _("Recalculate season")
     found = buttons(ROOT / rel)
-    assert found == [{"sheet": button.sheet, "name": "xlbridge_button", "label": label,
-                      "target": f"#'{button.sheet}'!{button.cell}", "external": False, "cell": button.cell}]
+    expected = [{"sheet": button.sheet, "name": "xlbridge_button", "label": label,
+                 "target": f"#'{button.sheet}'!{button.cell}", "external": False, "cell": button.cell}]
+    following = KINDS[kind].in_language(KINDS[kind].language).next_button  # New evening / New tournament
+    if following is not None:
+        with speaking(KINDS[kind].language):
+            assert following.label == _({"heeg": "New evening", "bridgemania": "New tournament"}[kind])
+        expected.append({"sheet": button.sheet, "name": "xlbridge_next_button", "label": following.label,
+                         "target": f"#'{button.sheet}'!{following.cell}", "external": False, "cell": following.cell})
+    assert found == expected
     main_py = lite.extract(ROOT / rel)["main.py"]
     assert f"button='[xlbridge_button]{button.sheet}!{button.cell}'" in main_py
+    if following is not None:
+        assert f"button='[xlbridge_next_button]{button.sheet}!{following.cell}'" in main_py
+        assert f"@script(name={following.action!r}" in main_py

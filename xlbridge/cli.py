@@ -8,6 +8,9 @@
     xlbridge new tbf-club PATH [--blank] [--force] [--lang en]  write a workbook (in the club's language)
     xlbridge recalc PATH [--lang nl]                Recalculate season without Excel (the workbook in place,
                                                     in its own language)
+    xlbridge next PATH [--date D] [--name T15] [--next-period]
+                                                    New evening (Heeg) / New tournament (BridgeMania): the next
+                                                    sheet, entered on the Season sheet (in place, with a backup)
     xlbridge serve [--host H] [--port P] [--allow-host NAME] [--time-limit S] [--workers N]
                                                     xlwings Server with xlbridge's functions (extra: server)
 
@@ -217,6 +220,23 @@ def cmd_recalc(args: argparse.Namespace) -> None:
             path=args.path, kind=report.kind, count=report.cells_written, changed=changed) + warned)
 
 
+def cmd_next(args: argparse.Namespace) -> None:
+    from xlbridge.files.headless import next_sheet_path
+    from xlbridge.workbooks.nextsheet import added_text
+
+    day = None
+    if args.date is not None:
+        from xlbridge.values import as_date
+
+        day = as_date(args.date)
+        if day is None:
+            raise CliError(f"--date {args.date!r} is not a date; type it as YYYY-MM-DD, e.g. 2026-12-07")
+    found = next_sheet_path(args.path, day=day, name=args.name, next_period=args.next_period,
+                            backup=not args.no_backup, language=args.lang)
+    with speaking(found.language):
+        print(f"{args.path}: {added_text(found)}")
+
+
 #: The scorer's guide of each kind (``xlbridge new`` names it).
 GUIDES = {"heeg": "docs/guide-heeg.md", "bridgemania": "docs/guide-bridgemania.md"}
 #: A guide in the workbook's language, where there is one (docs/languages.md).
@@ -287,6 +307,15 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
     s.set_defaults(func=cmd_recalc)
 
+    s = sub.add_parser("next", help="New evening / New tournament: add the next sheet of a season workbook, in place")
+    s.add_argument("path")
+    s.add_argument("--date", help="its date, YYYY-MM-DD (default: one week after the last evening or tournament)")
+    s.add_argument("--name", help="BridgeMania: the tournament's name (default: the next number, T14 -> T15)")
+    s.add_argument("--next-period", action="store_true", help="Heeg: the evening starts the next period")
+    s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
+    s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
+    s.set_defaults(func=cmd_next)
+
     s = sub.add_parser("new", help="write a ready workbook (or a blank template with --blank)")
     s.add_argument("kind", help="heeg, bridgemania, tbf-club or se-masterpoints")
     s.add_argument("path")
@@ -326,13 +355,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except _BookInputError as error:
         from xlbridge.workbooks.messages import nothing_written
+        from xlbridge.workbooks.nextsheet import nothing_added
 
         with speaking(error.language):  # in the workbook's language
             for problem in error.problems:
                 print(f"xlbridge: error: {problem}", file=sys.stderr)
             path = getattr(args, "path", None)
-            print(f"xlbridge: {nothing_written(len(error.problems), f'xlbridge recalc {path}' if path else '')}",
-                  file=sys.stderr)
+            if getattr(args, "command", None) == "next":
+                print(f"xlbridge: {nothing_added(len(error.problems), f'xlbridge next {path}')}", file=sys.stderr)
+            else:
+                print(f"xlbridge: {nothing_written(len(error.problems), f'xlbridge recalc {path}' if path else '')}",
+                      file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
         from xlbridge.files.problems import describe_os_error

@@ -122,7 +122,8 @@ async def _script(request: dict) -> dict:
     main = _main()
     book = xw.Book(json=request["payload"])
     start = time.perf_counter()
-    await server.custom_scripts_call(main, request["name"], typehint_to_value={xw.Book: book})
+    await server.custom_scripts_call(main, request["name"], typehint_to_value={xw.Book: book},
+                                     args=request.get("args") or None)
     call_ms = _ms(start)
     return {"actions": book.json()["actions"], "call_ms": call_ms}
 

@@ -389,3 +389,62 @@ def test_second_click_writes_no_values(target, timings, first_clicks):
         more = f"\n... and {len(summary) - 25} more" if len(summary) > 25 else ""
         pytest.fail(f"{pw.label}: the second click wrote values ({len(writes)} setValues, {same} of them "
                     "the values the cells already hold):\n" + "\n".join(summary[:25]) + more, pytrace=False)
+
+
+# ------------------------------------------------------------------ (f) New evening / New tournament
+
+#: The second script of a season workbook (issue 16, point 10), by kind; the event workbooks have none.
+NEXT_SCRIPTS = {"heeg": "new_evening", "bridgemania": "new_tournament"}
+
+
+def _ready_for_next(kind: str, blank: bool):
+    """What the scorer has typed before clicking (a template: its pairs), and the form's arguments."""
+    def heeg_pairs(wb):
+        for i in range(8):
+            wb["Seizoen"].cell(17 + i, 1, i + 1)
+            wb["Seizoen"].cell(17 + i, 3, "A" if i < 4 else "B")
+
+    def bm_pairs(wb):
+        for r, pid in enumerate(("AA", "BB", "CC"), start=5):
+            for c, value in enumerate((pid, f"{pid}1", f"{pid}2"), start=1):
+                wb["Stagione"].cell(r, c, value)
+
+    if kind == "heeg":
+        return (heeg_pairs, ["2026-09-03"]) if blank else (lambda wb: wb.remove(wb["Avond 2026-01-15"]), [])
+    return (bm_pairs, ["2026-09-18"]) if blank else (None, [])  # the demo: a sheet button's click
+
+
+def test_new_sheet_script_matches_add_next_headless(target):
+    """The workbook's own New evening / New tournament script in Pyodide: its actions, applied
+    as Excel would, give the workbook ``add_next`` gives headless, cell for cell; a bad case
+    (the demo's full period) writes nothing and says where."""
+    import datetime as dt
+
+    from xlbridge.workbooks.nextsheet import add_next
+
+    book, pw = target
+    require_main(pw)
+    names = [s.get("function_name") for s in pw.meta().get("scripts") or []]
+    script = NEXT_SCRIPTS.get(book.kind)
+    if script is None:
+        assert not set(NEXT_SCRIPTS.values()) & set(names), f"{pw.label}: an event workbook has no next sheet"
+        return
+    assert script in names, f"{pw.label}: scripts {names}"
+    if book.kind == "heeg" and not book.blank:
+        actions = pw.run_script(script, fresh(pw), book_name=pw.path.name)
+        assert [a["func"] for a in actions] == ["alert"] and "Seizoen, H14: " in actions[0]["args"][0]
+    edit, args = _ready_for_next(book.kind, book.blank)
+    sent = fresh(pw)
+    if edit:
+        edit(sent)
+    excel = fresh(pw)
+    if edit:
+        edit(excel)
+    alerts = apply_actions(excel, pw.run_script(script, sent, book_name=pw.path.name, args=args))
+    headless = fresh(pw)
+    if edit:
+        edit(headless)
+    found = add_next(OpenpyxlBook(headless), day=dt.date.fromisoformat(args[0]) if args else None)
+    assert snapshot(excel) == snapshot(headless), _differences(snapshot(excel), snapshot(headless))
+    assert excel.active.title == Localised.local_name(found.sheet, found.language)
+    assert len(alerts) == 1 and Localised.local_name(found.sheet, found.language) in alerts[0]

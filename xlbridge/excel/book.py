@@ -179,6 +179,16 @@ class XlwingsBook(_ReadOnce):
         self._sheets = self._names = None
         self._grids[name] = []  # a new sheet is empty
 
+    def activate(self, sheet: str, cell: str = "A1") -> None:
+        """Show ``sheet`` with ``cell`` selected (Office.js: activate, then select)."""
+        self.flush()
+        ws = self._sheet(sheet)
+        try:
+            ws.activate()
+            ws.range(cell).select()
+        except Exception:  # noqa: BLE001 - showing the sheet is a courtesy: a host without it keeps the work done
+            pass
+
     def lay_out(self, sheet: str, layout: Layout) -> None:
         self.flush()
         ws = self._sheet(sheet)
@@ -187,9 +197,9 @@ class XlwingsBook(_ReadOnce):
             row, col, nrows, ncols = area
             return ws.range((row, col), (row + nrows - 1, col + ncols - 1))
 
-        def title() -> None:
-            ws.range((1, 1)).font.bold = True
-            ws.range((1, 1)).font.size = 14
+        def title(row: int = 1, col: int = 1) -> None:
+            ws.range((row, col)).font.bold = True
+            ws.range((row, col)).font.size = 14
 
         def header(area: Area) -> None:
             cells = rng(area)
@@ -209,6 +219,10 @@ class XlwingsBook(_ReadOnce):
         steps: list[Callable[[], None]] = []
         if layout.title:
             steps.append(title)
+        for row, col in layout.titles:
+            steps.append(lambda row=row, col=col: title(row, col))
+        for row, col in layout.bold:
+            steps.append(lambda row=row, col=col: setattr(ws.range((row, col)).font, "bold", True))
         for area in layout.headers():
             steps.append(lambda area=area: header(area))
         for area, number_format in layout.number_formats:

@@ -72,6 +72,7 @@ class Button:
     rows: int = 2
     name: str = "xlbridge_button"
     label: str = ACTION
+    action: str = ACTION  # the script's name in the pane (English in every workbook)
 
     @property
     def target(self) -> str:
@@ -102,9 +103,44 @@ SCRIPT_DOC = N_("Fill every computed cell from what you typed: percentages, corr
                 "Nothing is written when something you typed is wrong: the message and the *{messages}* sheet "
                 "say what and where.")
 
+#: The second script of a season workbook, by its action (:data:`xlbridge.workbooks.nextsheet.ACTIONS`):
+#: the function's name, its arguments after the book (form fields in App Mode; a sheet button
+#: passes none) and the scorer's text (``{season}``: the Season sheet's name).
+NEXT_SCRIPTS = {
+    "New evening": ("new_evening", "date: dt.date | None = None, next_period: bool = False",
+                    "day=date, next_period=next_period"),
+    "New tournament": ("new_tournament", 'date: dt.date | None = None, name: str = ""', "day=date, name=name"),
+}
+NEXT_DOCS = {
+    "New evening": N_("Add the next evening: its sheet with the pairs of the period, and its date in the periods "
+                      "table of the sheet *{season}*. *date*: the evening's date (empty: one week after the last "
+                      "evening, or the first evening the sheet *{season}* lists without its sheet); *next_period*: "
+                      "start the next period. Nothing is written when something is wrong: the message says what "
+                      "and where."),
+    "New tournament": N_("Add the next tournament: its sheet with the base pairs, and its row in the calendar of "
+                         "the sheet *{season}* (the next host from the Participation sheet). *date*: the "
+                         "tournament's date (empty: one week after the last one); *name*: its name (empty: the "
+                         "next number, T14 -> T15). Nothing is written when something is wrong: the message says "
+                         "what and where."),
+}
+NEXT_PARAGRAPH = N_("To start the next evening or tournament, click **{next_label}** (beside it, or the button "
+                    "*{next_action}* below): xlbridge adds its sheet with the pairs already listed and enters it on "
+                    "the sheet *{sheet}*.")
+NEXT_TEMPLATE = '''
+
+@script(name={action!r}, button={button!r}, show_taskpane=True{sheets})
+def {function}(book: xw.Book, {arguments}):
+    """{doc}"""
+    from xlbridge.excel.scripts import add_next_sheet
+
+    add_next_sheet(book, {call})
+'''
+
 #: The code of ``main.py`` around the prose (``{doc}``, ``{script_doc}``): Python, never translated.
 MAIN_TEMPLATE = '''"""{doc}
 """
+
+import datetime as dt
 
 import xlwings as xw
 from xlwings import script
@@ -116,7 +152,7 @@ def recalculate_season(book: xw.Book):
     from xlbridge.excel.scripts import recalculate
 
     recalculate(book)
-
+{next_script}
 
 # --------------------------------------------------------------------------
 # The xlbridge package itself (xlbridge {version}, {count} files, sha256 {digest}),
@@ -184,7 +220,8 @@ def _docstring(text: str) -> str:
     return text.replace("\\", "\\\\")
 
 
-def lite_texts(button: Button, *, title: str, rules: str, language: str = "en") -> tuple[str, str]:
+def lite_texts(button: Button, *, title: str, rules: str, language: str = "en",
+               next_button: Button | None = None) -> tuple[str, str]:
     """The scorer's text of ``main.py`` in ``language``: the module docstring (App Mode
     and the task pane show it) and the script's docstring, wrapped at 88 columns.
     ``title`` and ``rules`` are English (catalogue entries) and translated here;
@@ -198,6 +235,9 @@ def lite_texts(button: Button, *, title: str, rules: str, language: str = "en") 
                      messages=sheet_name("Messages"), corrections=sheet_name("Corrections"),
                      how_to=sheet_name("How to"), version=__import__("xlbridge").__version__)
         paragraphs = [_(p).format(**words) for p in MAIN_DOC]
+        if next_button is not None:
+            paragraphs.insert(1, _(NEXT_PARAGRAPH).format(next_label=next_button.label, next_action=next_button.action,
+                                                          **words))
         script_doc = _(SCRIPT_DOC).format(**words)
         heading = _(title)
     body = [textwrap.fill(paragraphs[0], 88)]
@@ -209,8 +249,23 @@ def lite_texts(button: Button, *, title: str, rules: str, language: str = "en") 
     return _docstring(doc), _docstring(script)
 
 
+def next_script(button: Button, exclude: Sequence[str] = (), language: str = "en") -> str:
+    """The second script (New evening / New tournament) wired to ``button``, its text in ``language``."""
+    import json
+    import textwrap
+
+    from xlbridge.language import _, sheet_name, speaking
+
+    function, arguments, call = NEXT_SCRIPTS[button.action]
+    with speaking(language):
+        doc = _(NEXT_DOCS[button.action]).format(season=sheet_name("Season"))
+    return NEXT_TEMPLATE.format(action=button.action, button=button.target, function=function, arguments=arguments,
+                                call=call, doc=_docstring(textwrap.fill(doc, 84, subsequent_indent="    ")),
+                                sheets=f", exclude={json.dumps(list(exclude), ensure_ascii=False)}" if exclude else "")
+
+
 def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] | None = None,
-            exclude: Sequence[str] = (), language: str = "en") -> str:
+            exclude: Sequence[str] = (), language: str = "en", next_button: Button | None = None) -> str:
     """The ``main.py`` a workbook carries: the scorer's docstring (App Mode shows
     it), the script wired to ``button``, and the bundled package; the prose in
     ``language`` (:func:`lite_texts`), the code and the script's name as they are.
@@ -231,18 +286,22 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
     digest = hashlib.sha256(data).hexdigest()
     encoded = base64.b64encode(data).decode("ascii")
     wrapped = "\n".join(encoded[i : i + 100] for i in range(0, len(encoded), 100))
-    doc, script_doc = lite_texts(button, title=title, rules=rules, language=language)
+    doc, script_doc = lite_texts(button, title=title, rules=rules, language=language, next_button=next_button)
+    second = next_script(next_button, exclude, language) if next_button is not None else ""
     return MAIN_TEMPLATE.format(doc=doc, script_doc=script_doc, action=ACTION, sheet=button.sheet, button=button.target,
+                                next_script=second,
                                 version=__version__, count=len(files), digest=digest, short=digest[:12],
                                 begin=MARK_BEGIN, payload=wrapped, end=MARK_END,
                                 sheets=f", exclude={json.dumps(list(exclude), ensure_ascii=False)}" if exclude else "")
 
 
 def lite_files(button: Button, *, title: str, rules: str, exclude: Sequence[str] = (),
-               language: str = "en") -> dict[str, str]:
+               language: str = "en", next_button: Button | None = None) -> dict[str, str]:
     """Every file of the workbook's Lite project (``exclude``: see :func:`main_py`;
-    ``language``: the language of its prose)."""
-    return {"main.py": main_py(button, title=title, rules=rules, exclude=exclude, language=language),
+    ``language``: the language of its prose; ``next_button``: the New evening / New
+    tournament script's button, for a season that has one)."""
+    return {"main.py": main_py(button, title=title, rules=rules, exclude=exclude, language=language,
+                               next_button=next_button),
             "requirements.txt": REQUIREMENTS}
 
 

@@ -117,15 +117,17 @@ def function_body(func_name: str, *args: Any) -> dict[str, Any]:
     }
 
 
-def run_script(module: Any, script: str, workbook: Any, name: str = "Book1.xlsx") -> list[dict[str, Any]]:
+def run_script(module: Any, script: str, workbook: Any, name: str = "Book1.xlsx",
+               args: list[Any] | None = None) -> list[dict[str, Any]]:
     """Run ``script`` of ``module`` through ``xlwings.server.custom_scripts_call``
-    on the payload of ``workbook``; returns the actions.  Needs
+    on the payload of ``workbook``; returns the actions.  ``args``: the script's
+    arguments as App Mode's form sends them (a date as ISO text).  Needs
     ``XLWINGS_ON_SERVER=true`` set before xlwings was first imported."""
     import xlwings as xw
     from xlwings import server
 
     book = xw.Book(json=payload(workbook, name))
-    asyncio.run(server.custom_scripts_call(module, script, typehint_to_value={xw.Book: book}))
+    asyncio.run(server.custom_scripts_call(module, script, typehint_to_value={xw.Book: book}, args=args))
     return book.json()["actions"]
 
 
@@ -151,7 +153,19 @@ def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
         if func == "alert":
             alerts.append(action["args"][0])
             continue
+        if func == "activateSheet":  # args: [the sheet's index]
+            index = action["args"][0] if isinstance(action["args"], list) else action["args"]
+            workbook.active = index
+            for i, sheet in enumerate(workbook.worksheets):
+                sheet.sheet_view.tabSelected = i == index
+            continue
         ws = workbook.worksheets[action["sheet_position"]]
+        if func == "rangeSelect":  # the selection: where the scorer types first
+            from openpyxl.utils import get_column_letter
+
+            where = f"{get_column_letter(action['start_column'] + 1)}{action['start_row'] + 1}"
+            ws.sheet_view.selection[0].activeCell = ws.sheet_view.selection[0].sqref = where
+            continue
         if func == "freezePaneAtRange":  # the frozen cells: "A1:C1" -> the panes scroll from D2
             ws.freeze_panes = _first_scrolling_cell(action["args"][0])
             continue

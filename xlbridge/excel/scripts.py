@@ -1,4 +1,5 @@
-"""The "Recalculate season" script: the button a scorer clicks in Excel.
+"""The scripts a scorer clicks in Excel: "Recalculate season", and "New evening" /
+"New tournament" (:func:`add_next_sheet`).
 
 :func:`recalculate` runs the one recalculation of :mod:`xlbridge.workbooks.recalc` on
 a live ``xlwings.Book`` through :class:`~xlbridge.excel.book.XlwingsBook`.
@@ -13,6 +14,7 @@ of xlwings Server (``xlbridge serve``); :mod:`xlbridge.excel.classic` calls
 """
 
 import contextlib
+import datetime as dt
 import gc
 import sys
 
@@ -22,6 +24,7 @@ from xlbridge.excel.book import XlwingsBook
 from xlbridge.excel.memo import LastClick
 from xlbridge.language import speaking
 from xlbridge.workbooks.messages import ACTION, clear_marks, done_text, report_problems
+from xlbridge.workbooks.nextsheet import add_next, added_text, nothing_added
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
 from xlbridge.workbooks.speak import language_of, localised
@@ -76,6 +79,30 @@ def _recalculate(book, memo: LastClick | None) -> None:
         adapter.flush()  # the values and fills still waiting (the alert sends them first)
     if memo is not None:
         memo.remember(adapter, names, report, last)
+
+
+def add_next_sheet(book, day: dt.date | None = None, name: str | None = None, next_period: bool = False) -> None:
+    """New evening (Heeg) / New tournament (BridgeMania): add the next sheet of this
+    season workbook (``book``: a live ``xlwings.Book``), enter it on the Season sheet
+    and show it (:func:`xlbridge.workbooks.nextsheet.add_next`).  ``day``: its date
+    (``None``: one week after the last); a problem is shown in a message box, each at
+    its sheet and cell, and nothing is written."""
+    if isinstance(day, dt.datetime):
+        day = day.date()
+    adapter = XlwingsBook(book)
+    try:
+        language = language_of(adapter)
+        with speaking(language):
+            try:
+                found = add_next(adapter, day=day, name=name or None, next_period=bool(next_period),
+                                 language=language)
+            except BookInputError as error:
+                shown = "\n".join(str(p) for p in error.problems[:10])
+                adapter.alert(f"{nothing_added(len(error.problems))}\n{shown}")
+                return
+            adapter.alert(added_text(found))
+    finally:
+        adapter.flush()
 
 
 @xw.script(name=ACTION)

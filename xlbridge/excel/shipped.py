@@ -19,6 +19,7 @@ from xlbridge.workbooks.events.build import se_masterpoints, tbf_club
 from xlbridge.workbooks.events.declaration import NEVER_READ as EVENTS_NEVER_READ
 from xlbridge.workbooks.heeg.build import heeg_workbook
 from xlbridge.workbooks.heeg.declaration import NEVER_READ as HEEG_NEVER_READ
+from xlbridge.workbooks.nextsheet import NEW_EVENING, NEW_TOURNAMENT
 from xlbridge.excel.bundle import Button, lite_files
 from xlbridge.rules.problems import N_
 from xlbridge.files.atomic import write_atomically
@@ -45,6 +46,7 @@ class WorkbookKind:
     rules: str
     never_read: tuple[str, ...] = ()
     language: str = "en"  # the club's or federation's language: what ``xlbridge new`` builds by default
+    next_button: Button | None = None  # New evening / New tournament, beside the first button
 
     def in_language(self, language: str) -> WorkbookKind:
         """This kind as built in ``language``: the button on the main sheet under its
@@ -54,7 +56,10 @@ class WorkbookKind:
 
         with speaking(language):
             label = _(self.button.label)
+            following = self.next_button and replace(self.next_button, label=_(self.next_button.label),
+                                                      sheet=sheet_name(self.next_button.sheet, language))
         return replace(self, button=replace(self.button, sheet=sheet_name(self.button.sheet, language), label=label),
+                       next_button=following,
                        never_read=tuple(Localised.local_name(n, language) for n in self.never_read),
                        language=language)
 
@@ -67,9 +72,13 @@ KINDS: dict[str, WorkbookKind] = {
                                     language="sv"),
     "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"),
                                 N_("BridgeMania championship season"),
-                                N_("the BridgeMania championship rules 2019-2020"), BM_NEVER_READ, language="it"),
+                                N_("the BridgeMania championship rules 2019-2020"), BM_NEVER_READ, language="it",
+                                next_button=Button("Season", "I1", name="xlbridge_next_button", label=NEW_TOURNAMENT,
+                                                   action=NEW_TOURNAMENT)),
     "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), N_("Heeg club season"),
-                         N_("Bridge club Heeg's score calculation"), HEEG_NEVER_READ, language="nl"),
+                         N_("Bridge club Heeg's score calculation"), HEEG_NEVER_READ, language="nl",
+                         next_button=Button("Season", "F1", name="xlbridge_next_button", label=NEW_EVENING,
+                                            action=NEW_EVENING)),
 }
 BUILDERS: dict[str, Callable[[bool], Workbook]] = {name: kind.build for name, kind in KINDS.items()}
 
@@ -104,11 +113,12 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     def write(temp: Path) -> None:
         wb.save(temp)
         files = lite_files(kind.button, title=kind.title, rules=kind.rules, exclude=kind.never_read,
-                           language=kind.language)
+                           language=kind.language, next_button=kind.next_button)
         lite.embed(temp, files, guid=_stable_guid(path.name))
-        button = kind.button
-        buttons.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
-                            cols=button.cols, rows=button.rows)
+        for button in (kind.button, kind.next_button):
+            if button is not None:
+                buttons.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
+                                   cols=button.cols, rows=button.rows)
 
     # the mode of any new file (0o666 & ~umask), not the 0o600 of a temporary file
     write_atomically(path, write)

@@ -314,6 +314,21 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
                 language: str | None = None) -> Report:
     """Recalculate the workbook at ``path`` in place (see the module docstring), in its
     own language or ``language``."""
+    return _on_path(path, backup, lambda workbook: recalculate(OpenpyxlBook(workbook), when=when, language=language))
+
+
+def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None = None, next_period: bool = False,
+                    backup: bool = True, language: str | None = None, today=None):
+    """``xlbridge next PATH``: add the next evening or tournament sheet to the workbook at
+    ``path`` (:func:`xlbridge.workbooks.nextsheet.add_next`) with every safety of
+    :func:`recalc_path`: locks, atomic save, backup, nothing written on a problem."""
+    from xlbridge.workbooks.nextsheet import add_next
+
+    return _on_path(path, backup, lambda workbook: add_next(OpenpyxlBook(workbook), day=day, name=name,
+                                                            next_period=next_period, language=language, today=today))
+
+
+def _on_path(path: str | os.PathLike[str], backup: bool, change):
     shown = Path(path)
     check_name(shown)
     try:
@@ -323,7 +338,7 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
         if backup:
             check_backup_place(shown, real)
         with RunLock(lock_path(real), LOCK_WAIT_SECONDS):
-            return _recalc_locked(shown, real, backup=backup, when=when, language=language)
+            return _changed_locked(shown, real, backup=backup, change=change)
     except Busy:
         raise FileProblem(f"{shown} is being recalculated by another run; try again when it is done") from None
     except ChangedWhileReading:
@@ -332,7 +347,9 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
         raise from_os_error(shown, error) from None
 
 
-def _recalc_locked(shown: Path, real: Path, *, backup: bool, when: str | None, language: str | None = None) -> Report:
+def _changed_locked(shown: Path, real: Path, *, backup: bool, change):
+    """Read, ``change(workbook)`` (nothing written when it raises), then save atomically
+    with the backup; what ``change`` returned."""
     clear_stale_temps(real)
     if backup:
         clear_stale_temps(backup_path(real))
@@ -340,7 +357,7 @@ def _recalc_locked(shown: Path, real: Path, *, backup: bool, when: str | None, l
     check_not_open(shown, real)
     snapshot, data = Snapshot.take(real)
     workbook = load_bytes(data, shown)
-    report = recalculate(OpenpyxlBook(workbook), when=when, language=language)
+    report = change(workbook)
     keep = Keep.of(snapshot.info)
     parts = carry.carried(io.BytesIO(data))
     new = old = None
@@ -363,5 +380,5 @@ def _recalc_locked(shown: Path, real: Path, *, backup: bool, when: str | None, l
     return report
 
 
-__all__ = ["FileProblem", "BookInputError", "Problem", "recalc_path", "backup_path", "load", "load_bytes",
+__all__ = ["FileProblem", "BookInputError", "Problem", "recalc_path", "next_sheet_path", "backup_path", "load", "load_bytes",
            "lock_path", "real_path"]

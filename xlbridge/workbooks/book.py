@@ -85,6 +85,8 @@ class Layout:
     repeat_rows: tuple[int, int] | None = None
     print_area: Area | None = None
     page_header: str = ""  # Excel's header codes: "&A" the sheet's name
+    titles: tuple[tuple[int, int], ...] = ()  # further cells in the title's big bold type (row, column)
+    bold: tuple[tuple[int, int], ...] = ()  # cells in bold type (labels)
 
     def headers(self) -> list[Area]:
         """Every header area: row ``header_row`` from A to ``header_cols``, and ``more_headers``."""
@@ -138,6 +140,10 @@ class BookAdapter(Protocol):
 
     def alert(self, message: str) -> None:
         """Tell the scorer (a message box in Excel; nothing headless)."""
+        ...
+
+    def activate(self, sheet: str, cell: str = "A1") -> None:
+        """Show ``sheet`` with ``cell`` selected (New evening / New tournament)."""
         ...
 
 

@@ -199,12 +199,25 @@ class OpenpyxlBook(_ReadOnce):
         names = self.wb.sheetnames
         self.wb.create_sheet(name, names.index(after) + 1 if after in names else None)
 
+    def activate(self, sheet: str, cell: str = "A1") -> None:
+        """Open the workbook at ``sheet`` with ``cell`` selected (the only sheet selected)."""
+        ws = self._ws(sheet)
+        for other in self.wb.worksheets:
+            other.sheet_view.tabSelected = other is ws
+        self.wb.active = ws
+        ws.sheet_view.selection[0].activeCell = cell
+        ws.sheet_view.selection[0].sqref = cell
+
     def lay_out(self, sheet: str, layout: Layout) -> None:
         from openpyxl.styles import Alignment, Font
 
         ws = self._ws(sheet)
         if layout.title:
             ws["A1"].font = Font(bold=True, size=14)
+        for row, col in layout.titles:
+            ws.cell(row=row, column=col).font = Font(bold=True, size=14)
+        for row, col in layout.bold:
+            ws.cell(row=row, column=col).font = Font(bold=True)
         font = Font(bold=True, color="FF" + layout.header_font.lstrip("#").upper())
         for area in layout.headers():
             for row, col in cells_of(area):

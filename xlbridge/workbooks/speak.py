@@ -102,6 +102,9 @@ class Localised:
     def alert(self, message: str) -> None:
         self.book.alert(message)
 
+    def activate(self, sheet: str, cell: str = "A1") -> None:
+        self.book.activate(self.local(sheet), cell)
+
     def __getattr__(self, name: str) -> Any:  # what else the backend offers (flush, ...)
         return getattr(self.book, name)
 

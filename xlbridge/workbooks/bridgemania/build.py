@@ -364,7 +364,9 @@ HOW_TO_LINES = [
     "",
     N_("Season: the base pairs (id, players, name, lot = place in the reference list drawn by lot), the guest "
     "register, and the tournaments in playing order (sheet name, date, host)."),
-    N_("A new tournament: copy the 'Blank tournament' sheet, rename it as in the list on Season (e.g. T15)."),
+    N_("A new tournament: click New tournament on the Season sheet (or xlbridge next PATH): its sheet with the base "
+       "pairs, named after the last one (T14 -> T15), and its row in the list on Season, one week after the last date. "
+       "By hand: copy the 'Blank tournament' sheet and rename it as in the list."),
     N_("Tournament sheet: Movement, TOP (blank = from the scores), Championship (no = a friendly), then one row per "
     "pair: every base pair (its board scores, or a status: waiting / ill / unable, or split), each guest, each "
     "temporary pair of a split night (its two players in Players, e.g. Barbara / Sergio)."),

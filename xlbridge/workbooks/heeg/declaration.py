@@ -317,6 +317,8 @@ HOWTO_LINES = [
     N_("1. Season sheet: club, season, lines, rounds per evening, boards per round; one row per period with its evenings"),
     N_("   (dates) and how many pairs promote/relegate; one row per pair with names and its line in each period."),
     N_("2. Recalculate season once: every evening listed gets its sheet 'Evening YYYY-MM-DD' with the pairs of that period."),
+    N_("   Or, evening by evening: New evening (the button beside it; xlbridge next THIS-FILE.xlsx) adds the next evening's"),
+    N_("   sheet with the pairs of the period and enters its date in the period (default: one week after the last evening)."),
     N_("3. Each evening: type the MP per round (R1..R6) -- or only the MP total --, the combi MP as scored (first C)"),
     N_("   and the inv code: 1, 2, 0, a, s, s1 or = (type '= with the apostrophe). Then Recalculate season."),
     N_("4. Read: % (after the inv correction), tot vandaag (earlier evenings of the period), periode, jaar,"),

@@ -56,7 +56,7 @@ from xlbridge.workbooks.heeg.read import EveningSheet, SeasonSheet, read_evening
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
 from xlbridge.workbooks.speak import shown_name
 
-__all__ = ["HeegSeason", "small_line_message", "value_out"]
+__all__ = ["HeegSeason", "small_line_message", "value_out", "plan_new_evening", "evening_members"]
 
 #: What the scorer can do about a line too small to be scored (the season's own
 #: advice, max_mp and line_top, has no cell in the workbook).
@@ -274,25 +274,11 @@ class HeegSeason:
         """An evening listed on the Season sheet without a sheet yet gets one, with
         the header and the pairs of the roster for its period."""
         existing = set(names)
-        order = {line: i for i, line in enumerate(settings.lines)}
         for day in settings.evenings:
-            name = evening_sheet(day)
-            if day in found or name in existing:
+            if day in found or evening_sheet(day) in existing:
                 continue
-            period = settings.period_of(day)
-            assert period is not None
-            members = sorted((p for p in settings.roster if period.label in p.lines),
-                             key=lambda p: (order.get(p.lines[period.label], 99),
-                                            (0, p.pair, "") if isinstance(p.pair, int) else (1, 0, str(p.pair))))
-            plan.new_sheets.append(name)
-            # (not audited: a new sheet has no earlier values; and no results: the scorer types them)
-            plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name, audit=False))
-            result = result_table(settings.rounds, labels)
-            plan.blocks.append(Block(name, 1, result.first_col, [result.headers()], what=name, audit=False))
-            if members:
-                plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]]
-                                                      for p in members], what=name, audit=False))
-            plan.layouts.append((name, evening_layout(settings.rounds, labels, len(members))))
+            plan.new_sheets.append(evening_sheet(day))
+            plan_new_evening(plan, settings, day, labels)
 
     def _plan_standings(self, plan: Plan, book: BookAdapter, result: SeasonResult, settings: HeegSettings,
                         names: list[str]) -> None:
@@ -369,6 +355,31 @@ class HeegSeason:
         for col, colours in fills.items():
             for i in range(height - table.header_row):
                 plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else None))
+
+
+def evening_members(settings: HeegSettings, label: str) -> list[Any]:
+    """The pairs of the roster playing in period ``label``: by line (top line first), then pair."""
+    order = {line: i for i, line in enumerate(settings.lines)}
+    return sorted((p for p in settings.roster if label in p.lines),
+                  key=lambda p: (order.get(p.lines[label], 99),
+                                 (0, p.pair, "") if isinstance(p.pair, int) else (1, 0, str(p.pair))))
+
+
+def plan_new_evening(plan: Plan, settings: HeegSettings, day: dt.date, labels: list[str]) -> int:
+    """The blocks and look of a new evening sheet (the recalculation's and New evening's):
+    the headers, the pairs of its period with their names and line; how many pairs."""
+    name = evening_sheet(day)
+    period = settings.period_of(day)
+    members = evening_members(settings, period.label) if period is not None else []
+    # (not audited: a new sheet has no earlier values; and no results: the scorer types them)
+    plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name, audit=False))
+    result = result_table(settings.rounds, labels)
+    plan.blocks.append(Block(name, 1, result.first_col, [result.headers()], what=name, audit=False))
+    if members:
+        plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]]  # type: ignore[union-attr]
+                                              for p in members], what=name, audit=False))
+    plan.layouts.append((name, evening_layout(settings.rounds, labels, len(members))))
+    return len(members)
 
 
 def _evening_signal(values: dict[str, Any]) -> str | None:

@@ -1,0 +1,126 @@
+"""The next sheet of a season: "New evening" (Heeg) and "New tournament" (BridgeMania).
+
+One implementation for both front doors -- the workbook's own script in Excel
+(:mod:`xlbridge.excel.scripts`) and ``xlbridge next PATH`` (:mod:`xlbridge.cli`):
+:func:`add_next` detects the kind, lets it plan the next sheet (reads only; every
+problem at its cell, nothing written), then adds the sheet after the season's last
+one, writes it, enters it where the season lists it (the Heeg periods table, the
+BridgeMania calendar) and selects it.  The sheet is built from the kind's
+declaration, as the builder and a recalculation build it: the same header, typed
+cells yellow, number formats, widths, print setup, and pre-filled with what the
+season already knows (the period's pairs and lines; the base pairs).
+
+Decisions (docs/clubs/heeg.md and docs/clubs/bridgemania.md, "New evening" /
+"New tournament"): the date defaults to one week after the last evening or
+tournament (today when there is none); a date on or before the last one, a name
+that is already a sheet, a full list and a season without pairs are problems at
+their cells, in the workbook's language.
+
+Standard library only: it runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from xlbridge.language import N_, speaking
+from xlbridge.workbooks.book import BookAdapter
+from xlbridge.workbooks.plan import BookInputError, Plan, at
+from xlbridge.workbooks.recalc import detect
+from xlbridge.workbooks.speak import language_of, localised
+from xlbridge.workbooks.write import apply
+
+__all__ = ["NextSheet", "add_next", "plan_next", "NEW_EVENING", "NEW_TOURNAMENT", "ACTIONS", "added_text",
+           "nothing_added"]
+
+#: The actions' one name each, everywhere (the script in the pane, the button, the CLI's words).
+NEW_EVENING = N_("New evening")
+NEW_TOURNAMENT = N_("New tournament")
+#: The action of each kind that has a next sheet.
+ACTIONS = {"heeg": NEW_EVENING, "bridgemania": NEW_TOURNAMENT}
+#: What the scorer reads when the sheet is there (typed: the front doors choose by the result, never by text).
+ADDED = N_("Added the sheet {sheet} ({pairs} pairs listed), entered on the sheet {season} at {cell}. Type the "
+           "results in its yellow cells, then {action}.")
+ADDED_LISTED = N_("Added the sheet {sheet} ({pairs} pairs listed; the {season} sheet already lists it). Type the "
+                  "results in its yellow cells, then {action}.")
+NOTHING_ADDED = N_("nothing was added: fix the {count} problem(s) at their cells, then add the sheet again{how}")
+
+
+@dataclass
+class NextSheet:
+    """The next sheet as planned, then added: its (English) ``sheet`` name, the ``day``,
+    where it goes (right ``after`` that sheet), where the season lists it
+    (``entered``: sheet and cell, or ``None`` when it was listed already), how many
+    ``pairs`` it lists, the cell to select, and the ``plan`` that writes it."""
+
+    kind: str
+    sheet: str
+    day: dt.date
+    after: str | None
+    entered: tuple[str, str] | None
+    pairs: int
+    select: str = "A2"
+    plan: Plan = field(default_factory=Plan, repr=False)
+    language: str = "en"
+
+
+def plan_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None = None,
+              next_period: bool = False, today: dt.date | None = None) -> NextSheet:
+    """The next sheet of ``book`` (already seen through its English sheet names, in its
+    language): raises :class:`BookInputError` with every problem, writes nothing."""
+    kind = detect(book)
+    if kind.name == "heeg":
+        from xlbridge.workbooks.heeg.next import next_evening
+
+        return next_evening(book, day=day, next_period=next_period, today=today or dt.date.today())
+    if kind.name == "bridgemania":
+        from xlbridge.workbooks.bridgemania.next import next_tournament
+
+        return next_tournament(book, day=day, name=name, today=today or dt.date.today())
+    raise BookInputError([at("workbook", None, "next.no-season", "this workbook has no next sheet to add: only a "
+                             "Heeg season (New evening) and a BridgeMania season (New tournament) have one")])
+
+
+def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None = None, next_period: bool = False,
+             language: str | None = None, today: dt.date | None = None) -> NextSheet:
+    """Add the next evening or tournament sheet to ``book`` (any backend), enter it
+    where the season lists it and select it; nothing is written on a problem
+    (:class:`BookInputError`, ``.language`` the workbook's)."""
+    language = language or getattr(book, "language", None) or language_of(book)
+    with speaking(language):
+        book = localised(book, language)
+        try:
+            found = plan_next(book, day=day, name=name, next_period=next_period, today=today)
+        except BookInputError as error:
+            error.language = language
+            raise
+        book.add_sheet(found.sheet, after=found.after)
+        plan = found.plan
+        plan.new_sheets = [n for n in plan.new_sheets if n != found.sheet]
+        apply(book, plan)
+        activate = getattr(book, "activate", None)
+        if activate is not None:
+            activate(found.sheet, found.select)
+    found.language = language
+    return found
+
+
+def added_text(found: NextSheet) -> str:
+    """What the scorer reads after the sheet was added (in the language spoken)."""
+    from xlbridge.language import _
+    from xlbridge.rules.problems import Problem as RuleProblem
+    from xlbridge.workbooks.messages import ACTION
+    from xlbridge.workbooks.speak import shown_name
+
+    params = dict(sheet=shown_name(found.sheet), pairs=found.pairs, action=_(ACTION),
+                  season=shown_name(found.entered[0] if found.entered else "Season"),
+                  cell=found.entered[1] if found.entered else "")
+    return RuleProblem("next.added", ADDED if found.entered else ADDED_LISTED, **params).message
+
+
+def nothing_added(count: int, how: str = "") -> str:
+    """After the problems: nothing was added, and what to do (``how``: the command, for the CLI)."""
+    from xlbridge.rules.problems import Problem as RuleProblem
+
+    return RuleProblem("next.nothing-added", NOTHING_ADDED, count=count, how=f" ({how})" if how else "").message
