@@ -169,15 +169,18 @@ def test_bridgemania_demo_new_tournament_looks_like_the_blank_then_recalc(tmp_pa
             assert (other.fill.start_color.rgb, other.number_format, bool(other.font.b)) == \
                 (cell.fill.start_color.rgb, cell.number_format, bool(cell.font.b)), cell.coordinate
     assert len(new.data_validations.dataValidation) == len(blank.data_validations.dataValidation)
-    assert new.freeze_panes == blank.freeze_panes and new.page_setup.orientation == "landscape"
+    assert new.freeze_panes == blank.freeze_panes and new.page_setup.orientation == blank.page_setup.orientation == "portrait"
     # the scorer types the night (T14's scores, its host playing) and recalculates
     t14 = wb["T14"]
     for r in range(3, 7):
         new.cell(r, 2, t14.cell(r, 2).value)
-    boards = next(c for c in range(4, 40) if not isinstance(t14.cell(8, c).value, int)) - 4
+    from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
+
+    first = FIRST_BOARD_COL
+    boards = next(c for c in range(first, first + 40) if not isinstance(t14.cell(8, c).value, int)) - first
     rows = next(r for r in range(9, 40) if t14.cell(r, 1).value is None) - 9  # base pairs, guests, split pairs
     for r in range(9, 9 + rows):
-        for c in range(1, 4 + boards):
+        for c in [1, 2, 3, *range(first, first + boards)]:  # the typed cells: pairs, status, players, boards
             new.cell(r, c, t14.cell(r, c).value)
     season["L19"] = season["L18"].value
     wb.save(path)
@@ -192,7 +195,7 @@ def test_bridgemania_demo_new_tournament_looks_like_the_blank_then_recalc(tmp_pa
         score = RESULTS.column("pct").text()
 
     def column(ws):
-        return next(c for c in range(4, 60) if ws.cell(8, c).value == score)
+        return next(c for c in range(FIRST_BOARD_COL, 80) if ws.cell(8, c).value == score)
 
     t14, t15 = done["T14"], done["T15"]
     scores = [t15.cell(r, column(t15)).value for r in range(9, 9 + rows)]

@@ -114,6 +114,8 @@ def tournament_blocks(plan: Plan, tid: str, pairs: list[str], nboards: int = d.T
                             audit=False))
     for table in spec.tables:
         blocks.append(Block(tid, table.header_row, table.first_col, [_header(table)], what=tid, audit=False))
+    result = next(t for t in spec.tables if t.id == d.RESULT.id)
+    blocks.append(Block(tid, d.RESULT_CAPTION_ROW, result.first_col, [[_(d.RESULT_CAPTION)]], what=tid, audit=False))
     main = spec.tables[0]
     if pairs:
         blocks.append(Block(tid, main.first_row, main.first_col, [[p] for p in pairs], what=tid, audit=False))
@@ -139,7 +141,8 @@ def tournament_blocks(plan: Plan, tid: str, pairs: list[str], nboards: int = d.T
     plan.layouts.append((tid, replace(look, more_headers=tuple(a for a in look.more_headers if a not in computed_headers)
                                       + tuple(more), fills=look.fills + tuple(merge_areas(fills)),
                                       rules=look.rules + tuple(rules), titles=tuple(titles),
-                                      bold=tuple((s.row, s.label_col) for s in spec.settings))))
+                                      bold=tuple((s.row, s.label_col) for s in spec.settings)
+                                      + ((d.RESULT_CAPTION_ROW, result.first_col),))))
     if computed_headers:
         plan.layouts.append((tid, Layout(more_headers=tuple(computed_headers), header_fill=COMPUTED_HEADER)))
 
