@@ -8,6 +8,8 @@ import datetime as dt
 import importlib.util
 import sys
 
+import pytest
+
 from openpyxl import load_workbook
 
 from xlbridge.excel import lite
@@ -15,6 +17,14 @@ from xlbridge.excel.emulate import apply_actions, run_script, snapshot
 from xlbridge.excel.shipped import build
 from xlbridge.workbooks.nextsheet import add_next
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+
+
+@pytest.fixture(autouse=True)
+def _own_path(monkeypatch):
+    """main.py puts its unpacked bundle first on sys.path (as in Pyodide): undone after each
+    test, so later tests' processes (the server's workers) import the package, not the bundle."""
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "main_next", raising=False)
 
 
 def own_code(path, tmp_path):
