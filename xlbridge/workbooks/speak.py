@@ -27,7 +27,7 @@ __all__ = ["SHEET_NAMES", "SHEET_PREFIXES", "Localised", "language_of", "localis
 
 #: Every sheet name a kind declares, in English (the kinds' own and the shared ones).
 SHEET_NAMES: tuple[str, ...] = ("Season", "Year", "How to", "Corrections", "Messages", "Championship",
-                                "Participation", "Blank tournament")
+                                "Participation", "Blank tournament", "Chart")
 #: Every declared prefix of a sheet name (the rest is a date or a label).
 SHEET_PREFIXES: tuple[str, ...] = ("Evening ", "Period ")
 
