@@ -22,7 +22,6 @@ from xlbridge.clubs.heeg.settings import HeegSettings, Period
 from xlbridge.values import as_date, is_blank
 from xlbridge.workbooks.declare import SheetSpec
 from xlbridge.workbooks.heeg.declaration import (
-    CHART,
     CHART_PAIR,
     HOWTO,
     HOWTO_LINES,
@@ -80,8 +79,7 @@ def heeg_workbook(blank: bool = False):
         book.write(standings.name, standings.tables[0].header_row, 1, [standings.tables[0].headers()])
         book.lay_out(standings.name, standings_layout(standings.name, labels, len(settings.roster)))
     wb.move_sheet(YEAR, offset=-len(settings.periods))  # keep Season first, then Year, then the periods
-    _write_chart(wb, book, chart_spec(len(labels) * per_period))  # room for every evening the periods can list
-    wb.move_sheet(CHART, offset=-len(settings.periods))  # right after Year
+    _write_chart(wb, book, chart_spec(len(labels) * per_period))  # after the standings; room for every evening listed
     _write_howto(wb.create_sheet(HOWTO))
     for day in settings.evenings:  # one sheet per evening with what the scorer typed
         _write_evening(wb, book, settings, day, [rec for rec in results if as_date(rec["date"]) == day], labels)

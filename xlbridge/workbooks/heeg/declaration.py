@@ -356,6 +356,8 @@ HOWTO_LINES = [
     N_("5. Period sheets: the standings per line with promotion/relegation; Year: the club championship."),
     N_("6. A late correction: change the typed cell and Recalculate season; every computed value that changed is listed"),
     N_("   on the Corrections sheet. xlbridge recalc keeps the previous file as NAME.backup.xlsx beside it."),
+    N_("7. Chart sheet: one pair's evening %, periode and jaar on every evening, as a table and a line chart. Type the "
+       "pair number in B3 (empty: the leader of the year standings), then Recalculate season."),
     "",
     N_("Worksheet functions (with the xlbridge add-in):"),
     '=HEEG_PCT(173, 288, "")  ->  60.07        =HEEG_PCT(150, 288, "s", , , 6)  ->  62.50',
