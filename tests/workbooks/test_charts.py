@@ -261,3 +261,17 @@ def test_libreoffice_draws_the_chart_from_the_recalculated_cells(heeg: Path, tmp
     values = re.search(r"<c:val>.*?</c:val>", first_series, re.S)[0]
     drawn = [float(v) for v in re.findall(r"<c:v>([^<]+)</c:v>", values)]
     assert drawn == pytest.approx(expected)
+
+
+def test_a_scorers_own_sheet_named_chart_in_a_dutch_workbook_is_not_taken_for_grafiek(heeg: Path) -> None:
+    """In a Dutch workbook the chart sheet is Grafiek; a sheet the scorer named "Chart"
+    is the scorer's (it was read as Grafiek, which then did not exist: a crash)."""
+    wb = load_workbook(heeg)
+    wb[GRAFIEK].title = "Chart"
+    wb.create_sheet("Seizoen (oud)")
+    carry.save_keeping(wb, heeg, carry.carried(heeg))
+    report = recalc_path(heeg, backup=False)
+    assert [w.code for w in report.warnings] == ["heeg.chart.added"]
+    wb = load_workbook(heeg)
+    assert "Chart" in wb.sheetnames and GRAFIEK in wb.sheetnames
+    assert wb["Chart"]["B3"].value is None and wb[GRAFIEK]["A1"].value.startswith("Paar ")

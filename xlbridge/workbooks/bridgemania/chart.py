@@ -81,9 +81,10 @@ def plan_chart(plan: Plan, grid: Grid | None, season: bm.Season, standings: bm.S
         plan.layouts.append((d.CHART, replace(d.layout(spec), title=True)))
         plan.blocks.append(Block(d.CHART, d.CHART_PAIR.row, d.CHART_PAIR.label_col,
                                  [[d.CHART_PAIR.text(), None, _(d.CHART_PAIR.note)]], what=d.CHART, audit=False))
-        plan.warnings.append(at(d.CHART, None, "bm.chart.added", "the sheet {sheet} was missing and is added again "
-                                "with its table; the recalculation cannot draw its chart: copy the sheet {sheet} of a "
-                                "new workbook (xlbridge new bridgemania) into this one to have the chart back",
+        plan.warnings.append(at(d.CHART, None, "bm.chart.added", "there was no sheet {sheet} (deleted, or a workbook "
+                                "of an earlier release): it is added with its table, without the chart (the "
+                                "recalculation cannot draw one): copy the sheet {sheet} of a new workbook "
+                                "(xlbridge new bridgemania) into this one to have the chart",
                                 sheet=shown_name(d.CHART)))
     typed = typed_pair(grid)
     ids = {b.id.upper(): b.id for b in season.base_pairs}

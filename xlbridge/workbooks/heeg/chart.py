@@ -83,9 +83,10 @@ def plan_chart(plan: Plan, grid: Grid | None, result: SeasonResult, settings: He
         plan.layouts.append((CHART, spec.layout(title=True)))
         plan.blocks.append(Block(CHART, CHART_PAIR.row, CHART_PAIR.label_col,
                                  [[CHART_PAIR.text(), None, _(CHART_PAIR.note)]], what=CHART, audit=False))
-        plan.warnings.append(at(CHART, None, "heeg.chart.added", "the sheet {sheet} was missing and is added again "
-                                "with its table; the recalculation cannot draw its chart: copy the sheet {sheet} of a "
-                                "new workbook (xlbridge new heeg) into this one to have the chart back",
+        plan.warnings.append(at(CHART, None, "heeg.chart.added", "there was no sheet {sheet} (deleted, or a workbook "
+                                "of an earlier release): it is added with its table, without the chart (the "
+                                "recalculation cannot draw one): copy the sheet {sheet} of a new workbook "
+                                "(xlbridge new heeg) into this one to have the chart",
                                 sheet=shown_name(CHART)))
     typed = typed_pair(grid)
     pair = pair_key(typed) if typed is not None else _leader(result, settings)
