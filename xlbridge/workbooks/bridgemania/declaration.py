@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 from xlbridge.rules.problems import N_
 from xlbridge.workbooks.book import Layout
 from xlbridge.workbooks.declare import (
-    Chart,
     COMPUTED,
     COMPUTED_HEADER,
     INPUT,
+    Chart,
     Column,
     Print,
     Setting,

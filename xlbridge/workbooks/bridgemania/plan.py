@@ -128,7 +128,8 @@ def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: 
             tournaments.append(t)
     column = column_letter(d.CALENDAR.col("tournament"))
     for name in names:
-        if name in listed or name in (d.SEASON, d.CHAMPIONSHIP, d.PARTICIPATION, d.BLANK_TOURNAMENT, d.HOW_TO, d.CHART):
+        if name in listed or name in (d.SEASON, d.CHAMPIONSHIP, d.PARTICIPATION, d.BLANK_TOURNAMENT, d.HOW_TO,
+                                      d.CHART):
             continue
         if is_tournament_sheet(grid(name)):
             problems.append(at(name, "A1", "bm.book.sheet-not-listed", "a tournament sheet that is not in the "
