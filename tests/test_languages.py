@@ -190,9 +190,9 @@ def bm_books(tmp_path_factory):
 def test_bridgemania_is_italian_unless_asked(bm_books):
     italian, english = (load_workbook(p) for p in bm_books)
     assert KINDS["bridgemania"].language == "it"
-    assert italian.sheetnames[0] == "Stagione" and italian.sheetnames[-4:] == ["Torneo vuoto", "Campionato",
+    assert italian.sheetnames[0] == "Stagione" and italian.sheetnames[-5:] == ["Torneo vuoto", "Campionato", "Grafico",
                                                                                "Partecipazione", "Istruzioni"]
-    assert english.sheetnames[0] == "Season" and english.sheetnames[-4:] == ["Blank tournament", "Championship",
+    assert english.sheetnames[0] == "Season" and english.sheetnames[-5:] == ["Blank tournament", "Championship", "Chart",
                                                                              "Participation", "How to"]
     season = italian["Stagione"]
     assert [season.cell(row=4, column=c).value for c in (1, 2, 3, 7, 10)] == ["Coppia", "Giocatore 1", "Giocatore 2",

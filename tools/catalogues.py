@@ -128,8 +128,8 @@ def _kind_sheets() -> dict[str, list[Any]]:
     return {
         "every kind": [CORRECTIONS_SPEC],
         "heeg": [heeg.season_spec(labels, 2), heeg.evening_spec(6, labels), heeg.period_spec("1"),
-                 heeg.year_spec(labels)],
-        "bridgemania": [bm.SEASON_SHEET, bm.tournament_sheet(2), bm.CHAMPIONSHIP_SHEET, bm.PARTICIPATION_SHEET,
+                 heeg.year_spec(labels), heeg.chart_spec(18)],
+        "bridgemania": [bm.SEASON_SHEET, bm.tournament_sheet(2), bm.CHAMPIONSHIP_SHEET, bm.PARTICIPATION_SHEET, bm.CHART_SHEET,
                         SheetSpec("sections", "", tables=tuple(section.table for section in bm.SECTIONS))],
         "events": [events.READER, *(events.event_sheet("", "", labels) for labels in
                                     (events.TBF_LABELS, events.PAIRS_LABELS, events.TEAMS_LABELS))],

@@ -87,6 +87,7 @@ class Layout:
     page_header: str = ""  # Excel's header codes: "&A" the sheet's name
     titles: tuple[tuple[int, int], ...] = ()  # further cells in the title's big bold type (row, column)
     bold: tuple[tuple[int, int], ...] = ()  # cells in bold type (labels)
+    one_page: bool = False  # also one page down (with fit_width: the whole sheet on one page)
 
     def headers(self) -> list[Area]:
         """Every header area: row ``header_row`` from A to ``header_cols``, and ``more_headers``."""

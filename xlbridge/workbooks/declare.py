@@ -239,6 +239,28 @@ class Print:
     area: str = ""  # the id of the one table printed (with its header rows), e.g. an evening's result
     area_row: int = 1  # the first row printed of that table's columns (a caption above its header)
     page_header: str = ""  # above every page: "&A" is the sheet's name (an evening's date)
+    one_page: bool = False  # also one page down (a chart sheet: its table and chart on one page)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A line chart on a sheet, reading one of its computed tables: ``categories``
+    (a column id) along the bottom, one line per column id of ``series`` (named by
+    its header cell), over the table's ``room`` rows, the values axis in
+    ``number_format``; the sheet's title above it (the recalculation writes it)
+    names what it shows.  The builder
+    draws it (openpyxl, :func:`xlbridge.workbooks.style.draw_chart`) with its top-left
+    corner at ``anchor``, ``width`` x ``height`` cm; a recalculation only fills the
+    table, and the chart follows in Excel and LibreOffice alike.  Empty cells are
+    gaps the line spans, never zeros."""
+
+    table: str
+    categories: str
+    series: tuple[str, ...]
+    anchor: str
+    number_format: str = "0"
+    width: float = 20.0
+    height: float = 11.0
 
 
 @dataclass(frozen=True)
@@ -254,6 +276,7 @@ class SheetSpec:
     freeze: tuple[int, int] | None = None
     print: Print = field(default_factory=Print)
     widths: tuple[float, ...] = ()  # column widths from A when the tables do not give them
+    chart: Chart | None = None  # a chart the builder draws, reading a table of this sheet
 
     def setting(self, setting_id: str) -> Setting:
         for s in self.settings:
@@ -331,7 +354,8 @@ class SheetSpec:
                       number_formats=tuple(merge_areas(number_formats)), fills=tuple(merge_areas(fills)), freeze=self.freeze,
                       rules=tuple(merge_areas(rules)),
                       orientation=self.print.orientation, fit_width=self.print.fit_width, repeat_rows=repeat,
-                      more_headers=tuple(more_headers), print_area=print_area, page_header=self.print.page_header)
+                      more_headers=tuple(more_headers), print_area=print_area, page_header=self.print.page_header,
+                      one_page=self.print.one_page)
 
 
 #: The words of the input rules (label ids ``rule.*``): what Excel says when a
@@ -406,5 +430,5 @@ def shown(value: Any) -> str:
 #: function from its parameters to its sheets.
 Declaration = Callable[..., Sequence[SheetSpec]]
 
-__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "merge_areas", "rule_of", "RULE_WORDS", "text_of", "cell_ref", "shown",
+__all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "Chart", "merge_areas", "rule_of", "RULE_WORDS", "text_of", "cell_ref", "shown",
            "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED", "Declaration", "replace"]

@@ -249,7 +249,7 @@ def print_setup(ws: Any, layout: Layout) -> None:
         ws.page_setup.orientation = layout.orientation
     if layout.fit_width:
         ws.sheet_properties.pageSetUpPr.fitToPage = True
-        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 1 if layout.one_page else 0
     if layout.repeat_rows is not None:
         ws.print_title_rows = f"{layout.repeat_rows[0]}:{layout.repeat_rows[1]}"
     if layout.print_area is not None:

@@ -27,7 +27,7 @@ __all__ = ["SHEET_NAMES", "SHEET_PREFIXES", "Localised", "language_of", "localis
 
 #: Every sheet name a kind declares, in English (the kinds' own and the shared ones).
 SHEET_NAMES: tuple[str, ...] = ("Season", "Year", "How to", "Corrections", "Messages", "Championship",
-                                "Participation", "Blank tournament")
+                                "Participation", "Blank tournament", "Chart")
 #: Every declared prefix of a sheet name (the rest is a date or a label).
 SHEET_PREFIXES: tuple[str, ...] = ("Evening ", "Period ")
 
@@ -82,7 +82,15 @@ class Localised:
         return self.local_name(name, self.language)
 
     def sheet_names(self) -> list[str]:
-        return [self.canonical_name(n, self.language) for n in self.book.sheet_names()]
+        """The sheets by their English names; a sheet whose name is a declared English
+        name called otherwise in this language (a scorer's own sheet "Chart" in a Dutch
+        workbook, whose chart sheet is "Grafiek") is not one of ours: left out."""
+        out = []
+        for name in self.book.sheet_names():
+            canonical = self.canonical_name(name, self.language)
+            if self.local(canonical) == name:
+                out.append(canonical)
+        return out
 
     def read(self, sheet: str) -> Grid:
         return self.book.read(self.local(sheet))

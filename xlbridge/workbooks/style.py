@@ -53,6 +53,51 @@ def print_setup(ws) -> None:
     declaration keeps the orientation declared (an evening's result prints portrait)."""
     ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
+    if ws.page_setup.fitToHeight != 1:  # one page down only where the declaration says so (a chart sheet)
+        ws.page_setup.fitToHeight = 0
     ws.page_setup.orientation = ws.page_setup.orientation or "landscape"
     ws.print_options.gridLines = False
+
+
+def draw_chart(ws: Any, spec: Any, sheet: str) -> Any:
+    """Draw the line chart ``spec.chart`` (:class:`xlbridge.workbooks.declare.Chart`)
+    on the openpyxl sheet ``ws``; ``sheet`` is the name the sheet will carry (in the
+    workbook's language: the chart's references name it, and openpyxl does not
+    follow a sheet that is renamed).  Every series reads the table's ``room`` rows,
+    named by its header cell; empty cells are spanned (no drop to zero).  Returns the chart."""
+    from openpyxl.chart import LineChart, Reference, Series
+    from openpyxl.chart.data_source import AxDataSource, StrRef
+    from openpyxl.chart.marker import Marker
+    from openpyxl.chart.series import SeriesLabel
+    from openpyxl.chart.axis import ChartLines
+    from openpyxl.chart.text import RichText
+    from openpyxl.drawing.text import RichTextProperties
+
+    declared = spec.chart
+    table = spec.table(declared.table)
+    quoted = "'" + sheet.replace("'", "''") + "'"
+    first, last = table.first_row, table.first_row + max(table.room, 1) - 1
+
+    def cells(column_id: str, top: int, bottom: int) -> str:
+        letter = get_column_letter(table.col(column_id))
+        return f"{quoted}!${letter}${top}:${letter}${bottom}" if bottom > top else f"{quoted}!${letter}${top}"
+
+    chart = LineChart()
+    chart.width, chart.height = declared.width, declared.height
+    chart.display_blanks = "span"
+    for column_id in declared.series:
+        series = Series(Reference(range_string=cells(column_id, first, last)))
+        series.tx = SeriesLabel(strRef=StrRef(cells(column_id, table.header_row, table.header_row)))
+        series.cat = AxDataSource(strRef=StrRef(cells(declared.categories, first, last)))  # text: dates, ids
+        series.marker = Marker(symbol="circle", size=5)  # a single evening shows as a dot
+        series.smooth = False
+        chart.series.append(series)
+    chart.x_axis.delete = chart.y_axis.delete = False  # openpyxl 3.1 leaves them out: no axis labels in Excel
+    # no title of its own: the sheet's title right above it names the pair (LibreOffice shows a
+    # title that refers to a cell as "Chart Title"; docs/clubs/heeg.md, "The Chart sheet")
+    chart.x_axis.txPr = RichText(bodyPr=RichTextProperties(rot=-2700000, vert="horz"))  # dates at 45 degrees
+    chart.y_axis.number_format = declared.number_format
+    chart.y_axis.majorGridlines = ChartLines()
+    chart.legend.position = "b"
+    ws.add_chart(chart, declared.anchor)
+    return chart

@@ -203,7 +203,7 @@ def test_layout_headers_frozen_formats(demo_file):
 def test_blank_template(tmp_path):
     assert main(["new", "bridgemania", str(tmp_path / "t.xlsx"), "--blank", "--lang", "en"]) == 0
     wb = load_workbook(tmp_path / "t.xlsx")
-    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Participation", "How to"]
+    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Chart", "Participation", "How to"]
     assert [wb["Season"].cell(4, c).value for c in (1, 2, 3, 4, 5, 7, 8, 10, 11, 12)] == [
         "Pair", "Player 1", "Player 2", "Name", "Lot", "Guest", "Name", "Tournament", "Date", "Host"]
     assert wb["Season"]["A5"].value is None

@@ -77,7 +77,7 @@ def fill(cell) -> str | None:
 
 def test_layout_mirrors_the_heeg_spreadsheet(built):
     wb = load_workbook(built)
-    assert wb.sheetnames[:6] == ["Season", "Year", "Period 1", "Period 2", "Period 3", "How to"]
+    assert wb.sheetnames[:7] == ["Season", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to"]
     ws = wb["Evening 2025-09-04"]
     assert [c.value for c in ws[1]] == ["Pair", "Names", "Line", "R1", "R2", "R3", "R4", "R5", "R6", "C", "C", "MP",
                                         "max", "inv", "EGS", "%", "tot vandaag", "periode", "jaar", "eind 1",
@@ -327,9 +327,10 @@ def test_sit_out_and_combi_by_hand(tmp_path):
 def test_the_blank_template_is_empty_and_recalculates(tmp_path):
     path = build("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
     wb = load_workbook(path)
-    assert wb.sheetnames == ["Season", "Year", "Period 1", "Period 2", "Period 3", "How to"]
+    assert wb.sheetnames == ["Season", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to"]
     assert wb["Season"]["B4"].value is None and wb["Season"]["C12"].value is None
     assert "no evening played yet" in wb["Period 1"]["A1"].value
+    assert wb["Chart"]["A1"].value.startswith("No evening played yet") and wb["Chart"]["A6"].value is None
     report = recalc_path(path, when="t")
     assert report.kind == "heeg" and report.changes == []
 

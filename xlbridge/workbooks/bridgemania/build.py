@@ -75,6 +75,7 @@ def season_workbook(season: bm.Season | None, next_host: str | None = None, capa
             _build_tournament(wb.create_sheet(t.id), season, t)
     _build_tournament(wb.create_sheet(d.BLANK_TOURNAMENT), season, None)
     _build_championship(wb.create_sheet(d.CHAMPIONSHIP), season)
+    _build_chart(wb.create_sheet(d.CHART), season)
     _build_participation(wb.create_sheet(d.PARTICIPATION), season)
     participation = wb[d.PARTICIPATION]
     participation[d.NEXT_HOST.cell], participation[d.CAPACITY.cell] = next_host, capacity
@@ -339,6 +340,33 @@ def _build_championship(ws, season: bm.Season | None) -> None:
     _freeze(ws, spec)
 
 
+def _build_chart(ws, season: bm.Season | None) -> None:
+    """The Chart sheet: title (the recalculation names the pair in it), the pair's
+    label, its yellow cell and note, the table's header and cells, and the line
+    chart reading the table (room for every tournament of the calendar), named as
+    the sheet will be in the workbook's language."""
+    from dataclasses import replace
+
+    from xlbridge.language import current
+    from xlbridge.workbooks.speak import Localised
+    from xlbridge.workbooks.style import draw_chart
+
+    st = _style()
+    table = replace(d.CHART_TABLE, room=max(d.CHART_TABLE.room, len(season.tournaments) if season else 0))
+    spec = replace(d.CHART_SHEET, tables=(table,))
+    _title(ws, _(d.CHART_NOTHING_YET))
+    ws.cell(row=d.CHART_PAIR.row, column=d.CHART_PAIR.label_col, value=d.CHART_PAIR.text()).font = st.bold
+    ws.cell(row=d.CHART_PAIR.row, column=d.CHART_PAIR.col).fill = st.input
+    ws.cell(row=d.CHART_PAIR.row, column=d.CHART_PAIR.col + 1, value=_(d.CHART_PAIR.note))
+    _header(ws, table)
+    _cells(ws, table, table.room)
+    _widths(ws, spec)
+    from xlbridge.workbooks.openpyxl_book import print_setup
+
+    print_setup(ws, spec.layout())
+    draw_chart(ws, spec, Localised.local_name(d.CHART, current()))
+
+
 def _build_participation(ws, season: bm.Season | None) -> None:
     st, spec = _style(), d.PARTICIPATION_SHEET
     _title(ws, _(d.PARTICIPATION_TITLE))
@@ -381,6 +409,8 @@ HOW_TO_LINES = [
     N_("Championship: the final Ricalibratura ranking (grey = not eligible), the general ranking, and the three "
     "standings after each tournament. Participation: the O/P/A/I/M list (M: ill) of every tournament and the next one "
     "(type the next host and the number of base pairs that can play)."),
+    N_("Chart: one base pair's F1, IndyCar and Hybrid PTS after each tournament, as a table and a line chart. Type its "
+    "id in B3 (empty: the leader of the final ranking), then Recalculate season."),
     "",
     N_("Problems are listed on the Messages sheet and their cells marked in red; nothing is recalculated until "
     "they are fixed. Changed results are listed on the Corrections sheet."),

@@ -22,6 +22,7 @@ from xlbridge.workbooks.declare import (
     COMPUTED,
     COMPUTED_HEADER,
     INPUT,
+    Chart,
     Column,
     Print,
     Setting,
@@ -31,7 +32,8 @@ from xlbridge.workbooks.declare import (
 from xlbridge.workbooks.declare import merge_areas
 
 __all__ = ["SEASON", "CHAMPIONSHIP", "PARTICIPATION", "BLANK_TOURNAMENT", "HOW_TO", "SEASON_SHEET",
-           "tournament_sheet", "CHAMPIONSHIP_SHEET", "PARTICIPATION_SHEET", "SECTIONS", "layout"]
+           "tournament_sheet", "CHAMPIONSHIP_SHEET", "PARTICIPATION_SHEET", "SECTIONS", "layout", "CHART",
+           "CHART_PAIR", "CHART_TABLE", "CHART_SHEET"]
 
 # ------------------------------------------------------------------ sheets and titles
 
@@ -40,6 +42,7 @@ CHAMPIONSHIP = "Championship"
 PARTICIPATION = "Participation"
 BLANK_TOURNAMENT = "Blank tournament"  # the sheet to copy for a new tournament; never read
 HOW_TO = "How to"
+CHART = "Chart"
 #: Sheets the recalculation never reads: Excel need not send their values (the script's ``exclude``).
 NEVER_READ = (BLANK_TOURNAMENT, HOW_TO)
 
@@ -318,6 +321,28 @@ LISTS_COL = NEXT.first_col + NEXT.width() + 1  # two columns per tournament: its
 LIST_WIDTHS = (7, 8)
 PARTICIPATION_SHEET = SheetSpec("participation", PARTICIPATION, title=PARTICIPATION_TITLE,
                                 settings=(NEXT_HOST, CAPACITY, UNABLE), tables=(NEXT,), freeze=(NEXT.first_row, 1))
+
+# ------------------------------------------------------------------ the Chart sheet
+
+#: The one typed cell of the Chart sheet: the base pair whose championship is drawn.
+CHART_PAIR = Setting("pair", row=3, label="Pair", note="blank = the leader of the final ranking; type a base pair's "
+                     "id and Recalculate season to see another pair")
+#: Per tournament of the calendar, in its order: the pair's F1, IndyCar and Hybrid PTS after it
+#: (the Championship sheet's "after each tournament" table; blank for a friendly or one not played yet).
+CHART_TABLE = Table("chart", header_row=5, room=CALENDAR.room, columns=(
+    _computed("tournament", "Tournament", 12),
+    _computed("date", "Date", 12),
+    _computed("f1", "F1 PTS", 9, PTS),
+    _computed("indy", "IndyCar PTS", 12, PTS),
+    _computed("hybrid", "Hybrid PTS", 11, PTS),
+))
+CHART_TITLE = N_("Pair {pair} ({name}): F1, IndyCar and Hybrid PTS after each tournament")
+CHART_TITLE_NO_NAME = N_("Pair {pair}: F1, IndyCar and Hybrid PTS after each tournament")
+CHART_NOTHING_YET = N_("No tournament played yet: the chart shows the leader of the final ranking once one is")
+CHART_SHEET = SheetSpec("chart", CHART, settings=(CHART_PAIR,), tables=(CHART_TABLE,),
+                        print=Print("landscape", True, one_page=True),
+                        chart=Chart("chart", "tournament", ("f1", "indy", "hybrid"), anchor="G5", width=22,
+                                    height=12))
 
 HOW_TO_WIDTH = 120
 

@@ -22,6 +22,7 @@ from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_text, is_blank
 from xlbridge.workbooks.book import BookAdapter, Grid, cell, column_letter
 from xlbridge.workbooks.bridgemania import declaration as d
+from xlbridge.workbooks.bridgemania.chart import chart_problems, plan_chart
 from xlbridge.workbooks.bridgemania.locate import locate
 from xlbridge.workbooks.bridgemania.read import (
     SeasonPlaces,
@@ -93,10 +94,14 @@ class BridgeManiaSeason:
         if standings is not None and d.PARTICIPATION in names:
             next_list = _next_list(grid(d.PARTICIPATION), standings, reference or [b.id for b in base_pairs],
                                    problems)
+        chart = grid(d.CHART) if d.CHART in names else None
+        problems += chart_problems(chart, [b.id for b in base_pairs])
         if problems:  # a formula or an error value in a typed cell: once, at that cell (issue 14, point 7)
             raise BookInputError(one_per_cell(problems, lambda sheet: grid(sheet) if sheet in names else []))
         assert standings is not None
-        return _plan(grid, names, season, standings, where, sheets, next_list)
+        plan = _plan(grid, names, season, standings, where, sheets, next_list)
+        plan_chart(plan, chart, season, standings, {b.id: display_name(b) for b in season.base_pairs})
+        return plan
 
 
 def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: list[tuple[str, str]],
@@ -123,7 +128,8 @@ def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: 
             tournaments.append(t)
     column = column_letter(d.CALENDAR.col("tournament"))
     for name in names:
-        if name in listed or name in (d.SEASON, d.CHAMPIONSHIP, d.PARTICIPATION, d.BLANK_TOURNAMENT, d.HOW_TO):
+        if name in listed or name in (d.SEASON, d.CHAMPIONSHIP, d.PARTICIPATION, d.BLANK_TOURNAMENT, d.HOW_TO,
+                                      d.CHART):
             continue
         if is_tournament_sheet(grid(name)):
             problems.append(at(name, "A1", "bm.book.sheet-not-listed", "a tournament sheet that is not in the "

@@ -22,6 +22,7 @@ from xlbridge.clubs.heeg.settings import HeegSettings, Period
 from xlbridge.values import as_date, is_blank
 from xlbridge.workbooks.declare import SheetSpec
 from xlbridge.workbooks.heeg.declaration import (
+    CHART_PAIR,
     HOWTO,
     HOWTO_LINES,
     HOWTO_WIDTH,
@@ -29,6 +30,7 @@ from xlbridge.workbooks.heeg.declaration import (
     YEAR,
     evening_layout,
     evening_sheet,
+    chart_spec,
     evening_table,
     period_spec,
     season_spec,
@@ -65,7 +67,8 @@ def heeg_workbook(blank: bool = False):
     labels = [p.label for p in settings.periods]
     wb = Workbook()
     book = OpenpyxlBook(wb)  # the adapter for the layouts and, at the end, the recalculation
-    spec = season_spec(labels, max([6, *(len(p.evenings) for p in settings.periods)]), len(settings.roster))
+    per_period = max([6, *(len(p.evenings) for p in settings.periods)])
+    spec = season_spec(labels, per_period, len(settings.roster))
     wb.active.title = spec.name
     _write_season(wb.active, spec, settings)
     # typed cells yellow with their input rules, from the declaration (the headers are the builder's)
@@ -76,6 +79,7 @@ def heeg_workbook(blank: bool = False):
         book.write(standings.name, standings.tables[0].header_row, 1, [standings.tables[0].headers()])
         book.lay_out(standings.name, standings_layout(standings.name, labels, len(settings.roster)))
     wb.move_sheet(YEAR, offset=-len(settings.periods))  # keep Season first, then Year, then the periods
+    _write_chart(wb, book, chart_spec(len(labels) * per_period))  # after the standings; room for every evening listed
     _write_howto(wb.create_sheet(HOWTO))
     for day in settings.evenings:  # one sheet per evening with what the scorer typed
         _write_evening(wb, book, settings, day, [rec for rec in results if as_date(rec["date"]) == day], labels)
@@ -128,6 +132,26 @@ def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
                 ws.cell(row=row, column=pairs.col(f"line_{label}"), value=line)
     for col, width in enumerate(spec.widths, start=1):
         ws.column_dimensions[get_column_letter(col)].width = width
+
+
+def _write_chart(wb: Any, book: Any, spec: SheetSpec) -> None:
+    """The Chart sheet: the pair's label and note (the recalculation writes the rest)
+    and the line chart reading its table (named as the sheet will be, in the
+    workbook's language)."""
+    from openpyxl.styles import Font
+
+    from xlbridge.language import current
+    from xlbridge.workbooks.speak import Localised
+    from xlbridge.workbooks.style import draw_chart
+
+    ws = wb.create_sheet(spec.name)
+    table = spec.tables[0]
+    ws.cell(row=CHART_PAIR.row, column=CHART_PAIR.label_col, value=CHART_PAIR.text()).font = Font(bold=True)
+    note = ws.cell(row=CHART_PAIR.row, column=CHART_PAIR.col + 1, value=_(CHART_PAIR.note))
+    note.font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
+    book.write(spec.name, table.header_row, table.first_col, [table.headers()])
+    book.lay_out(spec.name, spec.layout(title=True))
+    draw_chart(ws, spec, Localised.local_name(spec.name, current()))
 
 
 def _write_howto(ws: Any) -> None:

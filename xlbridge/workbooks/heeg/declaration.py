@@ -32,14 +32,15 @@ from functools import lru_cache
 
 from xlbridge.language import N_, _
 from xlbridge.workbooks.book import Layout
-from xlbridge.workbooks.declare import Column, Print, Setting, SheetSpec, Table, text_of
+from xlbridge.workbooks.declare import Chart, Column, Print, Setting, SheetSpec, Table, text_of
 
 __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO", "RED", "PROMOTE_FILL",
            "RELEGATE_FILL", "NOTE_COLOUR", "SETTINGS", "WHOLE_FROM", "SEASON_WIDTHS", "PERIODS_HEADER_ROW",
            "HEADER_HINTS", "AUDIT_NAMES", "SPARE_ROWS", "HOWTO_LINES", "HOWTO_WIDTH", "evening_sheet",
            "period_sheet", "periods_table", "pairs_table", "season_spec", "evening_table", "evening_spec",
            "period_spec", "year_spec", "evening_headers", "year_headers", "PERIOD_HEADERS", "evening_layout",
-           "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words", "result_table"]
+           "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words", "result_table",
+           "CHART", "CHART_PAIR", "chart_spec"]
 
 TITLE = N_("Heeg club season (xlbridge)")
 SEASON = "Season"
@@ -47,6 +48,7 @@ EVENING_PREFIX = "Evening "
 PERIOD_PREFIX = "Period "
 YEAR = "Year"
 HOWTO = "How to"
+CHART = "Chart"
 #: Sheets the recalculation never reads: Excel need not send their values (the script's ``exclude``).
 NEVER_READ = (HOWTO,)
 RED = "#FF0000"
@@ -279,6 +281,34 @@ def standings_layout(sheet: str, labels: Sequence[str], rows: int) -> Layout:
     return spec.layout(max(60, rows + 10))
 
 
+# --------------------------------------------------------------------------- the Chart sheet
+
+#: The one typed cell of the Chart sheet: the pair whose season is drawn.
+CHART_PAIR = Setting("pair", 3, "Pair", note="blank = the leader of the year standings; type a pair number and "
+                     "Recalculate season to see another pair")
+#: The header row of the chart's table (the rows below: the season's evenings in date order).
+CHART_HEADER_ROW = 5
+
+
+def chart_spec(evenings: int) -> SheetSpec:
+    """The Chart sheet, with room for ``evenings`` evenings (every evening the Season
+    sheet's periods table can list): the title naming the pair in A1 (computed), the
+    pair typed in B3, the table from row 5 -- per evening of the season, in date
+    order: the date, the pair's line, its evening %, periode and jaar as its evening
+    sheet has them (blank when it did not play) -- and the line chart of the three
+    percentages right of it.  One landscape page."""
+    table = Table("chart", CHART_HEADER_ROW, (
+        Column("date", "Evening", typed=False, width=12, label_id="chart.evening"),
+        Column("line", "Line", typed=False, width=6, label_id="result.line"),
+        Column("pct", "Evening %", typed=False, kind="pct", number_format="0.00", width=10, label_id="result.pct"),
+        Column("period_pct", "periode", typed=False, kind="pct", number_format="0.00", width=9),
+        Column("year_pct", "jaar", typed=False, kind="pct", number_format="0.00", width=9),
+    ), room=max(evenings, 1))
+    return SheetSpec("chart", CHART, settings=(CHART_PAIR,), tables=(table,),
+                     print=Print("landscape", True, one_page=True),
+                     chart=Chart("chart", "date", ("pct", "period_pct", "year_pct"), anchor="G5", width=22, height=12))
+
+
 # --------------------------------------------------------------------------- the signals in words
 
 #: Every colour signal is also said in words (a black-and-white printout, a colour-blind
@@ -328,6 +358,8 @@ HOWTO_LINES = [
     N_("5. Period sheets: the standings per line with promotion/relegation; Year: the club championship."),
     N_("6. A late correction: change the typed cell and Recalculate season; every computed value that changed is listed"),
     N_("   on the Corrections sheet. xlbridge recalc keeps the previous file as NAME.backup.xlsx beside it."),
+    N_("7. Chart sheet: one pair's evening %, periode and jaar on every evening, as a table and a line chart. Type the "
+       "pair number in B3 (empty: the leader of the year standings), then Recalculate season."),
     "",
     N_("Worksheet functions (with the xlbridge add-in):"),
     '=HEEG_PCT(173, 288, "")  ->  60.07        =HEEG_PCT(150, 288, "s", , , 6)  ->  62.50',

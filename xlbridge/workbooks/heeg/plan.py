@@ -29,8 +29,10 @@ from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.declare import INPUT, SheetSpec, cell_ref
+from xlbridge.workbooks.heeg.chart import chart_problems, plan_chart
 from xlbridge.workbooks.heeg.declaration import (
     AUDIT_NAMES,
+    CHART,
     EVENING_PREFIX,
     HOWTO,
     PERIOD_PREFIX,
@@ -145,7 +147,7 @@ class HeegSeason:
                 sheet = read_evening(name, day, book.read(name), problems)
                 if sheet is not None:
                     evenings.append(sheet)
-            elif name not in (SEASON, YEAR, HOWTO) and not name.startswith(PERIOD_PREFIX):
+            elif name not in (SEASON, YEAR, HOWTO, CHART) and not name.startswith(PERIOD_PREFIX):
                 grid = book.read(name)
                 if as_text(cell(grid, 1, 1)).lower() == pair_label and as_text(cell(grid, 1, 2)).lower() == names_label:
                     problems.append(at(name, None, "heeg.evening.lookalike", "sheet {sheet!r} looks like an evening "
@@ -174,6 +176,8 @@ class HeegSeason:
         # Every problem of the run at once; an evening check that depends on a Season part with
         # a problem of its own is left out (issue 14, point 7).
         found = [p for p in found if not season_sheet.depends(p.code)]
+        chart = book.read(CHART) if CHART in names else None
+        problems += chart_problems(chart, {p.pair for p in settings.roster} | {e.pair for e in entries})
         if found or problems:
             raise BookInputError(problems + self._located(found, evenings))
         labels = [p.label for p in settings.periods]
@@ -186,6 +190,7 @@ class HeegSeason:
             _plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines)
         self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
         self._plan_standings(plan, book, result, settings, names)
+        plan_chart(plan, chart, result, settings, by_day)
         return plan
 
     def _located(self, problems: Sequence[Any], evenings: list[EveningSheet]) -> list[Problem]:
