@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from xlbridge.clubs.heeg.problems import LINE_EMPTY, LINE_TOO_SMALL
@@ -177,9 +178,10 @@ class HeegSeason:
         if found or problems:
             raise BookInputError(problems + self._located(found, evenings))
         labels = [p.label for p in settings.periods]
-        by_day: dict[dt.date, list[tuple[Entry, dict[str, Any]]]] = {}
-        for entry, values in zip(result.entries, result.values):
-            by_day.setdefault(entry.date, []).append((entry, values))  # type: ignore[arg-type]
+        # per evening: each record, its computed values and its exact % (the result ranks on it, §6.1)
+        by_day: dict[dt.date, list[tuple[Entry, dict[str, Any], Fraction | None]]] = {}
+        for entry, values, exact in zip(result.entries, result.values, result.exact):
+            by_day.setdefault(entry.date, []).append((entry, values, exact))  # type: ignore[arg-type]
         plan = Plan(warnings=[w for sheet in evenings for w in sheet.warnings])
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
@@ -235,11 +237,12 @@ class HeegSeason:
                 p = RuleProblem(p.code, SUM_OF_ROUNDS, **p.params, message=p.message, rounds_typed=sheet.rounds)
         return Problem(sheet.name, cell_ref(row, col) if row and col else None, p)
 
-    def _plan_evening(self, plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
+    def _plan_evening(self, plan: Plan, sheet: EveningSheet,
+                      computed: list[tuple[Entry, dict[str, Any], Fraction | None]],
                       labels: list[str]) -> None:
         """The computed cells of one evening sheet; ``computed``: the season's records of that evening."""
         table = evening_table(sheet.rounds, labels)
-        by_pair = {entry.pair: values for entry, values in computed}
+        by_pair = {entry.pair: values for entry, values, _exact in computed}
         headers = table.headers()
         star_col, inv_col = table.col("signal"), table.col("code")
         # the computed part of the header row, a block per run of computed columns
@@ -413,15 +416,16 @@ def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[
 
 
 
-def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
+def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any], Fraction | None]],
                  labels: list[str], lines: Sequence[str]) -> None:
     """The evening's result right of its columns (the club's nightly *uitslag*): the
     pairs that played at the tables (an inv code whose MP count: blank, 1, s, s1),
     per line by %, ranked in their line as the standings are; the column left of
-    it and the rows below it are blanked.  Not audited (it follows from the %)."""
+    it and the rows below it are blanked.  Not audited (it follows from the %).  The ranks
+    compare the exact % the season computed, as the standings do (docs/clubs/heeg.md §6.1)."""
     table = result_table(sheet.rounds, labels)
-    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"]}
-              for entry, values in computed
+    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"], "exact": exact}
+              for entry, values, exact in computed
               if values["played"] and entry.code in MP_CODES and isinstance(values["pct"], float)
               and math.isfinite(values["pct"])]
     rows = [[r["line"], r["rank"], r["pair"], r["names"] or None, r["pct"]] for r in evening_result(played, lines)]
