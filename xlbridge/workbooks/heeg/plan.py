@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -178,14 +178,14 @@ class HeegSeason:
         if found or problems:
             raise BookInputError(problems + self._located(found, evenings))
         labels = [p.label for p in settings.periods]
-        # per evening: each record, its computed values and its exact % (the result ranks on it, §6.1)
-        by_day: dict[dt.date, list[tuple[Entry, dict[str, Any], Fraction | None]]] = {}
-        for entry, values, exact in zip(result.entries, result.values, result.exact):
-            by_day.setdefault(entry.date, []).append((entry, values, exact))  # type: ignore[arg-type]
+        by_day: dict[dt.date, list[tuple[Entry, dict[str, Any]]]] = {}
+        for entry, values in zip(result.entries, result.values):
+            by_day.setdefault(entry.date, []).append((entry, values))  # type: ignore[arg-type]
         plan = Plan(warnings=[w for sheet in evenings for w in sheet.warnings])
+        exact = {entry.ref: value for entry, value in zip(result.entries, result.exact)}  # the exact % of each row
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
-            _plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines)
+            _plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines, exact)
         self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
         self._plan_standings(plan, book, result, settings, names)
         return plan
@@ -237,12 +237,11 @@ class HeegSeason:
                 p = RuleProblem(p.code, SUM_OF_ROUNDS, **p.params, message=p.message, rounds_typed=sheet.rounds)
         return Problem(sheet.name, cell_ref(row, col) if row and col else None, p)
 
-    def _plan_evening(self, plan: Plan, sheet: EveningSheet,
-                      computed: list[tuple[Entry, dict[str, Any], Fraction | None]],
+    def _plan_evening(self, plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
                       labels: list[str]) -> None:
         """The computed cells of one evening sheet; ``computed``: the season's records of that evening."""
         table = evening_table(sheet.rounds, labels)
-        by_pair = {entry.pair: values for entry, values, _exact in computed}
+        by_pair = {entry.pair: values for entry, values in computed}
         headers = table.headers()
         star_col, inv_col = table.col("signal"), table.col("code")
         # the computed part of the header row, a block per run of computed columns
@@ -416,16 +415,18 @@ def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[
 
 
 
-def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any], Fraction | None]],
-                 labels: list[str], lines: Sequence[str]) -> None:
+def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
+                 labels: list[str], lines: Sequence[str], exact: Mapping[Any, Fraction | None]) -> None:
     """The evening's result right of its columns (the club's nightly *uitslag*): the
     pairs that played at the tables (an inv code whose MP count: blank, 1, s, s1),
     per line by %, ranked in their line as the standings are; the column left of
     it and the rows below it are blanked.  Not audited (it follows from the %).  The ranks
-    compare the exact % the season computed, as the standings do (docs/clubs/heeg.md §6.1)."""
+    compare the exact % the season computed (``exact``, by the row's ``Entry.ref``), as the
+    standings do (docs/clubs/heeg.md §6.1): equal as fractions is one rank, whatever the floats."""
     table = result_table(sheet.rounds, labels)
-    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"], "exact": exact}
-              for entry, values, exact in computed
+    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"],
+               "exact": exact.get(entry.ref)}
+              for entry, values in computed
               if values["played"] and entry.code in MP_CODES and isinstance(values["pct"], float)
               and math.isfinite(values["pct"])]
     rows = [[r["line"], r["rank"], r["pair"], r["names"] or None, r["pct"]] for r in evening_result(played, lines)]
