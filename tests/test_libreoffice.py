@@ -480,15 +480,14 @@ def sheet_kind(book, name: str, language: str) -> str:
     return english
 
 
-def printed_sheets(path: Path, pdf: Path) -> list[PrintedSheet]:
+def printed_sheets(wb, pdf: Path, outline: list[tuple[str, int]]) -> list[PrintedSheet]:
+    """Every sheet of the workbook ``wb`` (openpyxl) with its kind and its pages in ``pdf`` (its ``outline``)."""
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.speak import language_of
 
-    wb = load_workbook(path)
     book = OpenpyxlBook(wb)
     language = language_of(book)
     charts = {cs.title for cs in wb.chartsheets}
-    outline = pdf_outline(pdf)
     total = pdf_pages(pdf)
     first = {title: page for title, page in outline}
     ends = {title: (outline[i + 1][1] - 1 if i + 1 < len(outline) else total) for i, (title, _) in enumerate(outline)}
@@ -529,8 +528,9 @@ def test_one_page_of_each_sheet_kind_renders(converted, label):
     assert pdf.exists(), f"LibreOffice wrote no PDF for {label}"
     pages = pdf_text(pdf).split("\f")
     wb = load_workbook(converted.files[label])
-    sheets = printed_sheets(converted.files[label], pdf)
-    assert [t for t, _ in pdf_outline(pdf)] == [s.name for s in sheets if not s.hidden], \
+    outline = pdf_outline(pdf)
+    sheets = printed_sheets(wb, pdf, outline)
+    assert [t for t, _ in outline] == [s.name for s in sheets if not s.hidden], \
         f"{label}: the PDF's sheets are not the visible sheets in order"
     if not PICTURES:  # its own temporary directory: pytest's numbered ones are pruned by the next runs
         PICTURES.append(Path(tempfile.mkdtemp(prefix="xlbridge-pictures-")))
@@ -584,6 +584,6 @@ def test_a_hidden_sheet_does_not_print(converted):
     """The check above that a hidden sheet has no pages can fail: LibreOffice leaves it out of the PDF
     and its outline."""
     pdf = converted.pdf("hidden")
-    sheets = printed_sheets(converted.files["hidden"], pdf)
+    sheets = printed_sheets(load_workbook(converted.files["hidden"]), pdf, pdf_outline(pdf))
     assert [(s.name, s.hidden, s.pages) for s in sheets] == [("Shown", False, [1]), ("Record", True, [])]
     assert "printed" in pdf_text(pdf) and "never" not in pdf_text(pdf)
