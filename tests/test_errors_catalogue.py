@@ -698,7 +698,8 @@ bmania("E-BM-SEASON-MISSING", lambda wb: wb.remove(wb["Season"]))
 bmania("E-BM-HOST", setting("Season", L5="XX"))
 bmania("E-BM-PLAYER-EMPTY", setting("Season", C7=None))
 bmania("E-BM-GUEST-TWICE", setting("Season", G6="G1", H6="Same guest"))
-simple("E-BM-NO-BASE-PAIRS", "bm-blank", None)
+simple("E-BM-NO-BASE-PAIRS", "bm-blank", lambda wb: (wb["Season"].__setitem__("G5", "G1"),
+                                                     wb["Season"].__setitem__("H5", "Barbara / Sergio")))
 
 # --- worksheet functions (the text a cell shows)
 

@@ -25,6 +25,7 @@ import math
 import re
 import shutil
 import subprocess
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,28 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "workbooks").glob("*.xlsx")) + sorted((ROOT / "templates").glob("*.xlsx"))
 DEMOS = sorted((ROOT / "workbooks").glob("*.xlsx"))
 SOFFICE_SECONDS = 300
+
+
+def _late_heeg_correction(path: Path) -> None:
+    """Six more MP in R1 of the first pair of the first evening (in the workbook's language)."""
+    from xlbridge.language import sheet_name
+    from xlbridge.workbooks.heeg import EVENING_PREFIX, evening_table
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.speak import language_of
+
+    wb = load_workbook(path)
+    prefix = sheet_name(EVENING_PREFIX, language_of(OpenpyxlBook(wb)))
+    ws = next(ws for ws in wb.worksheets if ws.title.startswith(prefix))
+    table = evening_table(6, ["1"])
+    cell = ws.cell(table.first_row, table.col("r1"))
+    cell.value += 6
+    wb.save(path)
+
+
+#: demos printed once more after a late correction, for the Corrections sheet it adds
+LATE_CORRECTIONS = {"corrected/heeg-demo.xlsx": _late_heeg_correction}
+#: every shipped workbook and template, and the corrected demos: one picture of each sheet kind
+RENDERED = [f"{p.parent.name}/{p.name}" for p in SHIPPED] + list(LATE_CORRECTIONS)
 CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
 #  separator ',', quote '"', UTF-8, from line 1, language default, quoted fields not as text,
 #  detect special numbers, cell contents NOT as shown (raw values), no formulas, keep spaces,
@@ -105,6 +128,17 @@ def control_workbook(path: Path) -> None:
             zout.writestr(name, data)
 
 
+def hidden_workbook(path: Path) -> None:
+    """A shown sheet and a hidden one (as a record sheet the scorer never prints)."""
+    wb = Workbook()
+    wb.active.title = "Shown"
+    wb.active["A1"] = "printed"
+    record = wb.create_sheet("Record")
+    record["A1"] = "never printed"
+    record.sheet_state = "hidden"
+    wb.save(path)
+
+
 @dataclass
 class Converted:
     files: dict[str, Path]  # label -> the workbook LibreOffice opened
@@ -149,7 +183,15 @@ def converted(tmp_path_factory) -> Converted:
     files["control"] = stage / "control.xlsx"
     control_workbook(files["control"])
     run_soffice(profile, CSV_FILTER, outdir, list(files.values()))
-    run_soffice(profile, "pdf", outdir, [files[label] for label in demos])
+    for label, correct in LATE_CORRECTIONS.items():  # printed only (the Corrections sheet a late change adds)
+        files[label] = stage / f"corrected__{Path(label).stem}.xlsx"
+        shutil.copy2(ROOT / "workbooks" / Path(label).name, files[label])
+        correct(files[label])
+        recalc_path(files[label], backup=False, when="2026-11-30 12:00")
+    files["hidden"] = stage / "hidden.xlsx"
+    hidden_workbook(files["hidden"])
+    # one PDF per workbook, all in one soffice run: the demos' checks below and the pictures (RENDERED)
+    run_soffice(profile, "pdf", outdir, [files[label] for label in demos + RENDERED + ["hidden"]])
     return Converted(files, outdir, demos)
 
 
@@ -333,3 +375,215 @@ def test_each_computed_table_prints_its_header_row_on_one_page(converted, name):
         if not words:
             continue
         assert any(words <= page for page in pages), f"{label} {block.sheet}: the header row is split over pages"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# One picture of each sheet kind (issue 16, "Done when"): every shipped workbook and template, and a demo after a
+# late correction, printed to PDF by LibreOffice (the one run of the fixture); each sheet's pages are found from
+# the PDF's outline (LibreOffice writes one bookmark per printed sheet, at its first page), the first page of one
+# sheet of each kind is rendered to PNG.  Checked: every visible sheet prints and a hidden one does not; no
+# cell shows an error; a sheet set to print one page wide prints its header row on every page (no page holds
+# only the columns on the right), in its orientation, and not on more pages than its rows need; the picture is
+# not blank.
+
+PRINT_ERROR = re.compile(r"(Err:\d+|#VALUE!|#REF!|#NAME\?|#DIV/0!|#NUM!|#N/A|#NULL!)")
+#: the fewest rows a page holds: A4 landscape, 15 pt rows, LibreOffice's default margins (about 30),
+#: less a few for the repeated header rows and the title
+ROWS_PER_PAGE = 25
+PNG_DPI = 50
+
+
+def pdf_outline(path: Path) -> list[tuple[str, int]]:
+    """The PDF's bookmarks: (title, first page), in order."""
+    import html
+
+    if not shutil.which("pdftohtml"):
+        pytest.fail("pdftohtml (poppler-utils, as pdftotext) is needed to find each sheet's pages")
+    xml = subprocess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", str(path)], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    return [(html.unescape(t), int(p)) for p, t in re.findall(r'<item page="(\d+)">(.*?)</item>', xml)]
+
+
+def png_ink(path: Path, enough: int = 200) -> tuple[int, int, int]:
+    """Width, height and the number of dark pixels (every channel below 128, counted up to ``enough``) of an
+    8-bit grey or RGB PNG (what ``pdftoppm -gray -png`` writes), decoded with the standard library."""
+    import struct
+    import zlib
+
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (0, 2) and not interlace, f"{path}: not an 8-bit grey or RGB PNG ({header})"
+    step = 1 if colour == 0 else 3  # bytes per pixel
+    stride = width * step
+    raw, dark, previous = zlib.decompress(idat), 0, bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - step] if x >= step else 0
+            up, corner = previous[x], previous[x - step] if x >= step else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 255
+            elif kind == 2:
+                line[x] = (line[x] + up) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[x] = (line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        dark += sum(1 for x in range(0, stride, step) if max(line[x:x + step]) < 128)
+        if dark >= enough:
+            break
+        previous = line
+    return width, height, dark
+
+
+@dataclass
+class PrintedSheet:
+    name: str
+    kind: str  # the sheet's kind: its English name, its name's prefix, "tournament", "event", "chart sheet"
+    hidden: bool
+    pages: list[int]  # 1-based pages of the PDF
+
+
+def sheet_kind(book, name: str, language: str) -> str:
+    """A sheet's kind from the declarations: its English name when a kind declares it (speak.SHEET_NAMES), the
+    declared prefix of its name (an evening, a period), else what the kinds recognise it as (a BridgeMania
+    tournament, an event sheet); a sheet of no declared kind is a kind of its own (printed all the same)."""
+    from xlbridge.language import speaking
+    from xlbridge.workbooks.bridgemania.read import is_tournament_sheet
+    from xlbridge.workbooks.events.kind import is_event_sheet
+    from xlbridge.workbooks.speak import SHEET_NAMES, SHEET_PREFIXES, Localised
+
+    english = Localised.canonical_name(name, language)
+    if english in SHEET_NAMES:
+        return english
+    for prefix in SHEET_PREFIXES:
+        if english.startswith(prefix):
+            return prefix.strip()
+    with speaking(language):
+        grid = book.read(name)
+        if is_tournament_sheet(grid):
+            return "tournament"
+        if is_event_sheet(grid):
+            return "event"
+    return english
+
+
+def printed_sheets(wb, pdf: Path, outline: list[tuple[str, int]]) -> list[PrintedSheet]:
+    """Every sheet of the workbook ``wb`` (openpyxl) with its kind and its pages in ``pdf`` (its ``outline``)."""
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.speak import language_of
+
+    book = OpenpyxlBook(wb)
+    language = language_of(book)
+    charts = {cs.title for cs in wb.chartsheets}
+    total = pdf_pages(pdf)
+    first = {title: page for title, page in outline}
+    ends = {title: (outline[i + 1][1] - 1 if i + 1 < len(outline) else total) for i, (title, _) in enumerate(outline)}
+    out = []
+    for name in wb.sheetnames:
+        kind = "chart sheet" if name in charts else sheet_kind(book, name, language)
+        hidden = wb[name].sheet_state != "visible"
+        pages = list(range(first[name], ends[name] + 1)) if name in first else []
+        out.append(PrintedSheet(name, kind, hidden, pages))
+    return out
+
+
+def header_words(ws) -> tuple[set[str], bool, int]:
+    """The words of a sheet's header row within its print area, whether it is repeated on every page, and how
+    many rows the sheet prints.  The header row is the last of the print title rows; on a sheet that repeats
+    none (BridgeMania's, see docs/printing.md) the row among the first 20 with the most texts, on its first page."""
+    from openpyxl.utils import range_boundaries
+
+    min_col, max_col, max_row = 1, ws.max_column, ws.max_row
+    if ws.print_area:
+        min_col, _, max_col, max_row = range_boundaries(ws.print_area.split("!")[-1].replace("$", ""))
+    max_row = min(max_row, max((c.row for line in ws.iter_rows(min_col=min_col, max_col=max_col)
+                                for c in line if c.value not in (None, "")), default=1))
+
+    def texts(row: int) -> list[str]:
+        return [v for c in range(min_col, max_col + 1) if isinstance(v := ws.cell(row, c).value, str) and v.strip()]
+
+    if ws.print_title_rows:
+        row, repeated = int(ws.print_title_rows.split(":")[-1].replace("$", "")), True
+    else:
+        row, repeated = max(range(1, min(max_row, 20) + 1), key=lambda r: len(texts(r)), default=1), False
+    return {w for t in texts(row) for w in t.split()}, repeated, max_row
+
+
+@pytest.mark.parametrize("label", RENDERED)
+def test_one_page_of_each_sheet_kind_renders(converted, label):
+    pdf = converted.pdf(label)
+    assert pdf.exists(), f"LibreOffice wrote no PDF for {label}"
+    pages = pdf_text(pdf).split("\f")
+    wb = load_workbook(converted.files[label])
+    outline = pdf_outline(pdf)
+    sheets = printed_sheets(wb, pdf, outline)
+    assert [t for t, _ in outline] == [s.name for s in sheets if not s.hidden], \
+        f"{label}: the PDF's sheets are not the visible sheets in order"
+    if not PICTURES:  # its own temporary directory: pytest's numbered ones are pruned by the next runs
+        PICTURES.append(Path(tempfile.mkdtemp(prefix="xlbridge-pictures-")))
+    pictures = PICTURES[0]
+    kinds: dict[str, PrintedSheet] = {}
+    for sheet in sheets:
+        where = f"{label} {sheet.name!r} ({sheet.kind})"
+        if sheet.hidden:
+            assert not sheet.pages, f"{where}: a hidden sheet prints"
+            continue
+        assert sheet.pages, f"{where}: prints no page"
+        text = "\n".join(pages[p - 1] for p in sheet.pages)
+        errors = PRINT_ERROR.findall(text)
+        assert not errors, f"{where}: a cell prints an error: {errors[:3]}"
+        kinds.setdefault(sheet.kind, sheet)
+        if sheet.kind == "chart sheet":
+            continue
+        ws = wb[sheet.name]
+        words, repeated, rows = header_words(ws)
+        # every sheet prints one page wide (docs/printing.md): set so, and so printed -- every page shows
+        # the whole header row (a page of only the columns on the right would lack its first words)
+        assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToWidth == 1, \
+            f"{where}: not set to print one page wide"
+        for p in sheet.pages if repeated else sheet.pages[:1]:
+            missing = words - set(pages[p - 1].split())
+            assert not missing, f"{where}: page {p} lacks the header words {sorted(missing)}: not one page wide"
+        assert len(sheet.pages) <= max(1, math.ceil(rows / ROWS_PER_PAGE)), \
+            f"{where}: {rows} rows print on {len(sheet.pages)} pages"
+        if ws.sheet_properties.pageSetUpPr.fitToPage and ws.page_setup.fitToHeight == 1:
+            assert len(sheet.pages) == 1, f"{where}: set to one page high, prints on {len(sheet.pages)}"
+    for kind, sheet in kinds.items():
+        stem = re.sub(r"\W+", "_", f"{label}__{kind}").strip("_")
+        subprocess.run(["pdftoppm", "-f", str(sheet.pages[0]), "-l", str(sheet.pages[0]), "-r", str(PNG_DPI),
+                        "-gray", "-png", "-singlefile", str(pdf), str(pictures / stem)], check=True, timeout=120)
+        png = pictures / f"{stem}.png"
+        assert png.exists(), f"{label} {sheet.name!r}: pdftoppm wrote no picture"
+        width, height, dark = png_ink(png)
+        assert dark >= 200, f"{png}: the page of {label} {sheet.name!r} is blank ({dark} dark pixels)"
+        if sheet.kind != "chart sheet":
+            orientation = wb[sheet.name].page_setup.orientation or "portrait"
+            assert (width > height) == (orientation == "landscape"), \
+                f"{png}: {width}x{height} pixels, the sheet is set to {orientation}"
+        print(f"picture: {png}  ({label}, {kind}: sheet {sheet.name!r}, {len(sheet.pages)} page(s))")
+    assert kinds, f"{label}: no sheet printed"
+
+
+PICTURES: list[Path] = []  # the one directory of every picture of a run (printed with -rA or -s)
+
+
+def test_a_hidden_sheet_does_not_print(converted):
+    """The check above that a hidden sheet has no pages can fail: LibreOffice leaves it out of the PDF
+    and its outline."""
+    pdf = converted.pdf("hidden")
+    sheets = printed_sheets(load_workbook(converted.files["hidden"]), pdf, pdf_outline(pdf))
+    assert [(s.name, s.hidden, s.pages) for s in sheets] == [("Shown", False, [1]), ("Record", True, [])]
+    assert "printed" in pdf_text(pdf) and "never" not in pdf_text(pdf)

@@ -71,7 +71,7 @@ def test_new_says_what_to_do_next(language: str, tmp_path: Path, capsys: pytest.
 
 
 @pytest.mark.parametrize("language", ["club", "en"])
-@pytest.mark.parametrize("kind", ["heeg", "tbf-club", "se-masterpoints"])
+@pytest.mark.parametrize("kind", ["heeg", "bridgemania", "tbf-club", "se-masterpoints"])
 def test_an_empty_template_says_nothing_is_filled_in(kind: str, language: str, tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "season.xlsx"
@@ -80,7 +80,7 @@ def test_an_empty_template_says_nothing_is_filled_in(kind: str, language: str, t
     capsys.readouterr()
     assert main(["recalc", str(path)]) == 0  # in the workbook's language (its sheet names)
     out = capsys.readouterr().out
-    name = "heeg" if kind == "heeg" else "event awards"
+    name = kind if kind in ("heeg", "bridgemania") else "event awards"
     english = (f"recalculated {path} ({name}): Nothing is filled in yet: type the "
                "results in the yellow cells (see the How to sheet), then Recalculate season again "
                f"(xlbridge recalc {path}).\n")

@@ -186,3 +186,49 @@ def test_more_tournaments_than_the_template_laid_out_are_formatted(tmp_path):
         assert season.cell(row, d.CALENDAR_RESULTS.col("tables")).number_format == "0.0", row
         assert season.cell(row, d.CALENDAR_RESULTS.col("winner")).fill.start_color.rgb == "FFDDEBF7", row
         assert season.cell(row, d.CALENDAR_RESULTS.col("pairs")).value == 8, row
+
+
+def test_the_evening_result_ranks_on_the_exact_percentage(tmp_path):
+    """Two pairs whose evening % are equal as fractions but not as floats share their rank in
+    the evening's result, as in the standings (docs/clubs/heeg.md §6.1).  Line A of the second
+    demo evening has top 10; with a combi table top of 12 a combi MP counts 10/12:
+    60 MP + 43 C = 60 + 215/6 and 85 MP + 13 C = 85 + 65/6 are both 575/6 MP, 39.930555...%,
+    but their floats are 39.93055555555556 and 39.93055555555555."""
+    from fractions import Fraction
+
+    from xlbridge.clubs.heeg.rules import heeg_c, heeg_pct
+    from xlbridge.workbooks.heeg import evening_table
+    from xlbridge.workbooks.heeg.declaration import SETTINGS, result_table
+
+    floats = [heeg_pct(m + heeg_c(c, 10, 12), 240.0, "") for m, c in ((60, 43), (85, 13))]
+    assert floats[0] > floats[1] and Fraction(60) + Fraction(43 * 10, 12) == Fraction(85) + Fraction(13 * 10, 12)
+
+    path = build("heeg", tmp_path / "heeg.xlsx", language="en")
+    wb = load_workbook(path)
+    combi_top = next(s for s in SETTINGS if s.id == "combi_top")
+    wb["Season"][combi_top.cell] = 12
+    ws = wb["Evening 2025-09-11"]
+    labels = ["1", "2", "3"]
+    table, result = evening_table(6, labels), result_table(6, labels)
+    rows = {}
+    for row, (mp, combi) in ((3, (60, 43)), (5, (85, 13))):  # pairs 2 and 4, line A, each with one round blank
+        assert ws.cell(row, table.col("line")).value == "A" and ws.cell(row, table.col("combi_mp")).value
+        rounds = [i for i in range(1, 7) if ws.cell(row, table.col(f"r{i}")).value is not None]
+        assert len(rounds) == 5
+        for i in rounds:
+            ws.cell(row, table.col(f"r{i}")).value = mp // 5
+        ws.cell(row, table.col("combi_mp")).value = combi
+        ws.cell(row, table.col("mp")).value = None
+        rows[ws.cell(row, table.col("pair")).value] = row
+    wb.save(path)
+    recalc_path(path, when=WHEN)
+    ws = load_workbook(path)["Evening 2025-09-11"]
+    pct = {pair: ws.cell(row, table.col("pct")).value for pair, row in rows.items()}
+    assert sorted(pct.values()) == sorted(floats) and pct[2] != pct[4]  # the evening's own % columns: the floats
+    ranked = {ws.cell(r, result.col("pair")).value: (ws.cell(r, result.col("rank")).value,
+                                                     ws.cell(r, result.col("line")).value)
+              for r in range(2, ws.max_row + 1) if ws.cell(r, result.col("pair")).value is not None}
+    assert ranked[2] == ranked[4], ranked  # one rank for an equal result
+    rank = ranked[2][0]
+    assert sorted(r for r, line in ranked.values() if line == "A" and r == rank) == [rank, rank]
+    assert [r for r, line in ranked.values() if line == "A" and r == rank + 1] == []  # 1, 2, 2, 4: the next is skipped

@@ -33,9 +33,19 @@ def write_text(ws: Any, row: int, col: int, value: Any) -> Any:
     return cell
 
 
-def write_lines(ws: Any, lines: list[str], col: int = 1) -> None:
-    """One line of text per row from row 1 (a How-to sheet)."""
-    for row, line in enumerate(lines, start=1):
+def write_lines(ws: Any, lines: list[str], col: int = 1, width: int = 0) -> None:
+    """One line of text per row from row 1 (a How-to sheet).  With a column ``width``
+    (in characters) a longer line is broken at spaces over several rows: text running
+    on over empty columns widens the print, and a sheet printed one page wide shrinks
+    to an unreadable size (found by the LibreOffice pictures, tests/test_libreoffice.py);
+    a wrapped cell is no remedy, LibreOffice cuts its lines at the page edge."""
+    import textwrap
+
+    rows: list[str] = []
+    for line in lines:
+        broken = textwrap.wrap(line, width, break_long_words=False) if width and len(line or "") > width else []
+        rows.extend(broken or [line])
+    for row, line in enumerate(rows, start=1):
         write_text(ws, row, col, line)
 
 

@@ -33,6 +33,7 @@ from xlbridge.workbooks.bridgemania import (
 )
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL as B1
 from xlbridge.workbooks.bridgemania.declaration import RESULT, RESULT_CAPTION
+from xlbridge.workbooks.bridgemania.declaration import BLANK_TOURNAMENT, CALENDAR, GUESTS, SEASON
 from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalc_book
 
@@ -207,11 +208,43 @@ def test_blank_template(tmp_path):
     assert [wb["Season"].cell(4, c).value for c in (1, 2, 3, 4, 5, 7, 8, 10, 11, 12)] == [
         "Pair", "Player 1", "Player 2", "Name", "Lot", "Guest", "Name", "Tournament", "Date", "Host"]
     assert wb["Season"]["A5"].value is None
-    # recalculating it says what to type first
+
+
+def test_a_blank_season_recalculated_says_nothing_is_filled_in(tmp_path):
+    """Nothing typed at all: no problem, nothing computed, "nothing is filled in yet" (as Heeg; issue 16,
+    point 11); the file is a season still."""
+    from xlbridge.workbooks.messages import done_text, is_done_message
+
+    path = tmp_path / "t.xlsx"
+    assert main(["new", "bridgemania", str(path), "--blank", "--lang", "en"]) == 0
+    report = recalc_path(path)
+    assert (report.kind, report.results, report.changes, report.warnings) == ("bridgemania", 0, [], [])
+    assert is_done_message(done_text(report), empty=True)
+    assert done_text(report).startswith("Nothing is filled in yet: type the results in the yellow cells")
+    wb = load_workbook(path)
+    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Participation", "How to"]
+
+
+@pytest.mark.parametrize("typed", ["tournament", "guest"])
+def test_tournaments_or_guests_without_base_pairs_are_a_problem(tmp_path, typed):
+    """Something typed but no base pair: the located problem, at the first base pair's cell."""
+    path = tmp_path / "t.xlsx"
+    assert main(["new", "bridgemania", str(path), "--blank", "--lang", "en"]) == 0
+    wb = load_workbook(path)
+    season = wb[SEASON]
+    if typed == "tournament":
+        wb.copy_worksheet(wb[BLANK_TOURNAMENT]).title = "T1"
+        row = CALENDAR.first_row
+        season.cell(row, CALENDAR.col("tournament")).value = "T1"
+        season.cell(row, CALENDAR.col("date")).value = "2026-10-07"
+    else:
+        season.cell(GUESTS.first_row, GUESTS.col("guest")).value = "G1"
+        season.cell(GUESTS.first_row, GUESTS.col("name")).value = "Barbara / Sergio"
+    wb.save(path)
     with pytest.raises(BookInputError) as caught:
-        recalc_path(tmp_path / "t.xlsx")
-    assert [str(p) for p in caught.value.problems] == [
-        "Season, A5: no base pairs typed: one row per base pair (pair id, player 1, player 2)"]
+        recalc_path(path)
+    assert "Season, A5: no base pairs typed: one row per base pair (pair id, player 1, player 2)" in [
+        str(p) for p in caught.value.problems]
 
 
 # ------------------------------------------------------------------ recalculation

@@ -427,6 +427,6 @@ HOW_TO_LINES = [
 def _build_how_to(ws) -> None:
     from xlbridge.workbooks.style import write_lines
 
-    write_lines(ws, [_(line) if line else line for line in HOW_TO_LINES])
+    write_lines(ws, [_(line) if line else line for line in HOW_TO_LINES], width=d.HOW_TO_WIDTH)
     ws["A1"].font = _style().title
     _width(ws, 1, d.HOW_TO_WIDTH)

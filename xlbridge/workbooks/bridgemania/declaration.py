@@ -73,7 +73,7 @@ BASE = Table("base", header_row=4, room=11, columns=(
     Column("player1", "Player 1", width=12),
     Column("player2", "Player 2", width=12),
     Column("name", "Name", width=20),
-    Column("lot", "Lot", kind="whole", width=6, low=1),
+    Column("lot", "Lot", kind="whole", width=11, low=1),  # "Sorteggio" in bold, unbroken
 ))
 GUESTS = Table("guests", header_row=4, first_col=7, room=10, columns=(
     Column("guest", "Guest", width=8),
@@ -82,7 +82,7 @@ GUESTS = Table("guests", header_row=4, first_col=7, room=10, columns=(
 CALENDAR = Table("calendar", header_row=4, first_col=10, room=20, columns=(
     Column("tournament", "Tournament", width=12),
     Column("date", "Date", kind="date", number_format="yyyy-mm-dd", width=12),
-    Column("host", "Host", width=8),
+    Column("host", "Host", width=11),  # "Ospitante" in bold, unbroken
 ))
 CALENDAR_RESULTS = Table("calendar-results", header_row=4, first_col=14, room=20, columns=(
     _computed("pairs", "Pairs", 7),

@@ -76,7 +76,9 @@ class BridgeManiaSeason:
         base_pairs, guests, reference, calendar = read_season(grid(d.SEASON), where, problems)
         sheets: dict[str, TournamentPlaces] = {}
         tournaments = _tournaments(names, grid, where, calendar, base_pairs, guests, sheets, problems)
-        if not base_pairs and not problems:
+        # nothing typed at all (the blank template): an empty season, "nothing is filled in yet"
+        # (messages.done_text); a tournament or a guest without base pairs is a problem
+        if not base_pairs and not problems and (calendar or guests):
             problems.append(at(d.SEASON, d.BASE.cell("pair", d.BASE.first_row), "bm.season.no-base-pairs",
                                "no base pairs typed: one row per base pair (pair id, player 1, player 2)",
                                field="pair"))

@@ -67,15 +67,18 @@ def _awards(book: Any, sheet: str, table: Any, scheme: str, boards: int | None, 
                 for (unit, names, score), rank, a in zip(rows, ranks, result)])
 
 
+HOW_TO_WIDTH = 100
+
+
 def how_to_sheet(wb: Workbook, lines: list[str]) -> None:
     from xlbridge.workbooks.style import TITLE_FONT, write_lines
 
     from xlbridge.workbooks.events.declaration import HOW_TO
 
     ws = wb.create_sheet(HOW_TO)
-    write_lines(ws, [_(line) if line else line for line in lines])
+    write_lines(ws, [_(line) if line else line for line in lines], width=HOW_TO_WIDTH)
     ws["A1"].font = TITLE_FONT
-    ws.column_dimensions["A"].width = 100
+    ws.column_dimensions["A"].width = HOW_TO_WIDTH
 
 
 def tbf_club(blank: bool = False) -> Workbook:

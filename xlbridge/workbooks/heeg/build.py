@@ -157,7 +157,7 @@ def _write_chart(wb: Any, book: Any, spec: SheetSpec) -> None:
 def _write_howto(ws: Any) -> None:
     from xlbridge.workbooks.style import TITLE_FONT, write_lines
 
-    write_lines(ws, [_(line) if line else line for line in HOWTO_LINES])
+    write_lines(ws, [_(line) if line else line for line in HOWTO_LINES], width=HOWTO_WIDTH)
     ws["A1"].font = TITLE_FONT
     ws.column_dimensions["A"].width = HOWTO_WIDTH
 

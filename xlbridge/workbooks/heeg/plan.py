@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from xlbridge.clubs.heeg.problems import LINE_EMPTY, LINE_TOO_SMALL
@@ -185,9 +186,10 @@ class HeegSeason:
         for entry, values in zip(result.entries, result.values):
             by_day.setdefault(entry.date, []).append((entry, values))  # type: ignore[arg-type]
         plan = Plan(warnings=[w for sheet in evenings for w in sheet.warnings])
+        exact = {entry.ref: value for entry, value in zip(result.entries, result.exact)}  # the exact % of each row
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
-            _plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines)
+            _plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines, exact)
         self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
         self._plan_standings(plan, book, result, settings, names)
         plan_chart(plan, chart, result, settings, by_day)
@@ -430,13 +432,16 @@ def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[
 
 
 def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
-                 labels: list[str], lines: Sequence[str]) -> None:
+                 labels: list[str], lines: Sequence[str], exact: Mapping[Any, Fraction | None]) -> None:
     """The evening's result right of its columns (the club's nightly *uitslag*): the
     pairs that played at the tables (an inv code whose MP count: blank, 1, s, s1),
     per line by %, ranked in their line as the standings are; the column left of
-    it and the rows below it are blanked.  Not audited (it follows from the %)."""
+    it and the rows below it are blanked.  Not audited (it follows from the %).  The ranks
+    compare the exact % the season computed (``exact``, by the row's ``Entry.ref``), as the
+    standings do (docs/clubs/heeg.md §6.1): equal as fractions is one rank, whatever the floats."""
     table = result_table(sheet.rounds, labels)
-    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"]}
+    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"],
+               "exact": exact.get(entry.ref)}
               for entry, values in computed
               if values["played"] and entry.code in MP_CODES and isinstance(values["pct"], float)
               and math.isfinite(values["pct"])]
