@@ -85,6 +85,7 @@ class Layout:
     repeat_rows: tuple[int, int] | None = None
     print_area: Area | None = None
     page_header: str = ""  # Excel's header codes: "&A" the sheet's name
+    hidden: bool = False  # the sheet hidden (the record of the last recalculation: never shown, never printed)
 
     def headers(self) -> list[Area]:
         """Every header area: row ``header_row`` from A to ``header_cols``, and ``more_headers``."""
