@@ -68,7 +68,8 @@ def payload(workbook: Any, name: str = "Book1.xlsx", *, include: Any = None, exc
             values: list[list[Any]] = [[""]]
         else:
             values = [[_to_js(v) for v in row] for row in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
-        sheets.append({"name": ws.title, "values": values, **SHEET_DEFAULTS})
+        sheets.append({"name": ws.title, "values": values, **SHEET_DEFAULTS,
+                       "visibility": "Visible" if ws.sheet_state == "visible" else "Hidden"})
     return sent_as_asked({
         "client": "Office.js",
         "version": xw.__version__,
@@ -156,6 +157,9 @@ def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
             ws.freeze_panes = _first_scrolling_cell(action["args"][0])
             continue
         if func == "setSheetAutofit":  # Excel measures the text; openpyxl cannot: widths stay
+            continue
+        if func == "setSheetVisibility":  # Office.js: "Visible", "Hidden" (xlwings' Sheet.visible)
+            ws.sheet_state = "visible" if action["args"][0] == "Visible" else "hidden"
             continue
         if func == "setPrintArea":
             ws.print_area = action["args"][0]
