@@ -43,6 +43,7 @@ from typing import Any
 from xlbridge.language import N_, _
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout
 from xlbridge.workbooks.plan import Change, Plan, Problem, at, cell_name
+from xlbridge.workbooks.write import RECORD_SHEET
 from xlbridge.workbooks.write import _same as same
 
 __all__ = ["RECORD", "CHUNK", "Record", "Comparison", "read_record", "make_record", "write_record", "compare",
@@ -50,7 +51,7 @@ __all__ = ["RECORD", "CHUNK", "Record", "Comparison", "read_record", "make_recor
 
 #: The record's sheet: the program's name, in every language (it is never translated, so
 #: it is recognised whatever the workbook's language).
-RECORD = "xlbridge"
+RECORD = RECORD_SHEET
 #: At most this many characters of the record in one cell (Excel's limit is 32,767).
 CHUNK = 30000
 _VERSION = 1

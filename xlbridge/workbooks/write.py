@@ -62,7 +62,8 @@ def apply(book: BookAdapter, plan: Plan) -> int:
     existing = set(book.sheet_names())
     for name in plan.new_sheets:
         if name not in existing:
-            book.add_sheet(name)
+            names = book.sheet_names()  # a new sheet goes last, before the record of the last recalculation
+            book.add_sheet(name, after=names[-2] if len(names) > 1 and names[-1] == RECORD_SHEET else None)
             existing.add(name)
     for sheet, row, col, nrows, ncols in plan.clear:
         book.write(sheet, row, col, [[None] * ncols for _ in range(nrows)])
@@ -78,6 +79,8 @@ def apply(book: BookAdapter, plan: Plan) -> int:
 
 
 CORRECTIONS = "Corrections"
+#: The sheet of the record of the last recalculation (``record.py``; here: sheets a plan adds go before it).
+RECORD_SHEET = "xlbridge"
 #: The cause of a computed cell's change that follows from the typed cells (record.py names the others).
 RECALCULATED = N_("recalculated")
 #: The Corrections sheet, the same for every kind: one row per computed cell whose
