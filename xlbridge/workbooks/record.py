@@ -67,20 +67,23 @@ TYPED_OVER_CODE = "recalc.typed-over"
 DAMAGED_CODE = "recalc.record-damaged"
 
 Cells = dict[tuple[int, int], Any]
+_INFINITE = (math.inf, -math.inf)
 
 
-@dataclass
 class Record:
-    """What a recalculation left: per sheet (English name), the typed cells and the audited computed cells."""
+    """What a recalculation left, per sheet (English name): ``{"t": runs, "c": blocks}`` --
+    the typed cells as runs ``[row, col, [value, ...]]`` of non-empty cells side by side,
+    the audited computed cells as blocks ``[row, col, [[value, ...], ...]]`` as the plan
+    wrote them (JSON-ready: a date is ``{"d": iso}``).  :meth:`typed` and :meth:`computed`
+    give one sheet's cells as ``{(row, col): value}``."""
 
-    typed: dict[str, Cells] = field(default_factory=dict)
-    computed: dict[str, Cells] = field(default_factory=dict)
+    def __init__(self, sheets: dict[str, dict[str, list]] | None = None):
+        self.sheets = sheets if sheets is not None else {}
+        self._typed: dict[str, Cells] = {}
+        self._computed: dict[str, Cells] = {}
 
     def dumps(self) -> str:
-        sheets = {}
-        for name in dict.fromkeys([*self.typed, *self.computed]):
-            sheets[name] = {"t": _runs(self.typed.get(name, {})), "c": _runs(self.computed.get(name, {}))}
-        return json.dumps({"v": _VERSION, "s": sheets}, ensure_ascii=False, separators=(",", ":"), default=str)
+        return json.dumps({"v": _VERSION, "s": self.sheets}, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def loads(cls, text: str) -> Record:
@@ -88,29 +91,65 @@ class Record:
         data = json.loads(text)
         if not isinstance(data, dict) or data.get("v") != _VERSION or not isinstance(data.get("s"), dict):
             raise ValueError("not a record")
-        record = cls()
-        for name, sheet in data["s"].items():
-            record.typed[name] = _cells(sheet["t"])
-            record.computed[name] = _cells(sheet["c"])
+        record = cls(data["s"])
+        for name, sheet in record.sheets.items():
+            record.typed(name)  # checked now: a damaged record counts as none
+            for r, c, rows in sheet["c"]:
+                _check_cell(r, c)
+                if not all(isinstance(line, list) for line in rows):
+                    raise TypeError("no block")
         return record
 
+    def typed(self, sheet: str) -> Cells:
+        cells = self._typed.get(sheet)
+        if cells is None:
+            cells = self._typed[sheet] = {}
+            for r, c, values in self.sheets.get(sheet, {}).get("t", ()):
+                _check_cell(r, c)
+                for i, v in enumerate(values):
+                    cells[(r, c + i)] = _checked(v)
+        return cells
 
-def _encode(value: Any, computed: bool = False) -> Any:
-    if isinstance(value, bool) or value is None or isinstance(value, str):
+    def computed(self, sheet: str) -> Cells:
+        cells = self._computed.get(sheet)
+        if cells is None:
+            cells = self._computed[sheet] = {}
+            for r, c, rows in self.sheets.get(sheet, {}).get("c", ()):
+                for i, line in enumerate(rows):
+                    for j, v in enumerate(line):
+                        cells[(r + i, c + j)] = v
+        return cells
+
+
+def _check_cell(r: Any, c: Any) -> None:
+    if not (type(r) is int and type(c) is int and r > 0 and c > 0):
+        raise ValueError("not a cell")
+
+
+def _encode(value: Any) -> Any:
+    """A typed value as the record keeps it (exactly; a date as ``{"d": iso}``)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool:
         return value
-    if isinstance(value, (int, float)):
-        if not math.isfinite(value):
-            return None
-        if computed and isinstance(value, float):
-            value = float(f"{value:.10g}")
-        return int(value) if float(value).is_integer() and abs(value) < 1e15 else value
+    if kind is float:
+        return None if value != value or value in _INFINITE else int(value) if value.is_integer() and abs(value) < 1e15 \
+            else value
     if isinstance(value, (dt.date, dt.datetime)):
-        return _Date(value.isoformat())
-    return str(value)
+        return {"d": value.isoformat()}
+    return None if value is None else str(value)
+
+
+def _computed(value: Any) -> Any:
+    """A computed value as the record keeps it (9 decimals: within the 1e-9 a comparison allows)."""
+    if type(value) is float:
+        if value != value or value in _INFINITE:
+            return None
+        return int(value) if value.is_integer() and abs(value) < 1e15 else round(value, 9)
+    return value if value is None or type(value) in (str, int, bool) else _encode(value)
 
 
 def _checked(value: Any) -> Any:
-    """A recorded value as :func:`_encode` makes it (anything else: the record was changed)."""
+    """A recorded typed value (anything :func:`_encode` does not make: the record was changed)."""
     if isinstance(value, dict):
         if set(value) != {"d"}:
             raise ValueError("not a date")
@@ -123,30 +162,6 @@ def _checked(value: Any) -> Any:
 
 class _Date(str):
     """A recorded date (as ISO text; compared with a date typed now by :func:`_same`)."""
-
-
-def _runs(cells: Cells) -> list[list[Any]]:
-    """``{(r, c): v}`` as runs ``[r, c, [v, ...]]`` of cells side by side in a row (sorted)."""
-    runs: list[list[Any]] = []
-    for (r, c) in sorted(cells):
-        value = cells[(r, c)]
-        value = {"d": str.__str__(value)} if isinstance(value, _Date) else value
-        last = runs[-1] if runs else None
-        if last is not None and last[0] == r and last[1] + len(last[2]) == c:
-            last[2].append(value)
-        else:
-            runs.append([r, c, [value]])
-    return runs
-
-
-def _cells(runs: Any) -> Cells:
-    cells: Cells = {}
-    for r, c, values in runs:
-        if not (isinstance(r, int) and isinstance(c, int) and r > 0 and c > 0):
-            raise ValueError("not a cell")
-        for i, v in enumerate(values):
-            cells[(r, c + i)] = _checked(v)
-    return cells
 
 
 def _recorded_sheets(book: BookAdapter, never_read: Iterable[str]) -> list[str]:
@@ -166,45 +181,70 @@ def read_record(book: BookAdapter) -> tuple[Record | None, list[Problem]]:
         if not parts or not all(isinstance(p, str) and p.startswith("~") for p in parts):
             raise ValueError("not a record")
         return Record.loads("".join(p[1:] for p in parts)), []
-    except (ValueError, KeyError, TypeError, IndexError):
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None, [at(RECORD, "A2", DAMAGED_CODE, N_(
             "the record of the last recalculation (the hidden sheet {sheet}) was changed, so this recalculation "
             "had none: it could not list which typed cells changed nor find values typed over computed cells; "
             "it wrote a new record"), sheet=RECORD)]
 
 
-def _masks(plan: Plan) -> tuple[dict[str, set[tuple[int, int]]], dict[str, Cells]]:
-    """Every cell the plan writes, per sheet, and the values of its audited cells."""
-    written: dict[str, set[tuple[int, int]]] = {}
-    audited: dict[str, Cells] = {}
+Area = tuple[int, int, int, int]
+
+
+def _overlap(a: Area, b: Area) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list[list[Any]]]]:
+    """Per sheet: the columns the plan writes in each row, and its audited blocks as the record
+    keeps them (a block a later unaudited view writes over is left out: its cells are no longer
+    what it wrote)."""
+    areas: dict[str, list[tuple[Area, bool, int]]] = {}
     for sheet, row, col, nrows, ncols in plan.clear:
-        written.setdefault(sheet, set()).update((row + r, col + c) for r in range(nrows) for c in range(ncols))
-    for block in plan.blocks:
-        cells = written.setdefault(block.sheet, set())
-        kept = audited.setdefault(block.sheet, {}) if block.audit else None
-        for r, line in enumerate(block.values):
-            for c, value in enumerate(line):
-                cells.add((block.row + r, block.col + c))
-                if kept is not None:
-                    kept[(block.row + r, block.col + c)] = value
-                elif audited.get(block.sheet):  # a later view over an audited cell: not audited
-                    audited[block.sheet].pop((block.row + r, block.col + c), None)
-    return written, audited
+        areas.setdefault(sheet, []).append(((row, col, nrows, ncols), False, -1))
+    for i, block in enumerate(plan.blocks):
+        width = max((len(line) for line in block.values), default=0)
+        areas.setdefault(block.sheet, []).append(((block.row, block.col, len(block.values), width), block.audit, i))
+    columns: dict[str, dict[int, set[int]]] = {}
+    audited: dict[str, list[list[Any]]] = {}
+    for sheet, listed in areas.items():
+        rows = columns[sheet] = {}
+        views = [(area, i) for area, audit, i in listed if not audit and i >= 0]
+        for area, audit, i in listed:
+            row, col, nrows, ncols = area
+            span = range(col, col + ncols)
+            for r in range(row, row + nrows):
+                rows.setdefault(r, set()).update(span)
+            if audit and not any(j > i and _overlap(area, other) for other, j in views):
+                block = plan.blocks[i]
+                audited.setdefault(sheet, []).append(
+                    [block.row, block.col, [[_computed(v) for v in line] for line in block.values]])
+    return columns, audited
 
 
 def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -> Record:
-    """The record of ``plan`` written over ``book`` (read before the plan is applied)."""
-    written, audited = _masks(plan)
-    record = Record()
+    """The record of ``plan`` written over ``book``."""
+    columns, audited = _written(plan)
+    sheets: dict[str, dict[str, list]] = {}
     existing = set(book.sheet_names())
     for sheet in _recorded_sheets(book, never_read) + [s for s in plan.new_sheets if s not in existing]:
-        grid = book.read(sheet) if sheet in existing else []
-        mask = written.get(sheet, set())
-        typed = {(r + 1, c + 1): _encode(v) for r, line in enumerate(grid) for c, v in enumerate(line)
-                 if v is not None and (r + 1, c + 1) not in mask}
-        record.typed[sheet] = {k: v for k, v in typed.items() if v is not None}
-        record.computed[sheet] = {k: _encode(v, True) for k, v in audited.get(sheet, {}).items()}
-    return record
+        written = columns.get(sheet, {})
+        runs: list[list[Any]] = []
+        for r, line in enumerate(book.read(sheet) if sheet in existing else [], start=1):
+            skip = written.get(r, ())
+            run: list[Any] | None = None
+            for c, value in enumerate(line, start=1):
+                if value is None or c in skip:
+                    run = None
+                    continue
+                value = _encode(value)
+                if run is None:
+                    run = [r, c, [value]]
+                    runs.append(run)
+                else:
+                    run[2].append(value)
+        sheets[sheet] = {"t": runs, "c": audited.get(sheet, [])}
+    return Record(sheets)
 
 
 def write_record(book: BookAdapter, record: Record) -> None:
@@ -245,17 +285,14 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
     out = Comparison()
     changed_sheets = {c.sheet for c in changes}
     units, headers = _units(plan)
-    for sheet, cells in now.typed.items():
-        before = record.typed.get(sheet)
-        if before is None:
+    for sheet in now.sheets:
+        if sheet not in record.sheets:
             continue
-        was_computed = record.computed.get(sheet, {})
+        before, cells = record.typed(sheet), now.typed(sheet)
         grid: Grid | None = None
         for key in sorted(set(cells) | set(before)):
             old, new = before.get(key), cells.get(key)
-            if key in was_computed or (old is None and sheet not in changed_sheets) or _same(old, new):
-                continue
-            if key in now.computed.get(sheet, {}):
+            if (old is None and sheet not in changed_sheets) or _same(old, new) or key in record.computed(sheet):
                 continue
             if grid is None:
                 grid = book.read(sheet)
@@ -265,9 +302,9 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
                                     _decode_shown(old), _decode_shown(new), cause=TYPED))
     warned = {(w.sheet, w.cell) for w in plan.warnings}
     for change in changes:
-        written = record.computed.get(change.sheet)
-        if not written:
+        if change.sheet not in record.sheets:
             continue
+        written = record.computed(change.sheet)
         key = _position(change.cell)
         if key not in written or _same(change.old, written[key]):
             continue
