@@ -91,6 +91,29 @@ def test_one_changed_round_goes_first_then_what_it_changed(demo: Path) -> None:
     assert again.typed == [] and again.changes == [] and _corrections(demo, "T2") == []
 
 
+def test_one_changed_mp_total_goes_first(demo: Path) -> None:
+    """The issue's case: one MP changed (typed as a total, on a row without rounds)."""
+    wb = load_workbook(demo)
+    ws = wb[EVENING]
+    row = _row_with_rounds(ws)
+    total = sum(ws.cell(row=row, column=c).value or 0 for c in range(R1, R1 + 6))
+    for c in range(R1, R1 + 6):
+        ws.cell(row=row, column=c).value = None
+    ws.cell(row=row, column=MP, value=total)  # the same total, typed: nothing else changes
+    wb.save(demo)
+    recalc_path(demo, when="T1", backup=False)
+    wb = load_workbook(demo)
+    wb[EVENING].cell(row=row, column=MP, value=total + 5)
+    wb.save(demo)
+    report = recalc_path(demo, when="T2", backup=False)
+    rows = _corrections(demo, "T2")
+    mp_ref = f"{ws.cell(row=row, column=MP).column_letter}{row}"
+    assert rows[0] == ["T2", EVENING, mp_ref, str(ws.cell(row=row, column=1).value), "MP", total, total + 5,
+                       "uw wijziging"]
+    assert len(rows) == 1 + len(report.changes) > 1 and {r[7] for r in rows[1:]} == {"herberekend"}
+    assert report.warnings == []
+
+
 def test_a_changed_setting_and_a_changed_name_are_listed_even_without_computed_changes(demo: Path) -> None:
     wb = load_workbook(demo)
     ws = wb[EVENING]
