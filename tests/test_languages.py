@@ -131,7 +131,8 @@ def test_a_season_gives_the_same_numbers_in_dutch_and_in_english(heeg_books, tmp
     numbers = [_numbers(path, language) for path, language in zip(heeg_books, ("nl", "en"))]
     assert numbers[0] == numbers[1] and len(numbers[0]) > 5000
     corrections = load_workbook(dutch)["Correcties"]
-    assert [c.value for c in corrections[1]] == ["Wanneer", "Blad", "Cel", "Paar", "Kolom", "Oude waarde", "Nieuwe waarde"]
+    assert [c.value for c in corrections[1]] == ["Wanneer", "Blad", "Cel", "Paar", "Kolom", "Oude waarde", "Nieuwe waarde",
+                                                   "Oorzaak"]
     assert corrections["B2"].value.startswith("Avond ")
 
 

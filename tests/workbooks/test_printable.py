@@ -30,7 +30,7 @@ def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path):
     assert wb.sheetnames[:2] == ["Season", "Corrections"]  # not after 18 evening tabs
     ws = wb["Corrections"]
     header = [c.value for c in ws[1]]
-    assert header == CORRECTIONS_HEADER == ["When", "Sheet", "Cell", "Pair", "Column", "Old value", "New value"]
+    assert header == CORRECTIONS_HEADER == ["When", "Sheet", "Cell", "Pair", "Column", "Old value", "New value", "Cause"]
     assert all(c.font.bold and c.fill.start_color.rgb == "FF1F4E78" for c in ws[1])  # the house header
     assert ws.freeze_panes == "A2"
     assert ws.column_dimensions["B"].width >= len(evening)  # the sheet name is not cut off
@@ -53,7 +53,8 @@ def test_an_earlier_corrections_sheet_keeps_its_columns(tmp_path):
     wb.save(path)
     recalc_path(path, when=WHEN)
     rows = [[c.value for c in r] for r in load_workbook(path)["Corrections"].iter_rows()]
-    assert [WHEN, "Tournament", "D28", "Tournament", "20", "Place", 20, 1] in rows
+    assert rows[0][-1] == "Cause"  # added after the earlier sheet's last column
+    assert [WHEN, "Tournament", "D28", "Tournament", "20", "Place", 20, 1, "recalculated"] in rows
 
 
 def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path):

@@ -233,6 +233,8 @@ class XlwingsBook(_ReadOnce):
             steps.append(freeze)
         if layout.widths:
             steps.append(lambda: ws.autofit("columns"))
+        if layout.hidden:  # (Office.js: setSheetVisibility; only when shown, so a second click sends nothing)
+            steps.append(lambda: setattr(ws, "visible", False) if ws.visible else None)
         if layout.print_area is not None:  # the only print setup xlwings offers on every host (docs/printing.md)
             steps.append(lambda: setattr(ws.page_setup, "print_area", area_name(layout.print_area)))
         for step in steps:

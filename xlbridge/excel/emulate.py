@@ -68,7 +68,8 @@ def payload(workbook: Any, name: str = "Book1.xlsx", *, include: Any = None, exc
             values: list[list[Any]] = [[""]]
         else:
             values = [[_to_js(v) for v in row] for row in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
-        sheets.append({"name": ws.title, "values": values, **SHEET_DEFAULTS})
+        sheets.append({"name": ws.title, "values": values, **SHEET_DEFAULTS,
+                       "visibility": "Visible" if ws.sheet_state == "visible" else "Hidden"})
     return sent_as_asked({
         "client": "Office.js",
         "version": xw.__version__,
@@ -171,6 +172,9 @@ def apply_actions(workbook: Any, actions: list[dict[str, Any]]) -> list[str]:
             continue
         if func == "setSheetAutofit":  # Excel measures the text; openpyxl cannot: widths stay
             continue
+        if func == "setSheetVisibility":  # Office.js: "Visible", "Hidden" (xlwings' Sheet.visible)
+            ws.sheet_state = "visible" if action["args"][0] == "Visible" else "hidden"
+            continue
         if func == "setPrintArea":
             ws.print_area = action["args"][0]
             continue
@@ -267,10 +271,13 @@ def excel_and_headless(path: Any) -> tuple[Any, Any, list[str]]:
     return headless, excel, alerts
 
 
-def snapshot(workbook: Any) -> dict[str, list[list[tuple[Any, Any]]]]:
-    """Every cell's value and fill colour, sheet by sheet (for comparisons)."""
+def snapshot(workbook: Any, without: tuple[str, ...] = ()) -> dict[str, list[list[tuple[Any, Any]]]]:
+    """Every cell's value and fill colour, sheet by sheet (for comparisons; ``without``: sheets left out,
+    e.g. the record of the last recalculation, which a built workbook does not have yet)."""
     out = {}
     for ws in workbook.worksheets:
+        if ws.title in without:
+            continue
         rows = []
         for row in ws.iter_rows():
             line = []

@@ -24,7 +24,8 @@ another book) recalculates in full, and a sheet that changed was read once eithe
 
 A click is not remembered when what the next one would do is not known from it: it
 found problems; it added a sheet (the next plan sees that sheet as existing, with
-its header written); it wrote a sheet it had not read; it emptied a cell that held a value (a plan
+its header written; not the record of the last recalculation, which no plan reads:
+``workbooks/record.py``); it wrote a sheet it had not read; it emptied a cell that held a value (a plan
 may depend on where the earlier values end -- a table padded with empty rows over
 what a longer one left -- and the next plan, finding those cells empty, may leave
 them out).  ``tests/officejs/test_second_click.py``
@@ -38,6 +39,7 @@ from typing import Any
 
 from xlbridge.workbooks.book import Grid
 from xlbridge.workbooks.plan import Report
+from xlbridge.workbooks.record import RECORD
 
 
 @dataclass
@@ -89,7 +91,9 @@ class LastClick:
         click; ``last``: the click it replayed, if it did), when the next is known from it."""
         name = book_name(adapter.book)
         plan = report.plan
-        if name is None or (plan is None and last is None) or adapter.written_unread or adapter.sheet_names() != names:
+        after = adapter.sheet_names()
+        if name is None or (plan is None and last is None) or adapter.written_unread or \
+                after not in (names, [*names, RECORD]):  # (the record of the click, added: no sheet of the plan's)
             return
         if (plan is not None and plan.new_sheets) or adapter.blanked:
             return
@@ -104,7 +108,7 @@ class LastClick:
             sent = {**last.sent, **sent}
         else:
             kind, cells, fills, results = report.kind, report.cells_written, list(plan.fills), report.results
-        self._last = _Click(name, list(names), grids, sent, kind, cells, fills, results)
+        self._last = _Click(name, after, grids, sent, kind, cells, fills, results)
 
 
 def book_name(book: Any) -> str | None:

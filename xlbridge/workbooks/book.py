@@ -88,6 +88,7 @@ class Layout:
     titles: tuple[tuple[int, int], ...] = ()  # further cells in the title's big bold type (row, column)
     bold: tuple[tuple[int, int], ...] = ()  # cells in bold type (labels)
     one_page: bool = False  # also one page down (with fit_width: the whole sheet on one page)
+    hidden: bool = False  # the sheet hidden (the record of the last recalculation: never shown, never printed)
 
     def headers(self) -> list[Area]:
         """Every header area: row ``header_row`` from A to ``header_cols``, and ``more_headers``."""

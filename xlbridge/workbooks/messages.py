@@ -15,9 +15,14 @@ from xlbridge.language import N_, _
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.plan import Problem, Report
+from xlbridge.workbooks.record import DAMAGED_CODE, TYPED_OVER_CODE
 from xlbridge.workbooks.speak import Localised
 
 MESSAGES = "Messages"
+#: Warnings whose cell is not marked (nor named in column B, which the next run unmarks
+#: with the typed-cell yellow): a computed cell typed over keeps its computed look (its
+#: fill is the kind's, which xlwings cannot read back), the record's sheet is hidden.
+NOT_MARKED = (TYPED_OVER_CODE, DAMAGED_CODE)
 MARK = "#FFC7CE"  # Excel's light red "bad" fill
 WARNING_MARK = "#FFEB9C"  # Excel's light orange "neutral" fill: a warning's cell
 #: The one name of the action, everywhere (the button, the script, the guides, the CLI's texts).
@@ -133,12 +138,13 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
     if warnings:
         rows.append([_(HEADER_WARNINGS), None])
         for p in warnings:
-            rows.append([str(p), f"{p.shown_sheet}!{p.cell}" if p.cell and p.sheet in names else None])
+            marked = p.cell and p.sheet in names and p.code not in NOT_MARKED
+            rows.append([str(p), f"{p.shown_sheet}!{p.cell}" if marked else None])
     rows += [[None, None]] * (max(len(old), 1) - len(rows))
     book.write(MESSAGES, 1, 1, rows)
     for marked, colour in ((warnings, WARNING_MARK), (problems, MARK)):
         for p in marked:
-            if p.cell and p.sheet in names:
+            if p.cell and p.sheet in names and p.code not in NOT_MARKED:
                 row, col = cell_position(p.cell)
                 book.fill(p.sheet, row, col, colour)
     if problems:

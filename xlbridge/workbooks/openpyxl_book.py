@@ -238,6 +238,8 @@ class OpenpyxlBook(_ReadOnce):
         for area, rule in layout.rules:
             add_rule(ws, area, rule)
         print_setup(ws, layout)
+        if layout.hidden:
+            ws.sheet_state = "hidden"
 
     def alert(self, message: str) -> None:
         self.messages.append(message)

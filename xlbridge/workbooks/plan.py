@@ -151,6 +151,7 @@ class Change:
     old: Any
     new: Any
     number_format: str = "General"
+    cause: str = ""  # record.TYPED (the scorer's change), record.TYPED_OVER; "" recalculated (English)
 
 
 @dataclass
@@ -167,3 +168,4 @@ class Report:
     results: int | None = None
     language: str = "en"
     plan: Plan | None = field(default=None, repr=False, compare=False)  # what was applied
+    typed: list[Change] = field(default_factory=list)  # the typed cells changed since the last recalculation

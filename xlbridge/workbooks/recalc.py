@@ -11,10 +11,13 @@ in its own language (:mod:`xlbridge.workbooks.speak`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from xlbridge.language import _, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import KINDS
 from xlbridge.workbooks.plan import BookInputError, Kind, Problem, Report, at
+from xlbridge.workbooks.record import RECORD, Comparison, compare, make_record, read_record, write_record
 from xlbridge.workbooks.speak import language_of, localised
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
 
@@ -43,7 +46,9 @@ def recalculate(book: BookAdapter, *, when: str | None = None, language: str | N
     """Check, compute and write one workbook; nothing is written on a problem.
 
     Computed cells whose earlier value changes are listed in the Corrections
-    sheet with ``when`` (default: now, to the minute); a new Corrections sheet
+    sheet with ``when``, after the typed cells that changed since the last
+    recalculation and the computed cells typed over (:mod:`~xlbridge.workbooks.record`:
+    the record of the last recalculation, written here too, in the same run) (default: now, to the minute); a new Corrections sheet
     goes right after the first sheet (the Season sheet of a season workbook).  The
     workbook is read and written in its own language
     (:func:`~xlbridge.workbooks.speak.language_of`; ``language`` to say it); the
@@ -52,17 +57,38 @@ def recalculate(book: BookAdapter, *, when: str | None = None, language: str | N
     language = language or getattr(book, "language", None) or language_of(book)
     with speaking(language):
         book = localised(book, language)
+        kinds_view = _WithoutRecord(book)
         try:
-            kind = detect(book)
-            plan = kind.plan(book)
+            kind = detect(kinds_view)
+            plan = kind.plan(kinds_view)
         except BookInputError as error:
             error.language = language
             raise
         changes = diff(book, plan)
+        record, damaged = read_record(book)
+        now = make_record(kinds_view, plan, getattr(kind, "never_read", ()))
+        found = compare(book, plan, record, now, changes) if record is not None else Comparison()
         written = apply(book, plan)
-        if changes:
+        write_record(book, now)
+        over = {(c.sheet, c.cell) for c in found.over}
+        ordered = found.typed + found.over + [c for c in changes if (c.sheet, c.cell) not in over]
+        if ordered:
             stamp = when or now_stamp()
-            append_corrections(book, changes, stamp, after=book.sheet_names()[0])
+            append_corrections(book, ordered, stamp, after=book.sheet_names()[0])
     results = sum(1 for block in plan.blocks if block.audit for line in block.values for v in line
                   if isinstance(v, (int, float)) and not isinstance(v, bool))  # results, not headers
-    return Report(kind.name, written, changes, list(plan.warnings), results, language, plan=plan)
+    return Report(kind.name, written, found.over + [c for c in changes if (c.sheet, c.cell) not in over],
+                  list(plan.warnings) + found.warnings + damaged, results, language, plan=plan, typed=found.typed)
+
+
+class _WithoutRecord:
+    """The book as the kinds see it: without the record of the last recalculation (not a sheet of theirs)."""
+
+    def __init__(self, book: BookAdapter):
+        self.book = book
+
+    def sheet_names(self) -> list[str]:
+        return [n for n in self.book.sheet_names() if n != RECORD]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.book, name)

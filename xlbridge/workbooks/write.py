@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from xlbridge.language import _
+from xlbridge.language import N_, _
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout
 from xlbridge.workbooks.declare import Column, Print, SheetSpec, Table, merge_areas
 from xlbridge.workbooks.plan import Change, Plan, cell_name
@@ -62,7 +62,8 @@ def apply(book: BookAdapter, plan: Plan) -> int:
     existing = set(book.sheet_names())
     for name in plan.new_sheets:
         if name not in existing:
-            book.add_sheet(name)
+            names = book.sheet_names()  # a new sheet goes last, before the record of the last recalculation
+            book.add_sheet(name, after=names[-2] if len(names) > 1 and names[-1] == RECORD_SHEET else None)
             existing.add(name)
     for sheet, row, col, nrows, ncols in plan.clear:
         book.write(sheet, row, col, [[None] * ncols for _ in range(nrows)])
@@ -78,8 +79,14 @@ def apply(book: BookAdapter, plan: Plan) -> int:
 
 
 CORRECTIONS = "Corrections"
+#: The sheet of the record of the last recalculation (``record.py``; here: sheets a plan adds go before it).
+RECORD_SHEET = "xlbridge"
+#: The cause of a computed cell's change that follows from the typed cells (record.py names the others).
+RECALCULATED = N_("recalculated")
 #: The Corrections sheet, the same for every kind: one row per computed cell whose
-#: earlier value changed, old and new value in the number format of their cell.
+#: earlier value changed, old and new value in the number format of their cell; first
+#: the typed cells that changed since the last recalculation (their cause, ``record.py``),
+#: then the computed cells typed over, then the rest; the column Cause says which.
 #: (What the row is about, an evening or a tournament, is the sheet: no column of its own.)
 CORRECTIONS_SPEC = SheetSpec("corrections", CORRECTIONS, tables=(Table("corrections", 1, (
     Column("when", "When", typed=False, width=17, label_id="corrections.when"),
@@ -89,6 +96,7 @@ CORRECTIONS_SPEC = SheetSpec("corrections", CORRECTIONS, tables=(Table("correcti
     Column("column", "Column", typed=False, width=14, label_id="corrections.column"),
     Column("old", "Old value", typed=False, width=12, label_id="corrections.old"),
     Column("new", "New value", typed=False, width=12, label_id="corrections.new"),
+    Column("cause", "Cause", typed=False, width=24, label_id="corrections.cause"),
 )),), freeze=(2, 1), print=Print("landscape", True, (1, 1)))
 #: The English header (a sheet's own header is in its language: :func:`append_corrections`).
 CORRECTIONS_HEADER = [c.label for c in CORRECTIONS_SPEC.tables[0].columns]
@@ -119,10 +127,18 @@ def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str, 
     last = max((i + 1 for i, line in enumerate(grid) if any(v is not None for v in line)), default=1)
     fields = _corrections_columns(grid[0] if grid and any(v is not None for v in grid[0])
                                   else CORRECTIONS_SPEC.tables[0].headers())
+    while fields and fields[-1] == "" and grid and (len(grid[0]) < len(fields) or grid[0][len(fields) - 1] is None):
+        fields.pop()
+    if "cause" not in fields:  # a sheet of an earlier release: the column Cause after its last
+        cause = CORRECTIONS_SPEC.tables[0].column("cause")
+        book.write(CORRECTIONS, 1, len(fields) + 1, [[cause.text()]])
+        book.lay_out(CORRECTIONS, Layout(more_headers=((1, len(fields) + 1, 1, 1),)))
+        fields.append("cause")
     language = getattr(book, "language", "en")  # the sheets as the scorer sees them
     rows = [[{"when": when, "sheet": Localised.local_name(c.sheet, language), "cell": c.cell,
               "what": Localised.local_name(c.what, language), "unit": c.unit, "column": c.column,
-              "old": c.old, "new": c.new}.get(f) for f in fields] for c in changes]
+              "old": c.old, "new": c.new, "cause": _(c.cause or RECALCULATED)}.get(f) for f in fields]
+            for c in changes]
     book.write(CORRECTIONS, last + 1, 1, rows)
     formats = []
     for i, c in enumerate(changes):

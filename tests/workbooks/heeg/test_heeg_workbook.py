@@ -18,6 +18,7 @@ from xlbridge.clubs.heeg import period_standings, recalculate, year_standings
 from xlbridge.clubs.heeg.demo import demo_season
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
+from xlbridge.workbooks.record import RECORD
 from xlbridge.workbooks.heeg import HeegSeason, evening_sheet
 from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalc_book
@@ -161,9 +162,10 @@ def test_recalculating_twice_changes_nothing(book):
     before = snapshot(load_workbook(book))
     report = recalc_path(book, when="2026-01-20 20:00")
     assert report.kind == "heeg" and report.changes == []
-    assert snapshot(load_workbook(book)) == before
+    assert snapshot(load_workbook(book), without=(RECORD,)) == before  # the first adds its record
+    recorded = snapshot(load_workbook(book))
     recalc_path(book, when="2026-01-20 20:01")
-    assert snapshot(load_workbook(book)) == before
+    assert snapshot(load_workbook(book)) == recorded
     assert "Corrections" not in load_workbook(book).sheetnames
 
 
@@ -248,7 +250,7 @@ def test_start_a_season_from_the_blank_template_hand_worked(tmp_path):
     wb.save(path)
     recalc_path(path, when="t")  # creates the two evening sheets with the pairs
     wb = load_workbook(path)
-    assert wb.sheetnames[-2:] == ["Evening 2026-09-03", "Evening 2026-09-10"]
+    assert wb.sheetnames[-3:] == ["Evening 2026-09-03", "Evening 2026-09-10", RECORD]  # the record last (hidden)
     ev1 = wb["Evening 2026-09-03"]
     # laid out as the demo's evening sheets: header, yellow typed cells, 2 decimals, panes
     demo = load_workbook(build("heeg", tmp_path / "demo.xlsx", language="en"))["Evening 2025-09-04"]

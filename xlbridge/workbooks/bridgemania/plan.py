@@ -46,6 +46,7 @@ class BridgeManiaSeason:
     """The BridgeMania season workbook (``xlbridge new bridgemania``)."""
 
     name = "bridgemania"
+    never_read = d.NEVER_READ  # (the record of the last recalculation leaves them out)
 
     def recognises(self, book: BookAdapter) -> bool:
         names = book.sheet_names()

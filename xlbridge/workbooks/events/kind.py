@@ -17,6 +17,7 @@ from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, is_blank, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
+from xlbridge.workbooks.events.declaration import NEVER_READ
 from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, IN_PLACE_ORDER, NAMES, OPTIONS, PLACE, READER,
                                                    SCHEME, SCORE, UNIT, shown_unit)
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
@@ -64,6 +65,7 @@ class EventSheets:
     """Every event sheet of a workbook (``xlbridge new tbf-club`` / ``se-masterpoints``)."""
 
     name = "event awards"
+    never_read = NEVER_READ  # (the record of the last recalculation leaves them out)
 
     def recognises(self, book: BookAdapter) -> bool:
         return any(is_event_sheet(book.read(sheet)) for sheet in book.sheet_names())

@@ -31,6 +31,7 @@ from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.declare import INPUT, SheetSpec, cell_ref
 from xlbridge.workbooks.heeg.chart import chart_problems, plan_chart
+from xlbridge.workbooks.heeg.declaration import NEVER_READ
 from xlbridge.workbooks.heeg.declaration import (
     AUDIT_NAMES,
     CHART,
@@ -97,6 +98,7 @@ class HeegSeason:
     """The Heeg season workbook (``xlbridge new heeg``)."""
 
     name = "heeg"
+    never_read = NEVER_READ  # (the record of the last recalculation leaves them out)
 
     def recognises(self, book: BookAdapter) -> bool:
         names = book.sheet_names()

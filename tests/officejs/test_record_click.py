@@ -1,0 +1,93 @@
+"""The record of the last recalculation on the Excel path (xlwings' Office.js dispatch, as
+xlwings Lite runs it): the first click adds the hidden sheet ``xlbridge``, exactly as
+headless; the second click writes nothing; a typed change goes first on Corrections; a
+value typed over a computed cell is a warning (workbooks/record.py, docs/clubs/heeg.md §11.6)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import xlwings as xw
+from openpyxl import load_workbook
+
+from xlbridge.excel import scripts
+from xlbridge.excel.emulate import apply_actions, excel_and_headless, payload, snapshot
+from xlbridge.excel.memo import LastClick
+from xlbridge.excel.shipped import build
+from xlbridge.workbooks import recalc
+from xlbridge.workbooks.record import RECORD, TYPED, TYPED_OVER
+from xlbridge.workbooks.write import RECALCULATED
+
+E3 = "Evening 2025-09-18"
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch):
+    monkeypatch.setattr(recalc, "now_stamp", lambda: "2026-01-20 20:00")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
+
+
+@pytest.fixture
+def book(built, tmp_path):
+    target = tmp_path / "season.xlsx"
+    shutil.copy(built, target)
+    return target
+
+
+def click(wb, memo: LastClick | None) -> list[dict]:
+    excel = xw.Book(json=payload(wb))
+    scripts.recalculate(excel, memo)
+    return excel.json()["actions"]
+
+
+def writes(actions: list[dict]) -> int:
+    return sum(len(a["values"]) * len(a["values"][0]) for a in actions if a["func"] == "setValues")
+
+
+def test_the_first_click_adds_the_hidden_record_as_headless_does(book):
+    headless, excel, _alerts = excel_and_headless(book)
+    assert excel.sheetnames[-1] == RECORD and headless.sheetnames[-1] == RECORD
+    assert excel[RECORD].sheet_state == "hidden" == headless[RECORD].sheet_state
+    assert snapshot(excel) == snapshot(headless)  # the record cell for cell
+
+
+def test_the_second_click_writes_nothing_remembered_or_not(book):
+    wb, memo = load_workbook(book), LastClick()
+    first = click(wb, memo)
+    assert [a["args"] for a in first if a["func"] == "setSheetVisibility"] == [["Hidden"]]
+    apply_actions(wb, first)
+    assert memo._last is not None  # adding only the record keeps the click remembered
+    second = click(wb, memo)
+    assert memo.skipped == 1 and writes(second) == 0
+    fresh = click(wb, None)  # a new process: recalculates in full, the same record, no cell written
+    assert writes(fresh) == 0 and not any(a["func"] in ("setSheetVisibility", "addSheet") for a in fresh)
+
+
+def test_a_typed_change_goes_first_and_a_typed_over_cell_is_a_warning(book):
+    wb, memo = load_workbook(book), LastClick()
+    apply_actions(wb, click(wb, memo))
+    ws = wb[E3]
+    old_round = ws["D3"].value
+    ws["D3"] = old_round + 2
+    computed = ws["P5"].value
+    ws["P5"] = 62.5
+    actions = click(wb, memo)
+    alerts = apply_actions(wb, actions)
+    rows = [[c.value for c in row] for row in wb["Corrections"].iter_rows(min_row=2)]
+    assert rows[0][1:] == [E3, "D3", "2", "R1", old_round, old_round + 2, TYPED]
+    assert rows[1][1:3] == [E3, "P5"] and rows[1][5] == 62.5 and rows[1][7] == TYPED_OVER
+    assert {r[7] for r in rows[2:]} == {RECALCULATED}
+    assert wb[E3]["P5"].value == pytest.approx(computed)
+    messages = [[row[0].value, row[1].value] for row in wb["Messages"].iter_rows(max_col=2)]
+    assert [m for m in messages if m[0] and m[0].startswith(f"{E3}, P5: computed cell: 62.5 was typed here")] == [
+        [f"{E3}, P5: computed cell: 62.5 was typed here, xlbridge fills it (now {computed:.2f}); the typed value "
+         "was replaced and is kept on the Corrections sheet; to change this result, change the yellow cells it is "
+         "computed from", None]]
+    assert "1 warning(s)" in alerts[-1]
+    again = click(wb, memo)  # the warned click is not remembered: a full recalculation, nothing to write
+    assert writes([a for a in again if a.get("sheet_position") != wb.sheetnames.index("Messages")]) == 0

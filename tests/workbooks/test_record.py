@@ -1,0 +1,267 @@
+"""Issue 16, points 2 and 5: the record of the last recalculation (xlbridge/workbooks/record.py).
+
+The typed change that caused the corrections goes first on Corrections; a value typed
+over a computed cell is a warning, overwritten and kept on Corrections; recalculating
+twice changes nothing (the record included); a damaged record counts as none, with a
+warning; the record's sheet stays hidden headless (the Excel path: tests/officejs/
+test_record_click.py and tests/pyodide).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openpyxl import load_workbook
+
+from xlbridge.cli import main
+from xlbridge.excel.shipped import build
+from xlbridge.files.headless import recalc_path
+from xlbridge.language import _, sheet_name, speaking
+from xlbridge.workbooks.heeg.declaration import evening_table
+from xlbridge.workbooks.messages import HEADER_WARNINGS, MESSAGES, WARNING_MARK, report_problems
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.record import DAMAGED_CODE, RECORD, TYPED, TYPED_OVER, TYPED_OVER_CODE, Record
+from xlbridge.workbooks.recalc import recalculate
+from xlbridge.workbooks.speak import localised
+from xlbridge.workbooks.write import RECALCULATED as RECALCULATED_WRITE
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLE = evening_table(6, ["1", "2", "3"])
+R1, MP, PCT, INV = TABLE.col("r1"), TABLE.col("mp"), TABLE.col("pct"), TABLE.col("code")
+DOCS = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+EVENING = "Avond 2025-09-18"  # the Dutch demo's third evening
+
+
+def _documented(code_id: str) -> str:
+    match = re.search(rf"^\| `{code_id}` \|[^|]*\| `([^`]+)` \|", DOCS, re.M)
+    assert match, code_id
+    return match[1]
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    """The shipped Heeg demo (Dutch), recalculated once: it holds its record."""
+    path = tmp_path / "heeg.xlsx"
+    shutil.copy(ROOT / "workbooks" / "heeg-demo.xlsx", path)
+    assert RECORD not in load_workbook(path).sheetnames  # shipped without one
+    recalc_path(path, when="T0", backup=False)
+    return path
+
+
+def _corrections(path: Path, when: str) -> list[list]:
+    ws = load_workbook(path)[sheet_name("Corrections", "nl")]
+    return [[c.value for c in row] for row in ws.iter_rows(min_row=2) if row[0].value == when]
+
+
+def _row_with_rounds(ws) -> int:
+    for row in range(2, ws.max_row + 1):
+        if isinstance(ws.cell(row=row, column=R1).value, (int, float)) and not ws.cell(row=row, column=INV).value:
+            return row
+    raise AssertionError("no row with rounds")
+
+
+def test_one_changed_round_goes_first_then_what_it_changed(demo: Path) -> None:
+    wb = load_workbook(demo)
+    ws = wb[EVENING]
+    row = _row_with_rounds(ws)
+    old = ws.cell(row=row, column=R1).value
+    ws.cell(row=row, column=R1, value=old + 2)
+    pair = ws.cell(row=row, column=1).value
+    wb.save(demo)
+    report = recalc_path(demo, when="T1", backup=False)
+    rows = _corrections(demo, "T1")
+    ref = f"{ws.cell(row=row, column=R1).column_letter}{row}"
+    with speaking("nl"):
+        assert rows[0] == ["T1", EVENING, ref, str(pair), "R1", old, old + 2, _(TYPED)]
+        assert _(TYPED) == "uw wijziging" and _(RECALCULATED_WRITE) == "herberekend"
+        assert [r[7] for r in rows[1:]] == [_(RECALCULATED_WRITE)] * (len(rows) - 1)
+    assert len(rows) == 1 + len(report.changes) and len(report.typed) == 1
+    mp_ref = f"{ws.cell(row=row, column=MP).column_letter}{row}"
+    mp = next(r for r in rows if r[2] == mp_ref and r[1] == EVENING)
+    assert mp[6] == mp[5] + 2  # the MP total, the sum of the rounds, follows
+    # the header of the sheet names the column: one row per cell, the values as typed
+    assert load_workbook(demo)[sheet_name("Corrections", "nl")]["H1"].value == "Oorzaak"
+    again = recalc_path(demo, when="T2", backup=False)
+    assert again.typed == [] and again.changes == [] and _corrections(demo, "T2") == []
+
+
+def test_one_changed_mp_total_goes_first(demo: Path) -> None:
+    """The issue's case: one MP changed (typed as a total, on a row without rounds)."""
+    wb = load_workbook(demo)
+    ws = wb[EVENING]
+    row = _row_with_rounds(ws)
+    total = sum(ws.cell(row=row, column=c).value or 0 for c in range(R1, R1 + 6))
+    for c in range(R1, R1 + 6):
+        ws.cell(row=row, column=c).value = None
+    ws.cell(row=row, column=MP, value=total)  # the same total, typed: nothing else changes
+    wb.save(demo)
+    recalc_path(demo, when="T1", backup=False)
+    wb = load_workbook(demo)
+    wb[EVENING].cell(row=row, column=MP, value=total + 5)
+    wb.save(demo)
+    report = recalc_path(demo, when="T2", backup=False)
+    rows = _corrections(demo, "T2")
+    mp_ref = f"{ws.cell(row=row, column=MP).column_letter}{row}"
+    assert rows[0] == ["T2", EVENING, mp_ref, str(ws.cell(row=row, column=1).value), "MP", total, total + 5,
+                       "uw wijziging"]
+    assert len(rows) == 1 + len(report.changes) > 1 and {r[7] for r in rows[1:]} == {"herberekend"}
+    assert report.warnings == []
+
+
+def test_a_changed_setting_and_a_changed_name_are_listed_even_without_computed_changes(demo: Path) -> None:
+    wb = load_workbook(demo)
+    ws = wb[EVENING]
+    ws.cell(row=2, column=2, value="Miedema - Dijkstra-Bos")  # a name: nothing computed follows
+    wb.save(demo)
+    report = recalc_path(demo, when="T1", backup=False)
+    assert report.changes == []
+    assert [(c.sheet, c.cell, c.new, c.cause) for c in report.typed] == [
+        ("Evening 2025-09-18", "B2", "Miedema - Dijkstra-Bos", TYPED)]
+    assert [r[2] for r in _corrections(demo, "T1")] == ["B2"]
+
+
+def test_a_value_typed_over_a_computed_percentage_is_a_warning_overwritten_and_kept(tmp_path: Path) -> None:
+    path = build("heeg", tmp_path / "heeg-en.xlsx", language="en")  # docs/errors.md quotes English
+    recalc_path(path, when="T0", backup=False)
+    wb = load_workbook(path)
+    ws = wb["Evening 2025-09-18"]
+    computed = ws.cell(row=5, column=PCT).value
+    ws.cell(row=5, column=PCT, value=62.5)
+    wb.save(path)
+    book = OpenpyxlBook(load_workbook(path))
+    report = recalculate(book, when="T1")
+    assert [(w.sheet, w.cell, w.code) for w in report.warnings] == [("Evening 2025-09-18", "P5", TYPED_OVER_CODE)]
+    assert str(report.warnings[0]) == _documented("W-TYPED-OVER")
+    assert book.wb["Evening 2025-09-18"]["P5"].value == pytest.approx(computed)  # the computed value is back
+    rows = [[c.value for c in row] for row in book.wb["Corrections"].iter_rows(min_row=2)]
+    assert rows == [["T1", "Evening 2025-09-18", "P5", "4", "%", 62.5, pytest.approx(computed), TYPED_OVER]]
+    assert book.wb["Corrections"]["F2"].number_format == "0.00"  # in the cell's format
+    # on the Messages sheet below the warnings' header, with no cell to mark: a computed cell keeps its look
+    report_problems(book, [], done="done", warnings=report.warnings)
+    messages = [[row[0].value, row[1].value] for row in book.wb[MESSAGES].iter_rows(max_col=2)]
+    assert messages[1:] == [[HEADER_WARNINGS, None], [str(report.warnings[0]), None]]
+    assert book.wb["Evening 2025-09-18"]["P5"].fill.fgColor.rgb != "FF" + WARNING_MARK[1:]
+    again = recalculate(book, when="T2")
+    assert again.warnings == [] and again.changes == [] and again.typed == []
+
+
+def test_the_cli_prints_the_typed_over_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = build("tbf-club", tmp_path / "tbf.xlsx", language="en")
+    recalc_path(path, when="T0", backup=False)
+    wb = load_workbook(path)
+    ws = wb.worksheets[0]
+    place = next((r, c) for r in range(1, ws.max_row + 1) for c in range(1, ws.max_column + 1)
+                 if ws.cell(row=r, column=c).value == "Place")
+    cell = ws.cell(row=place[0] + 1, column=place[1])
+    computed, cell.value = cell.value, 99
+    wb.save(path)
+    assert main(["recalc", "--no-backup", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"{ws.title}, {cell.coordinate}: computed cell: 99 was typed here, xlbridge fills it (now {computed})" in err
+    assert load_workbook(path)[ws.title][cell.coordinate].value == computed
+
+
+def test_a_view_never_audited_is_overwritten_as_before(demo: Path) -> None:
+    wb = load_workbook(demo)
+    standings = wb[sheet_name("Year", "nl")]
+    standings["B3"] = 99  # a rank typed into the year standings: a view, never on Corrections
+    wb.save(demo)
+    report = recalc_path(demo, when="T1", backup=False)
+    assert report.warnings == [] and report.changes == [] and report.typed == []
+    assert load_workbook(demo)[sheet_name("Year", "nl")]["B3"].value != 99
+
+
+@pytest.mark.parametrize("spoil", ["edited", "cleared", "json", "deleted"])
+def test_a_damaged_record_counts_as_none_with_a_warning_and_nothing_is_lost(demo: Path, spoil: str) -> None:
+    wb = load_workbook(demo)
+    record = wb[RECORD]
+    if spoil == "edited":
+        record["A2"] = record["A2"].value[:-7] + "oops"
+    elif spoil == "cleared":
+        record["A2"] = None
+    elif spoil == "json":
+        record["A2"] = "~" + json.dumps({"v": 1, "s": {"Season": {"t": [[1, 1, [[1]]]], "c": []}}})
+    else:
+        del wb[RECORD]
+    ws = wb[EVENING]
+    row = _row_with_rounds(ws)
+    ws.cell(row=row, column=R1, value=ws.cell(row=row, column=R1).value + 2)
+    typed_columns = [*range(1, MP - 1), INV]  # Pair .. the first C, and inv (MP follows the rounds here)
+    typed = [[line[c - 1].value for c in typed_columns] for line in ws.iter_rows(max_col=INV)]
+    wb.save(demo)
+    report = recalc_path(demo, when="T1", backup=False)
+    if spoil == "deleted":  # no record: nothing to say
+        assert report.warnings == []
+    else:
+        assert [(w.sheet, w.cell, w.code) for w in report.warnings] == [(RECORD, "A2", DAMAGED_CODE)]
+        with speaking("nl"):
+            assert report.warnings[0].message.startswith("het verslag van de vorige herberekening")
+    assert report.typed == [] and report.changes  # the computed changes, as without a record
+    after = load_workbook(demo)
+    assert [[line[c - 1].value for c in typed_columns] for line in after[EVENING].iter_rows(max_col=INV)] == typed
+    assert [r[7] for r in _corrections(demo, "T1")] == ["herberekend"] * len(report.changes)
+    assert after[RECORD].sheet_state == "hidden"
+    again = recalc_path(demo, when="T2", backup=False)  # a new record was written
+    assert again.warnings == [] and again.typed == [] and again.changes == []
+
+
+def test_the_damaged_record_message_is_the_catalogue_s(tmp_path: Path) -> None:
+    path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
+    recalc_path(path, when="T0", backup=False)
+    wb = load_workbook(path)
+    wb[RECORD]["A2"] = "I looked in here"
+    wb.save(path)
+    report = recalc_path(path, when="T1", backup=False)
+    assert [str(w) for w in report.warnings] == [_documented("W-RECORD-DAMAGED")]
+
+
+def test_the_record_stays_hidden_headless_even_when_unhidden(demo: Path) -> None:
+    wb = load_workbook(demo)
+    assert wb.sheetnames[-1] == RECORD and wb[RECORD].sheet_state == "hidden"
+    wb[RECORD].sheet_state = "visible"
+    wb.save(demo)
+    report = recalc_path(demo, when="T1", backup=False)
+    assert report.warnings == [] and report.changes == []
+    assert load_workbook(demo)[RECORD].sheet_state == "hidden"
+
+
+def test_the_record_is_compact_and_reads_back(demo: Path) -> None:
+    cells = [c.value for c in load_workbook(demo)[RECORD]["A"]]
+    assert all(len(v) <= 30000 for v in cells[1:]) and all(v.startswith("~") for v in cells[1:])
+    record = Record.loads("".join(v[1:] for v in cells[1:]))
+    assert record.dumps() == "".join(v[1:] for v in cells[1:])
+    assert record.typed("Evening 2025-09-18")[(2, 1)] == 1  # pair 1, typed
+    assert (2, PCT) in record.computed("Evening 2025-09-18")  # its %, computed and audited
+    assert (2, PCT) not in record.typed("Evening 2025-09-18")
+    assert record.computed("Year") == {}  # a view: not audited
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 40)), min_size=1, max_size=4))
+def test_recalculating_twice_changes_nothing_whatever_was_typed(tmp_path_factory, edits) -> None:
+    path = build("tbf-club", tmp_path_factory.mktemp("tbf") / "tbf.xlsx", language="en")
+    recalc_path(path, when="T0", backup=False)
+    wb = load_workbook(path)
+    ws = wb.worksheets[0]
+    header = next(r for r in range(1, ws.max_row + 1) if ws.cell(row=r, column=1).value == "Pair")
+    scores = [c for c in range(1, ws.max_column + 1) if ws.cell(row=header, column=c).value == "Score %"]
+    for row, score in edits:
+        if scores:
+            ws.cell(row=header + 1 + row, column=scores[0], value=score + 30)
+    wb.save(path)
+    try:
+        first = recalc_path(path, when="T1", backup=False)
+    except Exception:  # noqa: BLE001 - an edit the rules refuse: nothing written, nothing to compare
+        return
+    assert not any(c.cause == TYPED_OVER for c in first.changes)
+    kept = {ws.title: [[c.value for c in line] for line in ws.iter_rows()] for ws in load_workbook(path).worksheets}
+    second = recalc_path(path, when="T2", backup=False)
+    assert second.changes == [] and second.typed == [] and second.warnings == []
+    assert {ws.title: [[c.value for c in line] for line in ws.iter_rows()]
+            for ws in load_workbook(path).worksheets} == kept  # the record included

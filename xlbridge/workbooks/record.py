@@ -1,0 +1,357 @@
+"""The record of the last recalculation, kept in the workbook itself (issue 16, points 2 and 5).
+
+A recalculation compares each computed cell with its new value (:func:`~xlbridge.workbooks.write.diff`);
+without a memory it cannot tell a value that changed because the scorer changed a
+typed cell from a value the scorer typed over a computed cell.  So every recalculation
+ends by writing what it leaves behind into a hidden sheet named :data:`RECORD`
+(``xlbridge``, the same in every language: it is the program's, not the club's):
+
+- the value of every non-empty **typed** cell (every cell of a recorded sheet that the
+  plan does not write), and
+- the value of every **audited computed** cell (a :class:`~xlbridge.workbooks.plan.Block`
+  with ``audit=True``) as xlbridge wrote it.
+
+The next recalculation reads it back and tells (:func:`compare`):
+
+1. which typed cells changed since (sheet, cell, old -> new): the scorer's changes,
+   listed first on the Corrections sheet;
+2. which audited computed cells hold a value other than the one xlbridge wrote: typed
+   over by someone -- a warning at the cell, the typed value kept on Corrections
+   (docs/clubs/heeg.md §11.6).
+
+The record is JSON (compact: floats of computed cells to 10 significant digits), cut into
+cells of at most :data:`CHUNK` characters down column A from A2 (Excel holds 32,767
+characters in a cell); A1 says what the sheet is.  Sheets left out: the Messages and
+Corrections sheets, the record itself and the kind's ``never_read`` sheets (How to, the
+blank tournament).  A missing record is "no record" (a template, a workbook of an earlier
+release); a damaged one (a scorer unhid it and typed in it) is also "no record", with a
+warning that says so; a new record is written either way.  The record holds no time:
+recalculating an unchanged workbook writes the same record, i.e. no cell.
+
+Standard library only: the recalculation runs in xlwings Lite.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from xlbridge.language import N_, _
+from xlbridge.workbooks.book import BookAdapter, Grid, Layout
+from xlbridge.workbooks.plan import Change, Plan, Problem, at, cell_name
+from xlbridge.workbooks.write import RECORD_SHEET
+from xlbridge.workbooks.write import _same as same
+
+__all__ = ["RECORD", "CHUNK", "Record", "Comparison", "read_record", "make_record", "write_record", "compare",
+           "TYPED", "TYPED_OVER", "TYPED_OVER_CODE", "DAMAGED_CODE"]
+
+#: The record's sheet: the program's name, in every language (it is never translated, so
+#: it is recognised whatever the workbook's language).
+RECORD = RECORD_SHEET
+#: At most this many characters of the record in one cell (Excel's limit is 32,767).
+CHUNK = 30000
+_VERSION = 1
+#: A1 of the record sheet (a scorer who unhides it reads what it is).
+TITLE = N_("xlbridge: what the last recalculation left (kept by xlbridge; do not edit: a changed record counts as "
+           "none)")
+#: Sheets never recorded (by their English names).
+_NOT_RECORDED = ("Messages", "Corrections", RECORD)
+#: The cause of a row on the Corrections sheet (column "Cause").
+TYPED = N_("your change")
+TYPED_OVER = N_("typed over a computed cell")
+TYPED_OVER_CODE = "recalc.typed-over"
+DAMAGED_CODE = "recalc.record-damaged"
+
+Cells = dict[tuple[int, int], Any]
+_INFINITE = (math.inf, -math.inf)
+
+
+class Record:
+    """What a recalculation left, per sheet (English name): ``{"t": runs, "c": blocks}`` --
+    the typed cells as runs ``[row, col, [value, ...]]`` of non-empty cells side by side,
+    the audited computed cells as blocks ``[row, col, [[value, ...], ...]]`` as the plan
+    wrote them (JSON-ready: a date is ``{"d": iso}``).  :meth:`typed` and :meth:`computed`
+    give one sheet's cells as ``{(row, col): value}``."""
+
+    def __init__(self, sheets: dict[str, dict[str, list]] | None = None):
+        self.sheets = sheets if sheets is not None else {}
+        self._typed: dict[str, Cells] = {}
+        self._computed: dict[str, Cells] = {}
+
+    def dumps(self) -> str:
+        return json.dumps({"v": _VERSION, "s": self.sheets}, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        """Raises ValueError (or KeyError, TypeError) on anything but a record this release wrote."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("v") != _VERSION or not isinstance(data.get("s"), dict):
+            raise ValueError("not a record")
+        record = cls(data["s"])
+        for name, sheet in record.sheets.items():
+            record.typed(name)  # checked now: a damaged record counts as none
+            for r, c, rows in sheet["c"]:
+                _check_cell(r, c)
+                if not all(isinstance(line, list) for line in rows):
+                    raise TypeError("no block")
+        return record
+
+    def typed(self, sheet: str) -> Cells:
+        cells = self._typed.get(sheet)
+        if cells is None:
+            cells = self._typed[sheet] = {}
+            for r, c, values in self.sheets.get(sheet, {}).get("t", ()):
+                _check_cell(r, c)
+                for i, v in enumerate(values):
+                    cells[(r, c + i)] = _checked(v)
+        return cells
+
+    def computed(self, sheet: str) -> Cells:
+        cells = self._computed.get(sheet)
+        if cells is None:
+            cells = self._computed[sheet] = {}
+            for r, c, rows in self.sheets.get(sheet, {}).get("c", ()):
+                for i, line in enumerate(rows):
+                    for j, v in enumerate(line):
+                        cells[(r + i, c + j)] = v
+        return cells
+
+
+def _check_cell(r: Any, c: Any) -> None:
+    if not (type(r) is int and type(c) is int and r > 0 and c > 0):
+        raise ValueError("not a cell")
+
+
+def _encode(value: Any) -> Any:
+    """A typed value as the record keeps it (exactly; a date as ``{"d": iso}``)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool:
+        return value
+    if kind is float:
+        return None if value != value or value in _INFINITE else int(value) if value.is_integer() and abs(value) < 1e15 \
+            else value
+    if isinstance(value, (dt.date, dt.datetime)):
+        return {"d": value.isoformat()}
+    return None if value is None else str(value)
+
+
+def _computed(value: Any) -> Any:
+    """A computed value as the record keeps it (9 decimals: within the 1e-9 a comparison allows)."""
+    if type(value) is float:
+        if value != value or value in _INFINITE:
+            return None
+        return int(value) if value.is_integer() and abs(value) < 1e15 else round(value, 9)
+    return value if value is None or type(value) in (str, int, bool) else _encode(value)
+
+
+def _checked(value: Any) -> Any:
+    """A recorded typed value (anything :func:`_encode` does not make: the record was changed)."""
+    if isinstance(value, dict):
+        if set(value) != {"d"}:
+            raise ValueError("not a date")
+        dt.datetime.fromisoformat(value["d"])
+        return _Date(value["d"])
+    if value is not None and not isinstance(value, (bool, int, float, str)):
+        raise TypeError("no cell value")
+    return value
+
+
+class _Date(str):
+    """A recorded date (as ISO text; compared with a date typed now by :func:`_same`)."""
+
+
+def _recorded_sheets(book: BookAdapter, never_read: Iterable[str]) -> list[str]:
+    skip = set(_NOT_RECORDED) | set(never_read)
+    return [n for n in book.sheet_names() if n not in skip]
+
+
+def read_record(book: BookAdapter) -> tuple[Record | None, list[Problem]]:
+    """The record the last recalculation left (``None``: none), and a warning when it is damaged."""
+    if RECORD not in book.sheet_names():
+        return None, []
+    grid = book.read(RECORD)
+    parts = [line[0] if line else None for line in grid[1:]]
+    while parts and parts[-1] is None:
+        parts.pop()
+    try:
+        if not parts or not all(isinstance(p, str) and p.startswith("~") for p in parts):
+            raise ValueError("not a record")
+        return Record.loads("".join(p[1:] for p in parts)), []
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None, [at(RECORD, "A2", DAMAGED_CODE, N_(
+            "the record of the last recalculation (the hidden sheet {sheet}) was changed, so this recalculation "
+            "had none: it could not list which typed cells changed nor find values typed over computed cells; "
+            "it wrote a new record"), sheet=RECORD)]
+
+
+Area = tuple[int, int, int, int]
+
+
+def _overlap(a: Area, b: Area) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list[list[Any]]]]:
+    """Per sheet: the columns the plan writes in each row, and its audited blocks as the record
+    keeps them (a block a later unaudited view writes over is left out: its cells are no longer
+    what it wrote)."""
+    areas: dict[str, list[tuple[Area, bool, int]]] = {}
+    for sheet, row, col, nrows, ncols in plan.clear:
+        areas.setdefault(sheet, []).append(((row, col, nrows, ncols), False, -1))
+    for i, block in enumerate(plan.blocks):
+        width = max((len(line) for line in block.values), default=0)
+        areas.setdefault(block.sheet, []).append(((block.row, block.col, len(block.values), width), block.audit, i))
+    columns: dict[str, dict[int, set[int]]] = {}
+    audited: dict[str, list[list[Any]]] = {}
+    for sheet, listed in areas.items():
+        rows = columns[sheet] = {}
+        views = [(area, i) for area, audit, i in listed if not audit and i >= 0]
+        for area, audit, i in listed:
+            row, col, nrows, ncols = area
+            span = range(col, col + ncols)
+            for r in range(row, row + nrows):
+                rows.setdefault(r, set()).update(span)
+            if audit and not any(j > i and _overlap(area, other) for other, j in views):
+                block = plan.blocks[i]
+                audited.setdefault(sheet, []).append(
+                    [block.row, block.col, [[_computed(v) for v in line] for line in block.values]])
+    return columns, audited
+
+
+def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -> Record:
+    """The record of ``plan`` written over ``book``."""
+    columns, audited = _written(plan)
+    sheets: dict[str, dict[str, list]] = {}
+    existing = set(book.sheet_names())
+    for sheet in _recorded_sheets(book, never_read) + [s for s in plan.new_sheets if s not in existing]:
+        written = columns.get(sheet, {})
+        runs: list[list[Any]] = []
+        for r, line in enumerate(book.read(sheet) if sheet in existing else [], start=1):
+            skip = written.get(r, ())
+            run: list[Any] | None = None
+            for c, value in enumerate(line, start=1):
+                if value is None or c in skip:
+                    run = None
+                    continue
+                value = _encode(value)
+                if run is None:
+                    run = [r, c, [value]]
+                    runs.append(run)
+                else:
+                    run[2].append(value)
+        sheets[sheet] = {"t": runs, "c": audited.get(sheet, [])}
+    return Record(sheets)
+
+
+def write_record(book: BookAdapter, record: Record) -> None:
+    """Write ``record`` into the hidden sheet (added at the end on first use; hidden again if unhidden)."""
+    text = record.dumps()
+    parts = ["~" + text[i:i + CHUNK - 1] for i in range(0, len(text), CHUNK - 1)] or ["~"]
+    if RECORD not in book.sheet_names():
+        book.add_sheet(RECORD)
+        held = 0
+    else:
+        held = len(book.read(RECORD))
+    rows: list[list[Any]] = [[_(TITLE)]] + [[p] for p in parts]
+    rows += [[None]] * (held - len(rows))  # a longer record before: its last cells emptied
+    book.write(RECORD, 1, 1, rows)
+    book.lay_out(RECORD, Layout(hidden=True))
+
+
+@dataclass
+class Comparison:
+    """What changed since the record: the scorer's typed changes, the computed cells typed over
+    (both as :class:`~xlbridge.workbooks.plan.Change`, ``cause`` set) and their warnings."""
+
+    typed: list[Change] = field(default_factory=list)
+    over: list[Change] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def _same(old: Any, new: Any) -> bool:
+    if isinstance(old, _Date) or isinstance(new, _Date):
+        return type(old) is type(new) and old == new
+    return same(old, new) or (isinstance(old, str) and isinstance(new, dt.datetime) and same(new, old))
+
+
+def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes: Sequence[Change]) -> Comparison:
+    """The scorer's changes since ``record`` (``now``: the record of this plan) and the
+    computed cells typed over.  A typed cell is listed when it held a value before, or when it
+    is on a sheet where a computed value changed (filling in a new evening lists nothing)."""
+    out = Comparison()
+    changed_sheets = {c.sheet for c in changes}
+    units, headers = _units(plan)
+    for sheet in now.sheets:
+        if sheet not in record.sheets:
+            continue
+        before, cells = record.typed(sheet), now.typed(sheet)
+        grid: Grid | None = None
+        for key in sorted(set(cells) | set(before)):
+            old, new = before.get(key), cells.get(key)
+            if (old is None and sheet not in changed_sheets) or _same(old, new) or key in record.computed(sheet):
+                continue
+            if grid is None:
+                grid = book.read(sheet)
+            unit, top = units.get((sheet, key[0]), ""), headers.get(sheet, 0)
+            header = grid[top - 1][key[1] - 1] if 0 < top <= len(grid) and key[1] <= len(grid[top - 1]) else None
+            out.typed.append(Change(sheet, cell_name(*key), "", unit, header if isinstance(header, str) else "",
+                                    _decode_shown(old), _decode_shown(new), cause=TYPED))
+    warned = {(w.sheet, w.cell) for w in plan.warnings}
+    for change in changes:
+        if change.sheet not in record.sheets:
+            continue
+        written = record.computed(change.sheet)
+        key = _position(change.cell)
+        if key not in written or _same(change.old, written[key]):
+            continue
+        out.over.append(replace(change, cause=TYPED_OVER))
+        if (change.sheet, change.cell) not in warned:
+            out.warnings.append(at(change.sheet, change.cell, TYPED_OVER_CODE, N_(
+                "computed cell: {typed} was typed here, xlbridge fills it (now {value}); the typed value was "
+                "replaced and is kept on the Corrections sheet; to change this result, change the yellow cells "
+                "it is computed from"), typed=_shown(change.old, change.number_format),
+                value=_shown(change.new, change.number_format)))
+    return out
+
+
+def _shown(value: Any, number_format: str) -> Any:
+    """A number for a message, to the decimals of its cell's format (``0.00``: 50.42)."""
+    if isinstance(value, float) and "." in number_format:
+        return round(value, len(number_format.split(".")[1].rstrip("%")))
+    return value
+
+
+def _decode_shown(value: Any) -> Any:
+    """A recorded value as the Corrections sheet shows it (a date as ISO text: computed cells hold no dates)."""
+    if isinstance(value, _Date):
+        text = str.__str__(value)
+        return text[:10] if text.endswith("T00:00:00") or len(text) == 10 else text
+    return value
+
+
+def _position(cell: str) -> tuple[int, int]:
+    letters = "".join(ch for ch in cell if ch.isalpha())
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + (ord(ch) - 64)
+    return int(cell[len(letters):]), col
+
+
+def _units(plan: Plan) -> tuple[dict[tuple[str, int], str], dict[str, int]]:
+    """Per (sheet, row): the unit (pair) an audited block names for that row; per sheet: the
+    row of the header (the row above the first audited block of more than one row)."""
+    units: dict[tuple[str, int], str] = {}
+    headers: dict[str, int] = {}
+    for block in plan.blocks:
+        if not block.audit:
+            continue
+        if len(block.values) > 1:  # a table's body (a single row: a header cell, a lone pair)
+            headers[block.sheet] = min(headers.get(block.sheet, block.row), block.row)
+        for r in range(len(block.values)):
+            unit = block.rows[r] if r < len(block.rows) else ""
+            units.setdefault((block.sheet, block.row + r), str(unit) if unit else "")
+    return units, {sheet: row - 1 for sheet, row in headers.items()}
