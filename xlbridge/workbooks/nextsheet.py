@@ -29,7 +29,7 @@ from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.plan import BookInputError, Plan, at
 from xlbridge.workbooks.recalc import detect
 from xlbridge.workbooks.speak import language_of, localised
-from xlbridge.workbooks.write import apply
+from xlbridge.workbooks.write import RECORD_SHEET, apply
 
 __all__ = ["NextSheet", "add_next", "plan_next", "NEW_EVENING", "NEW_TOURNAMENT", "ACTIONS", "added_text",
            "nothing_added"]
@@ -95,7 +95,11 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
         except BookInputError as error:
             error.language = language
             raise
-        book.add_sheet(found.sheet, after=found.after)
+        after = found.after
+        names = book.sheet_names()
+        if after is None and len(names) > 1 and names[-1] == RECORD_SHEET:  # the record stays the last sheet
+            after = names[-2]
+        book.add_sheet(found.sheet, after=after)
         plan = found.plan
         plan.new_sheets = [n for n in plan.new_sheets if n != found.sheet]
         apply(book, plan)

@@ -52,6 +52,8 @@ def language_of(book: BookAdapter, default: str = "en") -> str:
 class Localised:
     """``book`` (in ``language``) seen through the English sheet names."""
 
+    english_names = True  # (seen through: never localised twice, also behind a view such as the kinds')
+
     def __init__(self, book: BookAdapter, language: str):
         self.book = book
         self.language = language
@@ -119,7 +121,7 @@ class Localised:
 
 def localised(book: BookAdapter, language: str) -> BookAdapter:
     """``book`` through its English sheet names (itself when it speaks English)."""
-    if language == "en" or isinstance(book, Localised):
+    if language == "en" or getattr(book, "english_names", False):  # a Localised book, or a view over one
         return book
     return Localised(book, language)
 

@@ -53,8 +53,8 @@ def meaning(sheets: dict[str, list[list[object]]]) -> dict[str, object]:
     cell; per tournament, each pair's computed columns by pair, and the sorted result."""
     out: dict[str, object] = {}
     for name, rows in sheets.items():
-        if name == "Blank tournament":  # never read; the earlier file's own copy keeps its layout
-            continue
+        if name in ("Blank tournament", "xlbridge"):  # never read; the earlier file's own copy keeps its layout;
+            continue  # the record of the last recalculation keeps each file's own history (which cells were typed)
         if not is_tournament(rows):
             out[name] = rows
             continue

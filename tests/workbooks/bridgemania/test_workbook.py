@@ -223,7 +223,8 @@ def test_a_blank_season_recalculated_says_nothing_is_filled_in(tmp_path):
     assert is_done_message(done_text(report), empty=True)
     assert done_text(report).startswith("Nothing is filled in yet: type the results in the yellow cells")
     wb = load_workbook(path)
-    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Participation", "How to"]
+    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Chart", "Participation", "How to", "xlbridge"]
+    assert wb["xlbridge"].sheet_state == "hidden"  # the record of this recalculation
 
 
 @pytest.mark.parametrize("typed", ["tournament", "guest"])

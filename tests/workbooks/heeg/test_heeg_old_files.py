@@ -34,11 +34,12 @@ def _today(tmp_path: Path, blank: bool) -> Path:
 
 
 def _values(path: Path) -> dict[tuple[str, str], object]:
-    """Every non-empty value of the season's sheets (the How to text is the release's own)."""
+    """Every non-empty value of the season's sheets (the How to text is the release's own; the
+    record of the last recalculation keeps each file's own history: which cells were typed)."""
     wb = load_workbook(path)
     out = {}
     for ws in wb.worksheets:
-        if ws.title in ("How to", "Corrections"):
+        if ws.title in ("How to", "Corrections", "xlbridge"):
             continue
         for row in ws.iter_rows():
             for c in row:

@@ -80,9 +80,8 @@ def season_workbook(season: bm.Season | None, next_host: str | None = None, capa
     participation = wb[d.PARTICIPATION]
     participation[d.NEXT_HOST.cell], participation[d.CAPACITY.cell] = next_host, capacity
     _build_how_to(wb.create_sheet(d.HOW_TO))
-    if season is not None:
-        adapter = OpenpyxlBook(wb)
-        apply(adapter, BridgeManiaSeason().plan(adapter))
+    adapter = OpenpyxlBook(wb)  # the computed cells as a recalculation fills them (a blank: its captions, 0 valid)
+    apply(adapter, BridgeManiaSeason().plan(adapter))
     return wb
 
 
