@@ -167,14 +167,29 @@ def test_the_cli_prints_the_typed_over_warning(tmp_path: Path, capsys: pytest.Ca
     assert load_workbook(path)[ws.title][cell.coordinate].value == computed
 
 
-def test_a_view_never_audited_is_overwritten_as_before(demo: Path) -> None:
+def test_a_value_typed_over_a_view_is_a_warning_and_kept_on_corrections(demo: Path) -> None:
+    """Standings are views (never audited: their changes follow from audited ones), but a Place or a
+    % typed into them is still a value typed over a computed cell (issue 16, point 2)."""
+    year = sheet_name("Year", "nl")
     wb = load_workbook(demo)
-    standings = wb[sheet_name("Year", "nl")]
-    standings["B3"] = 99  # a rank typed into the year standings: a view, never on Corrections
+    place, pct = wb[year]["B4"].value, wb[year]["F5"].value
+    assert place == 1 and isinstance(pct, float)
+    wb[year]["B4"], wb[year]["F5"] = 7, 99.5
     wb.save(demo)
     report = recalc_path(demo, when="T1", backup=False)
-    assert report.warnings == [] and report.changes == [] and report.typed == []
-    assert load_workbook(demo)[sheet_name("Year", "nl")]["B3"].value != 99
+    assert report.typed == []
+    assert [(w.sheet, w.cell, w.code) for w in report.warnings] == [
+        ("Year", "B4", TYPED_OVER_CODE), ("Year", "F5", TYPED_OVER_CODE)]
+    assert [(c.cell, c.old, c.new, c.cause) for c in report.changes] == [
+        ("B4", 7, place, TYPED_OVER), ("F5", 99.5, pytest.approx(pct), TYPED_OVER)]
+    done = load_workbook(demo)
+    assert (done[year]["B4"].value, done[year]["F5"].value) == (place, pytest.approx(pct))
+    rows = [[c.value for c in line] for line in done[sheet_name("Corrections", "nl")].iter_rows(min_row=2)]
+    with speaking("nl"):
+        assert [(r[1], r[2], r[5], r[-1]) for r in rows] == [(year, "B4", 7, _(TYPED_OVER)), (year, "F5", 99.5,
+                                                                                          _(TYPED_OVER))]
+    again = recalc_path(demo, when="T2", backup=False)
+    assert (again.warnings, again.changes, again.typed) == ([], [], [])
 
 
 @pytest.mark.parametrize("spoil", ["edited", "cleared", "json", "deleted"])

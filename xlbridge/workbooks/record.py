@@ -9,13 +9,14 @@ ends by writing what it leaves behind into a hidden sheet named :data:`RECORD`
 - the value of every non-empty **typed** cell (every cell of a recorded sheet that the
   plan does not write), and
 - the value of every **audited computed** cell (a :class:`~xlbridge.workbooks.plan.Block`
-  with ``audit=True``) as xlbridge wrote it.
+  with ``audit=True``) as xlbridge wrote it, and of every cell of a **view** (``audit=False``:
+  standings, sorted results, the chart's table) as xlbridge left it.
 
 The next recalculation reads it back and tells (:func:`compare`):
 
 1. which typed cells changed since (sheet, cell, old -> new): the scorer's changes,
    listed first on the Corrections sheet;
-2. which audited computed cells hold a value other than the one xlbridge wrote: typed
+2. which computed cells (audited or views) hold a value other than the one xlbridge wrote: typed
    over by someone -- a warning at the cell, the typed value kept on Corrections
    (docs/clubs/heeg.md §11.6).
 
@@ -81,6 +82,7 @@ class Record:
         self.sheets = sheets if sheets is not None else {}
         self._typed: dict[str, Cells] = {}
         self._computed: dict[str, Cells] = {}
+        self._views: dict[str, Cells] = {}
 
     def dumps(self) -> str:
         return json.dumps({"v": _VERSION, "s": self.sheets}, ensure_ascii=False, separators=(",", ":"))
@@ -94,7 +96,7 @@ class Record:
         record = cls(data["s"])
         for name, sheet in record.sheets.items():
             record.typed(name)  # checked now: a damaged record counts as none
-            for r, c, rows in sheet["c"]:
+            for r, c, rows in sheet["c"] + sheet.get("w", []):
                 _check_cell(r, c)
                 if not all(isinstance(line, list) for line in rows):
                     raise TypeError("no block")
@@ -111,13 +113,20 @@ class Record:
         return cells
 
     def computed(self, sheet: str) -> Cells:
-        cells = self._computed.get(sheet)
+        return self._cells(sheet, "c", self._computed)
+
+    def views(self, sheet: str) -> Cells:
+        """The cells of the views (blocks never audited: standings, sorted results) as xlbridge left them."""
+        return self._cells(sheet, "w", self._views)
+
+    def _cells(self, sheet: str, key: str, cache: dict[str, Cells]) -> Cells:
+        cells = cache.get(sheet)
         if cells is None:
-            cells = self._computed[sheet] = {}
-            for r, c, rows in self.sheets.get(sheet, {}).get("c", ()):
+            cells = cache[sheet] = {}
+            for r, c, rows in self.sheets.get(sheet, {}).get(key, ()):
                 for i, line in enumerate(rows):
                     for j, v in enumerate(line):
-                        cells[(r + i, c + j)] = v
+                        cells[(r + i, c + j)] = v  # (a later block over an earlier one: the later value)
         return cells
 
 
@@ -195,10 +204,11 @@ def _overlap(a: Area, b: Area) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list[list[Any]]]]:
+def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list[list[Any]]],
+                                  dict[str, list[list[Any]]]]:
     """Per sheet: the columns the plan writes in each row, and its audited blocks as the record
     keeps them (a block a later unaudited view writes over is left out: its cells are no longer
-    what it wrote)."""
+    what it wrote), and its views (blocks never audited) likewise."""
     areas: dict[str, list[tuple[Area, bool, int]]] = {}
     for sheet, row, col, nrows, ncols in plan.clear:
         areas.setdefault(sheet, []).append(((row, col, nrows, ncols), False, -1))
@@ -207,6 +217,7 @@ def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list
         areas.setdefault(block.sheet, []).append(((block.row, block.col, len(block.values), width), block.audit, i))
     columns: dict[str, dict[int, set[int]]] = {}
     audited: dict[str, list[list[Any]]] = {}
+    viewed: dict[str, list[list[Any]]] = {}
     for sheet, listed in areas.items():
         rows = columns[sheet] = {}
         views = [(area, i) for area, audit, i in listed if not audit and i >= 0]
@@ -215,16 +226,21 @@ def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list
             span = range(col, col + ncols)
             for r in range(row, row + nrows):
                 rows.setdefault(r, set()).update(span)
+            if i < 0:
+                continue
+            block = plan.blocks[i]
             if audit and not any(j > i and _overlap(area, other) for other, j in views):
-                block = plan.blocks[i]
                 audited.setdefault(sheet, []).append(
                     [block.row, block.col, [[_computed(v) for v in line] for line in block.values]])
-    return columns, audited
+            elif not audit and block.values:
+                viewed.setdefault(sheet, []).append(
+                    [block.row, block.col, [[_computed(v) for v in line] for line in block.values]])
+    return columns, audited, viewed
 
 
 def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -> Record:
     """The record of ``plan`` written over ``book``."""
-    columns, audited = _written(plan)
+    columns, audited, viewed = _written(plan)
     sheets: dict[str, dict[str, list]] = {}
     existing = set(book.sheet_names())
     for sheet in _recorded_sheets(book, never_read) + [s for s in plan.new_sheets if s not in existing]:
@@ -244,6 +260,8 @@ def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -
                 else:
                     run[2].append(value)
         sheets[sheet] = {"t": runs, "c": audited.get(sheet, [])}
+        if sheet in viewed:
+            sheets[sheet]["w"] = viewed[sheet]
     return Record(sheets)
 
 
@@ -308,14 +326,57 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
         key = _position(change.cell)
         if key not in written or _same(change.old, written[key]):
             continue
-        out.over.append(replace(change, cause=TYPED_OVER))
-        if (change.sheet, change.cell) not in warned:
-            out.warnings.append(at(change.sheet, change.cell, TYPED_OVER_CODE, N_(
-                "computed cell: {typed} was typed here, xlbridge fills it (now {value}); the typed value was "
-                "replaced and is kept on the Corrections sheet; to change this result, change the yellow cells "
-                "it is computed from"), typed=_shown(change.old, change.number_format),
-                value=_shown(change.new, change.number_format)))
+        _typed_over(out, replace(change, cause=TYPED_OVER), warned)
+    _views_typed_over(book, plan, record, out, warned)
     return out
+
+
+def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Comparison, warned: set) -> None:
+    """The views (standings, sorted results: never audited, so not among the changes) whose cell
+    holds a value other than the one xlbridge left there: typed over, as a computed cell."""
+    grids: dict[str, Grid] = {}
+    seen: set[tuple[str, int, int]] = set()
+    for block in reversed(plan.blocks):  # (a later block over an earlier one: the later value counts)
+        if block.audit or block.sheet not in record.sheets:
+            continue
+        left = record.views(block.sheet)
+        if not left:
+            continue
+        grid = grids.get(block.sheet)
+        if grid is None:
+            grid = grids[block.sheet] = book.read(block.sheet)
+        for i, line in enumerate(block.values):
+            r = block.row + i
+            for j, new in enumerate(line):
+                c = block.col + j
+                if (block.sheet, r, c) in seen:
+                    continue
+                seen.add((block.sheet, r, c))
+                old = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
+                if old is None or (r, c) not in left or _same(old, left[(r, c)]) or _same(old, new):
+                    continue
+                # a view declares no formats or headers: two decimals for a fraction (as its cells show),
+                # and the header the table has right above the block
+                number_format = block.formats[j] if j < len(block.formats) else \
+                    "0.00" if isinstance(new, float) and not new.is_integer() else "General"
+                above = grid[block.row - 2][c - 1] if 1 < block.row <= len(grid) + 1 and c <= len(grid[block.row - 2]) \
+                    else None
+                column = str(block.columns[j]) if j < len(block.columns) else above if isinstance(above, str) else ""
+                unit = str(block.rows[i]) if i < len(block.rows) and block.rows[i] else ""
+                change = Change(block.sheet, cell_name(r, c), block.what, unit, column, old, new, number_format,
+                                cause=TYPED_OVER)
+                _typed_over(out, change, warned)
+
+
+def _typed_over(out: Comparison, change: Change, warned: set) -> None:
+    """A computed cell typed over: kept on Corrections, and a warning at the cell (unless the plan warns there)."""
+    out.over.append(change)
+    if (change.sheet, change.cell) not in warned:
+        out.warnings.append(at(change.sheet, change.cell, TYPED_OVER_CODE, N_(
+            "computed cell: {typed} was typed here, xlbridge fills it (now {value}); the typed value was "
+            "replaced and is kept on the Corrections sheet; to change this result, change the yellow cells "
+            "it is computed from"), typed=_shown(change.old, change.number_format),
+            value=_shown(change.new, change.number_format)))
 
 
 def _shown(value: Any, number_format: str) -> Any:
