@@ -280,3 +280,20 @@ def test_recalculating_twice_changes_nothing_whatever_was_typed(tmp_path_factory
     assert second.changes == [] and second.typed == [] and second.warnings == []
     assert {ws.title: [[c.value for c in line] for line in ws.iter_rows()]
             for ws in load_workbook(path).worksheets} == kept  # the record included
+
+
+def test_a_deleted_sheet_with_typed_cells_and_views_is_added_again_without_a_word_about_them(demo: Path) -> None:
+    """The Chart sheet (a typed pair, a view) typed, recorded, then deleted: the next recalculation
+    adds it again (with its own warning) and compares nothing on a sheet that was not there."""
+    chart = sheet_name("Chart", "nl")
+    wb = load_workbook(demo)
+    wb[chart]["B3"] = 7
+    wb.save(demo)
+    recalc_path(demo, when="T1", backup=False)
+    wb = load_workbook(demo)
+    del wb[chart]
+    wb.save(demo)
+    report = recalc_path(demo, when="T2", backup=False)
+    assert [w.code for w in report.warnings] == ["heeg.chart.added"]
+    assert report.typed == [] and report.changes == []
+    assert load_workbook(demo)[chart]["B3"].value is None  # back, blank: the year's leader

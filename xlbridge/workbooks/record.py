@@ -303,8 +303,9 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
     out = Comparison()
     changed_sheets = {c.sheet for c in changes}
     units, headers = _units(plan)
+    existing = set(book.sheet_names())
     for sheet in now.sheets:
-        if sheet not in record.sheets:
+        if sheet not in record.sheets or sheet not in existing:  # (a deleted sheet the plan adds again: no cells)
             continue
         before, cells = record.typed(sheet), now.typed(sheet)
         grid: Grid | None = None
@@ -327,17 +328,18 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
         if key not in written or _same(change.old, written[key]):
             continue
         _typed_over(out, replace(change, cause=TYPED_OVER), warned)
-    _views_typed_over(book, plan, record, out, warned)
+    _views_typed_over(book, plan, record, out, warned, existing)
     return out
 
 
-def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Comparison, warned: set) -> None:
+def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Comparison, warned: set,
+                      existing: set[str]) -> None:
     """The views (standings, sorted results: never audited, so not among the changes) whose cell
     holds a value other than the one xlbridge left there: typed over, as a computed cell."""
     grids: dict[str, Grid] = {}
     seen: set[tuple[str, int, int]] = set()
     for block in reversed(plan.blocks):  # (a later block over an earlier one: the later value counts)
-        if block.audit or block.sheet not in record.sheets:
+        if block.audit or block.sheet not in record.sheets or block.sheet not in existing:
             continue
         left = record.views(block.sheet)
         if not left:
