@@ -22,11 +22,10 @@ Standard library only: it runs in xlwings Lite.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 
 from xlbridge.language import N_, speaking
 from xlbridge.workbooks.book import BookAdapter
-from xlbridge.workbooks.plan import BookInputError, Plan, at
+from xlbridge.workbooks.plan import BookInputError, NextSheet, at
 from xlbridge.workbooks.recalc import detect
 from xlbridge.workbooks.speak import language_of, localised
 from xlbridge.workbooks.write import RECORD_SHEET, apply
@@ -45,24 +44,6 @@ ADDED = N_("Added the sheet {sheet} ({pairs} pairs listed), entered on the sheet
 ADDED_LISTED = N_("Added the sheet {sheet} ({pairs} pairs listed; the {season} sheet already lists it). Type the "
                   "results in its yellow cells, then {action}.")
 NOTHING_ADDED = N_("nothing was added: fix the {count} problem(s) at their cells, then add the sheet again{how}")
-
-
-@dataclass
-class NextSheet:
-    """The next sheet as planned, then added: its (English) ``sheet`` name, the ``day``,
-    where it goes (right ``after`` that sheet), where the season lists it
-    (``entered``: sheet and cell, or ``None`` when it was listed already), how many
-    ``pairs`` it lists, the cell to select, and the ``plan`` that writes it."""
-
-    kind: str
-    sheet: str
-    day: dt.date
-    after: str | None
-    entered: tuple[str, str] | None
-    pairs: int
-    select: str = "A2"
-    plan: Plan = field(default_factory=Plan, repr=False)
-    language: str = "en"
 
 
 def plan_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None = None,

@@ -169,3 +169,21 @@ class Report:
     language: str = "en"
     plan: Plan | None = field(default=None, repr=False, compare=False)  # what was applied
     typed: list[Change] = field(default_factory=list)  # the typed cells changed since the last recalculation
+
+
+@dataclass
+class NextSheet:
+    """The next sheet as planned, then added: its (English) ``sheet`` name, the ``day``,
+    where it goes (right ``after`` that sheet), where the season lists it
+    (``entered``: sheet and cell, or ``None`` when it was listed already), how many
+    ``pairs`` it lists, the cell to select, and the ``plan`` that writes it."""
+
+    kind: str
+    sheet: str
+    day: dt.date
+    after: str | None
+    entered: tuple[str, str] | None
+    pairs: int
+    select: str = "A2"
+    plan: Plan = field(default_factory=Plan, repr=False)
+    language: str = "en"

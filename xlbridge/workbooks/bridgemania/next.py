@@ -24,8 +24,7 @@ from xlbridge.workbooks.book import BookAdapter, Layout
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.read import SeasonPlaces, check_headers, read_season
 from xlbridge.workbooks.declare import COMPUTED_HEADER, INPUT, cell_ref, merge_areas, rule_of
-from xlbridge.workbooks.nextsheet import NextSheet
-from xlbridge.workbooks.plan import Block, BookInputError, Plan, at
+from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, at
 from xlbridge.workbooks.speak import shown_name
 
 __all__ = ["next_tournament", "next_id", "tournament_blocks", "WEEK", "FIRST_ID"]

@@ -27,8 +27,7 @@ from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, SEASON, evening_sheet, pairs_table, periods_table
 from xlbridge.workbooks.heeg.plan import HeegSeason, evening_members, plan_new_evening
 from xlbridge.workbooks.heeg.read import SeasonSheet
-from xlbridge.workbooks.nextsheet import NextSheet
-from xlbridge.workbooks.plan import Block, BookInputError, Plan, at
+from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, at
 from xlbridge.workbooks.speak import shown_name
 
 __all__ = ["next_evening", "WEEK"]
