@@ -94,8 +94,8 @@ CORRECTIONS_SPEC = SheetSpec("corrections", CORRECTIONS, tables=(Table("correcti
     Column("cell", "Cell", typed=False, width=7, label_id="corrections.cell"),
     Column("unit", "Pair", typed=False, width=16, label_id="corrections.unit"),
     Column("column", "Column", typed=False, width=14, label_id="corrections.column"),
-    Column("old", "Old value", typed=False, width=12, label_id="corrections.old"),
-    Column("new", "New value", typed=False, width=12, label_id="corrections.new"),
+    Column("old", "Old value", typed=False, width=14, label_id="corrections.old"),
+    Column("new", "New value", typed=False, width=15, label_id="corrections.new"),
     Column("cause", "Cause", typed=False, width=24, label_id="corrections.cause"),
 )),), freeze=(2, 1), print=Print("landscape", True, (1, 1)))
 #: The English header (a sheet's own header is in its language: :func:`append_corrections`).
@@ -136,7 +136,7 @@ def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str, 
         fields.append("cause")
     language = getattr(book, "language", "en")  # the sheets as the scorer sees them
     rows = [[{"when": when, "sheet": Localised.local_name(c.sheet, language), "cell": c.cell,
-              "what": Localised.local_name(c.what, language), "unit": c.unit, "column": c.column,
+              "what": Localised.local_name(c.what, language), "unit": c.unit or None, "column": c.column or None,
               "old": c.old, "new": c.new, "cause": _(c.cause or RECALCULATED)}.get(f) for f in fields]
             for c in changes]
     book.write(CORRECTIONS, last + 1, 1, rows)
