@@ -55,7 +55,7 @@ def test_new_evening_script_with_its_date_field(tmp_path):
     headless = load_workbook(path)
     found = add_next(OpenpyxlBook(headless), day=dt.date(2026, 9, 3))
     assert found.sheet == "Evening 2026-09-03" and found.entered == ("Season", "C12")
-    assert excel.sheetnames == headless.sheetnames and excel.sheetnames[-1] == "Avond 2026-09-03"
+    assert excel.sheetnames == headless.sheetnames and excel.sheetnames[-2:] == ["Avond 2026-09-03", "xlbridge"]
     assert snapshot(excel) == snapshot(headless)
     assert excel.active.title == "Avond 2026-09-03"
     assert len(alerts) == 1 and "Avond 2026-09-03" in alerts[0] and "C12" in alerts[0]

@@ -1,6 +1,6 @@
 """The record of the last recalculation on the Excel path (xlwings' Office.js dispatch, as
 xlwings Lite runs it): the first click adds the hidden sheet ``xlbridge``, exactly as
-headless; the second click writes nothing; a typed change goes first on Corrections; a
+headless (a built workbook holds it already); the second click writes nothing; a typed change goes first on Corrections; a
 value typed over a computed cell is a warning (workbooks/record.py, docs/clubs/heeg.md §11.6)."""
 
 from __future__ import annotations
@@ -34,9 +34,26 @@ def built(tmp_path_factory):
 
 @pytest.fixture
 def book(built, tmp_path):
+    """The built season without its record, as a workbook of an earlier release (a built
+    workbook holds the record of its own recalculation: test_the_built_record_is_kept)."""
     target = tmp_path / "season.xlsx"
-    shutil.copy(built, target)
+    wb = load_workbook(built)
+    del wb[RECORD]
+    wb.save(target)
     return target
+
+
+def test_the_built_record_is_kept_and_the_first_click_writes_nothing(built, tmp_path):
+    target = tmp_path / "built.xlsx"
+    shutil.copy(built, target)
+    wb = load_workbook(target)
+    assert wb[RECORD].sheet_state == "hidden"
+    actions = click(wb, LastClick())
+    assert not any(a["func"] in ("setSheetVisibility", "addSheet") for a in actions)
+    record_position = wb.sheetnames.index(RECORD)
+    assert not any(a["func"] == "setValues" and a["sheet_position"] == record_position for a in actions)
+    apply_actions(wb, actions)
+    assert "Corrections" not in wb.sheetnames and writes(click(wb, LastClick())) == 0
 
 
 def click(wb, memo: LastClick | None) -> list[dict]:

@@ -49,7 +49,11 @@ def test_problems_reach_the_scorer_and_nothing_is_recalculated(tmp_path):
     excel["Tournament"]["C12"] = 57.0
     again = apply_actions(excel, run_script(scripts, "recalculate_season", excel))
     assert excel["Tournament"]["C12"].fill.start_color.rgb == "FFFFF2CC"  # back to the typed-cell fill
-    assert excel["Messages"]["A2"].value is None
+    assert excel["Messages"]["A2"].value != "Tournament, C12: score '5x' is not a number"
+    # the stale 9.99 was typed over a computed cell (the built file's record says what xlbridge wrote):
+    # replaced, with a warning (issue 16, point 2)
+    assert excel["Tournament"]["E9"].value != 9.99
+    assert excel["Messages"]["A3"].value.startswith("Tournament, E9: computed cell: 9.99 was typed here")
     assert again[0].startswith("Recalculated")
 
 

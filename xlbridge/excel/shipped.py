@@ -149,9 +149,15 @@ def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force
 
 def built(kind: WorkbookKind, blank: bool) -> Workbook:
     """The workbook of ``kind`` in its language (:func:`~xlbridge.workbooks.speak.built_in`)."""
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.recalc import recalculate
     from xlbridge.workbooks.speak import built_in
 
-    return built_in(kind.build, kind.language, blank)
+    workbook = built_in(kind.build, kind.language, blank)
+    # recalculated once, as it is: it writes no cell (the builder filled them) but the record of
+    # this recalculation, so that the scorer's first change already shows as "your change" on Corrections
+    recalculate(OpenpyxlBook(workbook), language=kind.language, when="-")
+    return workbook
 
 
 def build_all(root: str | os.PathLike[str]) -> list[Path]:

@@ -317,7 +317,7 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
                 grid = book.read(sheet)
             unit, top = units.get((sheet, key[0]), ""), headers.get(sheet, 0)
             header = grid[top - 1][key[1] - 1] if 0 < top <= len(grid) and key[1] <= len(grid[top - 1]) else None
-            out.typed.append(Change(sheet, cell_name(*key), "", unit, header if isinstance(header, str) else "",
+            out.typed.append(Change(sheet, cell_name(*key), "", unit, str(header) if header is not None else "",
                                     _decode_shown(old), _decode_shown(new), cause=TYPED))
     warned = {(w.sheet, w.cell) for w in plan.warnings}
     for change in changes:
