@@ -24,6 +24,7 @@ from xlbridge.files.headless import recalc_path
 from xlbridge.language import LANGUAGES, _, catalogue, label, speaking
 from xlbridge.rules.problems import Problem
 from xlbridge.workbooks.recalc import BookInputError
+from xlbridge.workbooks.record import RECORD
 from xlbridge.workbooks.speak import Localised
 
 #: The languages whose catalogue is complete: every entry translated.
@@ -191,10 +192,12 @@ def bm_books(tmp_path_factory):
 def test_bridgemania_is_italian_unless_asked(bm_books):
     italian, english = (load_workbook(p) for p in bm_books)
     assert KINDS["bridgemania"].language == "it"
-    assert italian.sheetnames[0] == "Stagione" and italian.sheetnames[-5:] == ["Torneo vuoto", "Campionato", "Grafico",
-                                                                               "Partecipazione", "Istruzioni"]
-    assert english.sheetnames[0] == "Season" and english.sheetnames[-5:] == ["Blank tournament", "Championship", "Chart",
-                                                                             "Participation", "How to"]
+    # last, the hidden record of the recalculation each was built with, named the same in every
+    # language (workbooks/record.py)
+    assert italian.sheetnames[0] == "Stagione" and italian.sheetnames[-6:] == ["Torneo vuoto", "Campionato", "Grafico",
+                                                                               "Partecipazione", "Istruzioni", RECORD]
+    assert english.sheetnames[0] == "Season" and english.sheetnames[-6:] == ["Blank tournament", "Championship", "Chart",
+                                                                             "Participation", "How to", RECORD]
     season = italian["Stagione"]
     assert [season.cell(row=4, column=c).value for c in (1, 2, 3, 7, 10)] == ["Coppia", "Giocatore 1", "Giocatore 2",
                                                                               "Ospite", "Torneo"]

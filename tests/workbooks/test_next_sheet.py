@@ -16,6 +16,7 @@ from xlbridge.cli import main
 from xlbridge.workbooks.nextsheet import add_next
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.plan import BookInputError
+from xlbridge.workbooks.record import RECORD
 
 ROOT = Path(__file__).resolve().parents[2]
 YELLOW = "FFFFF2CC"
@@ -62,7 +63,8 @@ def test_heeg_template_new_evening_then_recalc_fills_it(tmp_path, capsys):
     assert (code, err) == (0, "")
     assert "Avond 2026-09-03" in out and "Seizoen" in out and "C12" in out
     wb = load_workbook(path)
-    assert wb.sheetnames[-1] == "Avond 2026-09-03" and wb.active.title == "Avond 2026-09-03"
+    # the new evening last but for the hidden record the template was built with (workbooks/record.py)
+    assert wb.sheetnames[-2:] == ["Avond 2026-09-03", RECORD] and wb.active.title == "Avond 2026-09-03"
     ws = wb["Avond 2026-09-03"]
     assert [ws.cell(1, c).value for c in range(1, 5)] == ["Paar", "Namen", "Lijn", "R1"]
     assert [[ws.cell(r, c).value for c in range(1, 4)] for r in (2, 5, 6, 9)] == [

@@ -36,7 +36,11 @@ def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path):
     assert ws.column_dimensions["B"].width >= len(evening)  # the sheet name is not cut off
     assert ws.page_setup.orientation == "landscape" and ws.print_title_rows == "$1:$1"
     rows = list(ws.iter_rows(min_row=2))
-    assert len(rows) == len(report.changes)
+    # the built file holds the record of its own recalculation: the scorer's change goes first
+    # ("your change"), then every computed cell it changed
+    assert [(c.sheet, c.cell) for c in report.typed] == [(evening, "D2")]
+    assert [r[1].value for r in rows[:1]] == [evening] and rows[0][2].value == "D2"
+    assert len(rows) == len(report.typed) + len(report.changes)
     pct = [r for r in rows if r[4].value == "%"]
     assert pct, "a changed % is listed"
     for r in pct:  # 95.83333 shows as 95.83: the number format of the % column
