@@ -8,6 +8,7 @@ import dataclasses
 
 import pytest
 from openpyxl import Workbook, load_workbook
+from openpyxl.utils import get_column_letter
 
 from xlbridge.cli import main
 from xlbridge.clubs.bridgemania import BasePair, Guest, Season, Tournament, recalculate
@@ -205,7 +206,8 @@ def test_layout_headers_frozen_formats(demo_file):
 def test_blank_template(tmp_path):
     assert main(["new", "bridgemania", str(tmp_path / "t.xlsx"), "--blank", "--lang", "en"]) == 0
     wb = load_workbook(tmp_path / "t.xlsx")
-    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Chart", "Participation", "How to"]
+    # last, hidden, the record of the recalculation it was built with (workbooks/record.py)
+    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Chart", "Participation", "How to", RECORD]
     assert [wb["Season"].cell(4, c).value for c in (1, 2, 3, 4, 5, 7, 8, 10, 11, 12)] == [
         "Pair", "Player 1", "Player 2", "Name", "Lot", "Guest", "Name", "Tournament", "Date", "Host"]
     assert wb["Season"]["A5"].value is None
@@ -254,11 +256,12 @@ def test_tournaments_or_guests_without_base_pairs_are_a_problem(tmp_path, typed)
 
 def test_recalculating_twice_changes_nothing(demo):
     before = snapshot(load_workbook(demo))
-    assert recalc_path(demo, when="2026-11-30 10:00").changes == []
-    recorded = snapshot(load_workbook(demo))  # with the record of that recalculation
-    assert recalc_path(demo, when="2026-11-30 10:01").changes == []
-    wb = load_workbook(demo)
-    assert snapshot(wb) == recorded and snapshot(wb, without=(RECORD,)) == before and "Corrections" not in wb.sheetnames
+    assert RECORD in before  # built with the record of its own recalculation
+    for when in ("2026-11-30 10:00", "2026-11-30 10:01"):
+        report = recalc_path(demo, when=when)
+        assert report.changes == [] and report.typed == []
+        wb = load_workbook(demo)
+        assert snapshot(wb) == before and "Corrections" not in wb.sheetnames  # the record included
 
 
 def test_cleared_computed_cells_are_refilled_exactly(demo):
@@ -275,8 +278,8 @@ def test_cleared_computed_cells_are_refilled_exactly(demo):
             wb["Championship"].cell(row, col).value = None
     wb.save(demo)
     report = recalc_path(demo)
-    assert report.changes == []  # filling empty cells is not a correction
-    assert snapshot(load_workbook(demo), without=(RECORD,)) == before
+    assert report.changes == [] and report.typed == []  # filling empty cells is not a correction
+    assert snapshot(load_workbook(demo)) == before  # the record included: the same cells, the same record
 
 
 def late_correction(ws):
@@ -310,7 +313,9 @@ def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
     assert_holds_engine(wb, expected)
     # nothing else moved: earlier tournaments and the participation lists are as they were
     changed_sheets = {name for name in before if after.get(name) != before[name]}
-    assert changed_sheets <= {"T14", "Championship", "Season"}
+    assert changed_sheets <= {"T14", "Championship", "Season", RECORD}
+    assert RECORD in changed_sheets  # the record now holds the corrected scores (program data: not compared by cell)
+    changed_sheets.discard(RECORD)
     assert "Corrections" in wb.sheetnames
     changed = []
     for name in changed_sheets:
@@ -325,6 +330,11 @@ def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
                     changed.append((name, r + 1, c + 1))
     typed = [(name, r, c) for name, r, c in changed if name == "T14" and c == B1]
     assert len(typed) == 2  # the two corrected scores
+    # the built demo holds its record: the two are the scorer's changes, listed first on Corrections
+    assert sorted((c.sheet, c.cell) for c in report.typed) == sorted(
+        (name, f"{get_column_letter(c)}{r}") for name, r, c in typed)
+    listed = [(row[1].value, row[2].value) for row in wb["Corrections"].iter_rows(min_row=2)]
+    assert listed[:2] == [(c.sheet, c.cell) for c in report.typed]
     # every other changed cell is a computed one, and each is listed on the Corrections sheet, but for
     # the standings and the sorted result (they follow from the results, as a Heeg period's do)
     result = [(name, r, c) for name, r, c in changed

@@ -18,7 +18,7 @@ from xlbridge.clubs.heeg import period_standings, recalculate, year_standings
 from xlbridge.clubs.heeg.demo import demo_season
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import snapshot
-from xlbridge.workbooks.record import RECORD
+from xlbridge.workbooks.record import RECORD, TYPED
 from xlbridge.workbooks.heeg import HeegSeason, evening_sheet
 from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalc_book
@@ -160,12 +160,12 @@ def test_standings_sheets_hold_the_engine_standings(built, demo):
 
 def test_recalculating_twice_changes_nothing(book):
     before = snapshot(load_workbook(book))
+    assert RECORD in before  # built with the record of its own recalculation
     report = recalc_path(book, when="2026-01-20 20:00")
-    assert report.kind == "heeg" and report.changes == []
-    assert snapshot(load_workbook(book), without=(RECORD,)) == before  # the first adds its record
-    recorded = snapshot(load_workbook(book))
+    assert report.kind == "heeg" and report.changes == [] and report.typed == []
+    assert snapshot(load_workbook(book)) == before  # the record included: the first recalculation writes nothing
     recalc_path(book, when="2026-01-20 20:01")
-    assert snapshot(load_workbook(book)) == recorded
+    assert snapshot(load_workbook(book)) == before
     assert "Corrections" not in load_workbook(book).sheetnames
 
 
@@ -228,8 +228,12 @@ def test_a_late_correction_on_evening_3_changes_exactly_the_dependent_cells(book
     assert all(after[s][int(c[1:]) - 1][0][0] == 6 for s, c in changed)
     # the audit trail lists exactly these cells with old and new values
     corrections = [[c.value for c in r] for r in load_workbook(book)["Corrections"].iter_rows(min_row=2)]
-    assert {(r[1], r[2]) for r in corrections} == changed
-    assert len(report.changes) == len(changed)
+    # first the typed round itself, "your change" (the built workbook holds the record of its own
+    # recalculation), then exactly the computed cells it changed
+    assert [(c.sheet, c.cell) for c in report.typed] == [(sheet, f"E{row}")]
+    assert corrections[0][1:3] == [sheet, f"E{row}"] and corrections[0][5:] == [old_r2, old_r2 + 6, TYPED]
+    assert {(r[1], r[2]) for r in corrections[1:]} == changed
+    assert len(report.changes) == len(changed) == len(corrections) - 1
     mp_line = next(r for r in corrections if r[2] == f"L{row}")
     assert mp_line[1] == sheet and mp_line[3] == "6" and mp_line[4] == "MP" and mp_line[6] == mp_line[5] + 6
 
@@ -329,12 +333,13 @@ def test_sit_out_and_combi_by_hand(tmp_path):
 def test_the_blank_template_is_empty_and_recalculates(tmp_path):
     path = build("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
     wb = load_workbook(path)
-    assert wb.sheetnames == ["Season", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to"]
+    # last, hidden, the record of the recalculation it was built with (workbooks/record.py)
+    assert wb.sheetnames == ["Season", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to", RECORD]
     assert wb["Season"]["B4"].value is None and wb["Season"]["C12"].value is None
     assert "no evening played yet" in wb["Period 1"]["A1"].value
     assert wb["Chart"]["A1"].value.startswith("No evening played yet") and wb["Chart"]["A6"].value is None
     report = recalc_path(path, when="t")
-    assert report.kind == "heeg" and report.changes == []
+    assert report.kind == "heeg" and report.changes == [] and report.typed == []
 
 
 # ------------------------------------------------------------------ bad input (issue 7, Heeg catalogue)
