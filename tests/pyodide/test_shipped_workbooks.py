@@ -33,6 +33,7 @@ from xlbridge.language import _, speaking
 from xlbridge.workbooks.messages import is_done_message
 from xlbridge.workbooks.speak import Localised
 from xlbridge.workbooks.write import CORRECTIONS_SPEC
+from xlbridge.workbooks.record import TYPED
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.excel.emulate import apply_actions, snapshot
@@ -114,14 +115,19 @@ FUNCTION_CASES: dict[str, list[tuple[tuple, Any]]] = {
     ],
 }
 
+def _swap(ws, one: str, other: str) -> None:
+    ws[one], ws[other] = ws[other].value, ws[one].value
+
+
 #: A late correction per workbook kind (the demo workbooks): the recalculation then
 #: changes earlier results and lists them on the Corrections sheet, with the clock.
 LATE_CORRECTIONS: dict[str, Callable[[Any], None]] = {
     "tbf-club": lambda wb: wb["Turnuva"].__setitem__("C20", 60.0),  # Turkish: the federation's language
     "se-masterpoints": lambda wb: wb["Silver par"].__setitem__("C30", 70.0),  # Swedish
-    # Italian, the championship's language: a stale calendar result (the Championship's standings
-    # are not audited: docs/printing.md)
-    "bridgemania": lambda wb: wb["Stagione"].__setitem__("N5", 999.0),
+    # Italian, the championship's language: two scores of board 1 of T03 swapped (the board still adds
+    # up). Not a value typed over a computed cell: the built demo holds the record of its own
+    # recalculation, so that would be a typed-over warning, not a late correction (workbooks/record.py)
+    "bridgemania": lambda wb: _swap(wb["T03"], "N9", "N10"),
     # the Heeg workbook is Dutch (the club's language): its evening sheets are 'Avond YYYY-MM-DD'
     "heeg": lambda wb: wb["Avond 2025-09-18"].__setitem__("E8", (wb["Avond 2025-09-18"]["E8"].value or 0) + 3),
 }
@@ -352,6 +358,10 @@ def test_late_correction_is_audited_with_the_pinned_clock(target, timings):
     assert header == expected, header
     assert (KINDS[book.kind].language == "en") == (expected[0] == "When")  # (the header is in the club's language)
     assert excel[corrections]["A1"].font.bold
+    # the shipped demo holds the record of its own recalculation: the scorer's change comes first
+    causes = [row[7] for row in excel[corrections].iter_rows(min_row=2, values_only=True) if any(row)]
+    with speaking(KINDS[book.kind].language):
+        assert causes[0] == _(TYPED) and causes[-1] != _(TYPED), causes
 
 
 # ------------------------------------------------------------------ (d) a second click
