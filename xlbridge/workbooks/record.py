@@ -24,8 +24,10 @@ The record is JSON (compact: floats of computed cells to 10 significant digits),
 cells of at most :data:`CHUNK` characters down column A from A2 (Excel holds 32,767
 characters in a cell); A1 says what the sheet is.  Sheets left out: the Messages and
 Corrections sheets, the record itself and the kind's ``never_read`` sheets (How to, the
-blank tournament).  A missing record is "no record" (a template, a workbook of an earlier
-release); a damaged one (a scorer unhid it and typed in it) is also "no record", with a
+blank tournament).  A built workbook (``xlbridge new``, the shipped files and templates)
+holds the record of its own recalculation (:func:`xlbridge.excel.shipped.built`), so the
+scorer's first change already counts as one.  A missing record is "no record" (a workbook
+of an earlier release, a deleted sheet); a damaged one (a scorer unhid it and typed in it) is also "no record", with a
 warning that says so; a new record is written either way.  The record holds no time:
 recalculating an unchanged workbook writes the same record, i.e. no cell.
 
