@@ -335,6 +335,7 @@ def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
         (name, f"{get_column_letter(c)}{r}") for name, r, c in typed)
     listed = [(row[1].value, row[2].value) for row in wb["Corrections"].iter_rows(min_row=2)]
     assert listed[:2] == [(c.sheet, c.cell) for c in report.typed]
+    assert [c.column for c in report.typed] == ["1", "1"]  # the board's number heads its column (an int cell)
     # every other changed cell is a computed one, and each is listed on the Corrections sheet, but for
     # the standings and the sorted result (they follow from the results, as a Heeg period's do)
     result = [(name, r, c) for name, r, c in changed
