@@ -21,10 +21,11 @@ from typing import Any
 
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.language import _
-from xlbridge.values import as_date, as_text, is_blank
+from xlbridge.values import as_date, as_text
 from xlbridge.workbooks.book import Grid
 from xlbridge.workbooks.bridgemania import declaration as d
-from xlbridge.workbooks.plan import Block, Plan, Problem, at
+from xlbridge.workbooks import chartsheet
+from xlbridge.workbooks.plan import Plan, Problem, at
 from xlbridge.workbooks.speak import shown_name
 from xlbridge.workbooks.typed import cell_problem
 
@@ -33,10 +34,7 @@ __all__ = ["chart_problems", "plan_chart"]
 
 def typed_pair(grid: Grid | None) -> str | None:
     """The pair typed on the Chart sheet (``None``: blank, or no Chart sheet)."""
-    if grid is None:
-        return None
-    value = d.CHART_PAIR.value(grid)
-    return None if is_blank(value) else value
+    return chartsheet.typed_pair(d.CHART_PAIR, grid)
 
 
 def chart_problems(grid: Grid | None, base_pairs: Iterable[str]) -> list[Problem]:
@@ -76,16 +74,9 @@ def plan_chart(plan: Plan, grid: Grid | None, season: bm.Season, standings: bm.S
     itself is not).  Not audited: it repeats the Championship sheet."""
     table = d.CHART_TABLE
     if grid is None:
-        plan.new_sheets.append(d.CHART)
         spec = replace(d.CHART_SHEET, tables=(replace(table, room=max(table.room, len(season.tournaments))),))
-        plan.layouts.append((d.CHART, replace(d.layout(spec), title=True)))
-        plan.blocks.append(Block(d.CHART, d.CHART_PAIR.row, d.CHART_PAIR.label_col,
-                                 [[d.CHART_PAIR.text(), None, _(d.CHART_PAIR.note)]], what=d.CHART, audit=False))
-        plan.warnings.append(at(d.CHART, None, "bm.chart.added", "there was no sheet {sheet} (deleted, or a workbook "
-                                "of an earlier release): it is added with its table, without the chart (the "
-                                "recalculation cannot draw one): copy the sheet {sheet} of a new workbook "
-                                "(xlbridge new bridgemania) into this one to have the chart",
-                                sheet=shown_name(d.CHART)))
+        chartsheet.add_again(plan, d.CHART, d.CHART_PAIR, replace(d.layout(spec), title=True), code="bm.chart.added",
+                             kind="bridgemania")
     typed = typed_pair(grid)
     ids = {b.id.upper(): b.id for b in season.base_pairs}
     pair = ids.get(as_text(typed).upper(), as_text(typed)) if typed is not None else _leader(standings)
@@ -99,8 +90,4 @@ def plan_chart(plan: Plan, grid: Grid | None, season: bm.Season, standings: bm.S
     else:
         name = names_of.get(pair)
         title = (_(d.CHART_TITLE) if name else _(d.CHART_TITLE_NO_NAME)).format(pair=pair, name=name)
-    plan.blocks.append(Block(d.CHART, 1, 1, [[title]], what=d.CHART, audit=False))
-    height = max(len(rows), table.room, len(grid or []) - table.header_row)
-    rows += [[None] * table.width() for _ in range(height - len(rows))]
-    plan.blocks.append(Block(d.CHART, table.header_row, table.first_col, [table.headers(), *rows], what=d.CHART,
-                             audit=False))
+    chartsheet.write_table(plan, d.CHART, table, title, rows, grid)

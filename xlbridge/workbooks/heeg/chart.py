@@ -24,10 +24,11 @@ from xlbridge.clubs.heeg.records import Entry
 from xlbridge.clubs.heeg.season import SeasonResult
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.language import N_, _
-from xlbridge.values import is_blank, pair_key
+from xlbridge.values import pair_key
 from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.heeg.declaration import CHART, CHART_PAIR, chart_spec
-from xlbridge.workbooks.plan import Block, Plan, Problem, at
+from xlbridge.workbooks import chartsheet
+from xlbridge.workbooks.plan import Plan, Problem, at
 from xlbridge.workbooks.speak import shown_name
 from xlbridge.workbooks.typed import cell_problem
 
@@ -40,10 +41,7 @@ NOTHING_YET = N_("No evening played yet: the chart shows the leader of the year 
 
 def typed_pair(grid: Grid | None) -> Any:
     """The pair typed on the Chart sheet (``None``: blank, or no Chart sheet)."""
-    if grid is None:
-        return None
-    value = CHART_PAIR.value(grid)
-    return None if is_blank(value) else value
+    return chartsheet.typed_pair(CHART_PAIR, grid)
 
 
 def chart_problems(grid: Grid | None, known: Iterable[Any]) -> list[Problem]:
@@ -79,15 +77,7 @@ def plan_chart(plan: Plan, grid: Grid | None, result: SeasonResult, settings: He
     spec = chart_spec(len(days))
     table = spec.tables[0]
     if grid is None:
-        plan.new_sheets.append(CHART)
-        plan.layouts.append((CHART, spec.layout(title=True)))
-        plan.blocks.append(Block(CHART, CHART_PAIR.row, CHART_PAIR.label_col,
-                                 [[CHART_PAIR.text(), None, _(CHART_PAIR.note)]], what=CHART, audit=False))
-        plan.warnings.append(at(CHART, None, "heeg.chart.added", "there was no sheet {sheet} (deleted, or a workbook "
-                                "of an earlier release): it is added with its table, without the chart (the "
-                                "recalculation cannot draw one): copy the sheet {sheet} of a new workbook "
-                                "(xlbridge new heeg) into this one to have the chart",
-                                sheet=shown_name(CHART)))
+        chartsheet.add_again(plan, CHART, CHART_PAIR, spec.layout(title=True), code="heeg.chart.added", kind="heeg")
     typed = typed_pair(grid)
     pair = pair_key(typed) if typed is not None else _leader(result, settings)
     names = next((p.names for p in settings.roster if p.pair == pair), "")
@@ -105,11 +95,7 @@ def plan_chart(plan: Plan, grid: Grid | None, result: SeasonResult, settings: He
         title = _(NOTHING_YET)
     else:
         title = (_(TITLE) if names else _(TITLE_NO_NAMES)).format(pair=pair, names=names)
-    plan.blocks.append(Block(CHART, 1, 1, [[title]], what=CHART, audit=False))
-    height = max(len(rows), table.room, len(grid or []) - table.header_row)
-    rows += [[None] * table.width() for _ in range(height - len(rows))]
-    plan.blocks.append(Block(CHART, table.header_row, table.first_col, [table.headers(), *rows], what=CHART,
-                             audit=False))
+    chartsheet.write_table(plan, CHART, table, title, rows, grid)
 
 
 def _number(value: Any) -> float | None:
