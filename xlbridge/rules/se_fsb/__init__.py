@@ -75,7 +75,6 @@ from xlbridge.rules.se_fsb.helpers import (
     Cell,
     a_final_winner,
     boards_coefficient,
-    cap_field,
     ceil,
     met_winner,
     share_places,
@@ -135,7 +134,7 @@ __all__ = [
     "SimultaneousHeat", "SimultaneousBonus", "DmBonus", "GoldPairs", "GoldTeamBarometer", "GoldIndividual",
     "GoldTeamSeries", "SmTeamsBonus", "SmTeamsVeterans", "SmPairsFinal", "SmPairsOther", "RallyBonus",
     # plain functions: awards and their pieces
-    "a_final_winner", "boards_coefficient", "cap_field", "ceil", "met_winner", "share_places", "group_coefficient",
+    "a_final_winner", "boards_coefficient", "ceil", "met_winner", "share_places", "group_coefficient",
     "handicap_awards", "share_by_matches", "reserve_share", "series_bonus_eligible", "sm_teams_bonus_eligible",
     "dm_pairs_bonus_eligible", "match_outcome", "match_points", "player_share", "series_total",
     "allsvenskan_div3_gold", "allsvenskan_bonus", "silver_cells", "gold_cells", "fixed_scale",
