@@ -13,7 +13,9 @@ Sections used, and the module of this package that implements each:
 - 2 (Mästarklasser): :func:`master_class` -- :mod:`.player`;
 - 3 (Avgifter): :func:`fee`, :func:`sessions` -- :mod:`.federation`;
 - 4 (Tävlingsbestämmelser) and 5 (Tävlingarna, page 4 table): :func:`silver_sanction_violations`,
-  :func:`gold_sanction_violations`, :func:`silver_events_allowed` (:mod:`.federation`); the A-final with
+  :func:`gold_sanction_violations`, :func:`silver_events_allowed`, :func:`silver_season_violations`,
+  :func:`bridge_week_violations`, :func:`rally_violations` and, for the DM bonus of section 9,
+  :func:`dm_pairs_bonus_violations` (:mod:`.federation`, coded problems); the A-final with
   carry-over (options ``qual_rounds``/``final_rounds``/``total``, :mod:`.silver_gold`); simultaneous
   events and rally bonus (:mod:`.special`), shared places (:mod:`.helpers`), beginners' meeting,
   handicap events and reserves (:func:`reserve_share`, :mod:`.bronze`), walkover (option ``walkover``,
@@ -59,12 +61,16 @@ from xlbridge.rules.se_fsb.bronze import (
     sm_teams_bonus_eligible,
 )
 from xlbridge.rules.se_fsb.federation import (
+    bridge_week_violations,
+    dm_pairs_bonus_violations,
     fee,
     gold_sanction_violations,
     manual_report_fee,
+    rally_violations,
     sessions,
     silver_events_allowed,
     silver_sanction_violations,
+    silver_season_violations,
 )
 from xlbridge.rules.se_fsb.helpers import (
     BRONZE_MIN,
@@ -141,7 +147,8 @@ __all__ = [
     # a player's standing and the federation's bookkeeping
     "master_class", "master_class_info", "ranking_points", "ranking_total", "convert_foreign", "conversion_fee",
     "sessions", "fee", "manual_report_fee", "silver_sanction_violations", "gold_sanction_violations",
-    "silver_events_allowed",
+    "silver_events_allowed", "silver_season_violations", "bridge_week_violations", "dm_pairs_bonus_violations",
+    "rally_violations",
 ]
 
 #: Every Swedish scheme (the registry, :data:`xlbridge.rules.RULE_SET_MODULES`, reads this).
