@@ -12,6 +12,7 @@ from datetime import date, datetime
 import pytest
 
 from xlbridge import RuleError
+from xlbridge.language import speaking
 from xlbridge.rules import se_fsb as se
 from xlbridge.rules.problems import Problem
 
@@ -143,3 +144,13 @@ def test_a_rally_holds_six_silver_events_none_april_or_october_silver(quote):
     assert (caught.value.code, caught.value.problem.argument) == ("se.rally.event", "events")
     # the same words as the ranking, which leaves April and October silver out too
     assert se.ranking_points(10, "sp", "april-silver") == se.ranking_points(10, "sp", "october-silver") == 0
+
+
+def test_the_findings_are_translated():
+    """The templates are in the catalogues: a Swedish officer reads Swedish."""
+    with speaking("sv"):
+        assert str(se.bridge_week_violations(3)[0]) == (
+            "bridgevecka: en arrangör får spela högst två silvertävlingar eller en guld- och en silvertävling; "
+            "fick 3 silver och 0 guld")
+        assert str(se.rally_violations(["silver"] * 4)[0]) == (
+            "rally: minst sex silvertävlingar krävs för bonus (april- och oktobersilver räknas inte); fick 4")
