@@ -260,6 +260,7 @@ MANUAL = {
     ("C", 33, 2): "34 bp",
     ("A2", 46, 2): "62 bp",
     ("A2", 90, 4): "75 bp", ("A2", 90, 5): "60 bp", ("A2", 92, 5): "61 bp",
+    ("E1", 12, 4): "22 bp",
 }
 A2_46_SECOND = (
     "misprint, re-decided (issue 15): the table's own rule 'Tvåan erhåller 2/3 av ettan' with 'Decimaler avrundas "
@@ -278,6 +279,26 @@ MANUAL_REASON = {
     ("A2", 76): DROPPED_CELL,
     ("C", 33): "order: only out of line with row 34, whose second place (32) is the misprint; 34 = 2/3 of the "
                "winner's 50 rounded up, printed kept",
+    ("E1", 12): "misprint, decided in issue 25: the red figures are table B1 x 2 ('multiplicerar bronspoäng ... med "
+                "två för silvertävlingar'); B1 12/4 is 11 (2/3 x 16 = 10 2/3, 'Decimaler avrundas uppåt'), so 22; "
+                "every other red figure of E1 rows 8-30 is exactly B1 x 2, and the reduction does not apply (22 bp "
+                "is less than the lowest silver, 8 sp); the printed 20 is 2 x 10, the figure rounded down",
+}
+
+#: the printed figures that break the order of their table, each with the arithmetic of its principle
+MISPRINTS = {
+    ("A2", 72, 4): "'Fyran får vad trean + femman får delat med två': (72 + 48) / 2 = 60; the printed 63 pays a 4th "
+                   "place of 72 pairs more than one of 74 (62)",
+    ("A2", 80, 6): "'sexan vad femman + sjuan får delat med två': (54 + 40) / 2 = 47; the printed 43 pays a 6th place "
+                   "of 80 pairs less than one of 78 (46)",
+    ("A2", 86, 9): "'nian som fyran': the 4th place of 43 pairs, the mean of rows 42 and 44, (35 + 37) / 2 = 36; the "
+                   "printed 34 pays a 9th place of 86 pairs less than one of 84 (35)",
+    ("C", 34, 2): "'Tvåan erhåller 2/3 av ettan' (the A2 principle above 32 players): 2/3 x 51 = 34; the printed 32 pays "
+                  "a 2nd place of 34 players less than one of 33 (34)",
+    ("D", 76, 9): "'nian som fyran': the 4th place of 38 pairs, 16; the printed 15 pays a 9th place of 76 pairs less "
+                  "than one of 74 (16)",
+    ("D", 82, 3): "'trean erhåller lika många poäng som ettan vid halva parantalet': the winner of 41 pairs, 41; the "
+                  "printed 46 pays a 3rd place of 82 pairs more than one of 84 (42)",
 }
 
 
@@ -351,9 +372,7 @@ def _draft_once(t) -> list[dict[str, str]]:
                       f"{field} needs {math.ceil(field / 3)} places; the principle fills the missing place")
         elif got and _monotone_break(table, rows, field, place, t._cell(got)):
             decision, used = "principle", want
-            reason = ("misprint: the printed figure breaks the order of the table (above the place before it, "
-                      "below the place after it, or out of line with the neighbouring field sizes); the principle "
-                      "figure fits")
+            reason = "misprint: " + MISPRINTS[(table, field, place)]  # a new break needs its reason written here
         elif 33 <= field <= 40 and table in ("A2", "C", "D", "E1", "F"):
             reason = ("join: 'Principen gäller inte helt konsekvent för parantal mellan 32 och 40, enär anpassning "
                       "sker i skarven till annan princip för 32 par och därunder' (A2); printed kept")

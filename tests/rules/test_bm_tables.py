@@ -165,10 +165,23 @@ def test_hybrid_by_tables_and_half_tables():
     assert award("bm.f1-hybrid", 3, 8, tables=7).points == 16
 
 
-def test_places_beyond_the_printed_rows_keep_the_last_row():
-    assert award("bm.f1-fast", 13, 13).points == 0
-    assert award("bm.indycar-hard", 13, 14).points == 18
-    assert award("bm.f1-hybrid", 14, 14).points == 1
+def test_places_beyond_the_printed_rows_earn_nothing(quotes):
+    """Issue 25, point 17: the tables print I°..XII°; a base pair 13th or 14th behind guests
+    earns the points of its own place, and the tables give XIII° and XIV° none."""
+    quotes("004")("Il punteggio è quello univoco della posizione acquisita, pertanto i punteggi ottenuti dalle "
+                  "Coppie Ospiti non saranno assegnati.",
+                  "Per la successiva Tab.3 il punteggio è l’incrocio della posizione in classifica ed il numero di "
+                  "tavoli (e/o partecipanti).")
+    for scheme in ("bm.f1-fast", "bm.indycar-hard", "bm.f1-hybrid"):
+        assert [award(scheme, place, 14).points for place in (13, 14)] == [0, 0], scheme
+    # 14 pairs (7 tables, the 6+ column): XII° keeps its own points, XII°-XIII° tied share them with XIII°'s 0
+    assert [award(s, 12, 14).points for s in ("bm.f1-fast", "bm.indycar-hard", "bm.f1-hybrid")] == [0, 18, 1]
+    tied = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 14]
+    assert [awards("bm.indycar-hard", tied)[i].points for i in (11, 12, 13)] == [9, 9, 0]
+    assert [awards("bm.f1-hybrid", tied)[i].points for i in (11, 12, 13)] == [0.5, 0.5, 0]
+    # the extra PTS still goes to a pair placed there, and the waiting-list mean stays the printed 10,17
+    assert award("bm.f1-hybrid", 13, 14, extra=True).points == 1
+    assert award("bm.f1-hybrid", 1, 14, status="waiting").points == 10.17
 
 
 def test_guest_places_are_not_passed_down():
@@ -224,5 +237,5 @@ def test_property_finite_non_negative_and_never_rising(scheme, scores, status):
     if status == "played":
         # ties share: the total is the sum of the places (to rounding)
         column = get_scheme(scheme).column(ranks, {"tables": ""})
-        total = sum(column[min(p, len(column)) - 1] for p in range(1, len(ranks) + 1))
+        total = sum(column[p - 1] for p in range(1, min(len(ranks), len(column)) + 1))  # XIII° on: 0
         assert abs(sum(points) - total) < 0.002 * len(ranks)

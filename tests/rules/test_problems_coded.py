@@ -47,6 +47,14 @@ CODES = {
     "se.matches.played-range", "se.matches.too-few-played", "se.number.negative", "se.number.not-a-number",
     "se.rally.too-few-events", "se.ranking.date", "se.ranking.event", "se.ranks.team-tie",
     "se.reserve.evenings-pair", "se.sanction.members", "se.series-bonus.rounds", "se.sessions.boards",
+    # Sweden: what the sanction and eligibility checks find (coded problems, returned)
+    "se.sanction.silver-field", "se.sanction.half-scale", "se.sanction.silver-boards", "se.sanction.five-clubs",
+    "se.sanction.club-share", "se.sanction.team-clubs", "se.sanction.other-clubs", "se.sanction.gold-field",
+    "se.sanction.gold-boards", "se.sanction.gold-boards-32", "se.sanction.season-events",
+    "se.sanction.season-weekdays", "se.sanction.bridge-week", "se.dm-bonus.played", "se.dm-bonus.closed",
+    "se.rally.april-october", "se.rally.six-events",
+    # ... and their input problems
+    "se.sanction.date", "se.number.not-whole", "se.dm-bonus.players", "se.rally.event",
     "se.sessions.no-session", "se.silver.a-final-rounds", "se.silver.a-final-total",
     "se.silver.above-needs-rounds", "se.silver.above-range", "se.silver.carry-over-rounds", "se.silver.met",
     "se.silver.needs-approval", "se.silver.rounds", "se.unit.unknown",

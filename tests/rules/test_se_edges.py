@@ -77,9 +77,9 @@ def test_not_all_met_pays_the_bronze_table_of_the_real_field_x_2(n, met):
 def test_team_barometer_and_sm_pairs_round_1_read_met_the_same_way(quote):
     quote("OBS! Att dessa poäng gäller om alla mött alla eller motsvarande ronder. I övriga fall måste man gå in i "
           "tabellen för bronspoäng och rätt parantal.")
-    # E1, 12 teams, each met 10 (1 + 10 + 1/2 -> 12): bronze is B1 row 12 x 2 (place 4: 11 x 2), not the red 20
-    assert cells("se.silver.team-barometer", 12)[3] == (20.0, "bp")
-    assert cells("se.silver.team-barometer", 12, met=10)[3] == (22.0, "bp")
+    # E1, 36 teams, each met 34 (1 + 34 + 1/2 -> 36): bronze is B1 row 36 x 2 (11, 9, 6 x 2), not the red 16, 12, 8
+    assert cells("se.silver.team-barometer", 36)[9:12] == [(16.0, "bp"), (12.0, "bp"), (8.0, "bp")]
+    assert cells("se.silver.team-barometer", 36, met=34)[9:12] == [(22.0, "bp"), (18.0, "bp"), (12.0, "bp")]
     # H1 round 1, 40 pairs each met 38: as table D
     assert cells("se.gold.sm-pairs-final", 40, round="1", met=38)[10:14] == cells("se.silver.pairs", 40, met=38)[10:14]
 

@@ -286,16 +286,20 @@ def test_fees_sessions_conversion_and_sanctions():
     assert se.conversion_fee(["silver"]) == 15 and se.conversion_fee(["gold"] * 3) == 100
     clubs = {"A": 20, "B": 6, "C": 6, "D": 4, "E": 4}
     assert se.silver_sanction_violations("pairs", 20, 42, clubs) == []  # 50 % is 'högst 50 %'
-    assert se.silver_sanction_violations("pairs", 14, 40) == [
-        "pairs: at least 16 pairs needed for silver; got 14",
-        "pairs: 36-41 boards are played on half the silver scale; got 40",
+    found = se.silver_sanction_violations("pairs", 14, 40)
+    assert [(p.code, p.argument, str(p)) for p in found] == [
+        ("se.sanction.silver-field", "units", "pairs: silver needs a field of at least 16; got 14"),
+        ("se.sanction.half-scale", "boards", "pairs: 36-41 boards are played on half the silver scale; got 40"),
     ]
     bad = se.silver_sanction_violations("pairs", 20, 42, {"A": 24, "B": 6, "C": 6, "D": 4})
-    assert any("five clubs" in v for v in bad) and any("60.0 %" in v for v in bad)
+    assert [p.code for p in bad] == ["se.sanction.five-clubs", "se.sanction.club-share", "se.sanction.club-share"]
+    assert [str(p) for p in bad[1:]] == ["pairs: 1 club(s) hold 60.0 % of the participants; at most 50 % allowed",
+                                         "pairs: 2 club(s) hold 75.0 % of the participants; at most 70 % allowed"]
     # a club of 100-199 members counts as two clubs: 60 % is within two clubs' 70 %
-    assert not any("club(s) hold" in v for v in se.silver_sanction_violations(
-        "pairs", 25, 42, {"A": 30, "B": 5, "C": 5, "D": 5, "E": 5}, members={"A": 150}))
-    assert se.gold_sanction_violations("teams", 12, 60) == ["teams: at least 16 teams needed for gold; got 12"]
+    assert "se.sanction.club-share" not in [p.code for p in se.silver_sanction_violations(
+        "pairs", 25, 42, {"A": 30, "B": 5, "C": 5, "D": 5, "E": 5}, members={"A": 150})]
+    assert [(p.code, str(p)) for p in se.gold_sanction_violations("teams", 12, 60)] == [
+        ("se.sanction.gold-field", "teams: gold needs a field of at least 16; got 12")]
     assert se.silver_events_allowed(99) == 5
 
 

@@ -28,8 +28,10 @@ Decisions (argued in ``docs/clubs/bridgemania.md``):
 - Tab.3's column is the number of tables = ranked pairs / 2 (11 pairs = 5.5
   tables); 12 or more pairs use the "6+" column; fewer than 6 pairs (3 tables)
   is not a valid tournament.  ``tables=`` overrides it (``5,5``, ``6+``).
-- A place beyond the last printed row (a 13th pair with 6+ tables) earns what the
-  last printed row earns (Tab.1: 0, Tab.2: 18, Tab.3: 1).
+- A place beyond the last printed row (a base pair 13th or 14th behind guests, 6+
+  tables) earns 0 in all three tables: "Il punteggio è quello univoco della
+  posizione acquisita" -- a place earns its own points, and the tables print none
+  for XIII°; the points of XII° belong to XII°.
 - Tied places share the mean of their points (C.03 example), rounded half up to 3
   decimals as the document prints 12,333 and 32,333.  The document's Tab.3
   example "(13+11+9)/3 = 12,000" is a misprint: 33/3 = 11,000.
@@ -197,7 +199,7 @@ class _BridgeMania(SchemeBase):
             return [Award(value, UNIT, 3) for _ in ranks]
 
         def place_value(place: int) -> float:
-            return points[min(place, len(points)) - 1]
+            return points[place - 1] if place <= len(points) else 0.0
 
         shares = share_ties(ranks, place_value)
         return [

@@ -13,7 +13,9 @@ Sections used, and the module of this package that implements each:
 - 2 (Mästarklasser): :func:`master_class` -- :mod:`.player`;
 - 3 (Avgifter): :func:`fee`, :func:`sessions` -- :mod:`.federation`;
 - 4 (Tävlingsbestämmelser) and 5 (Tävlingarna, page 4 table): :func:`silver_sanction_violations`,
-  :func:`gold_sanction_violations`, :func:`silver_events_allowed` (:mod:`.federation`); the A-final with
+  :func:`gold_sanction_violations`, :func:`silver_events_allowed`, :func:`silver_season_violations`,
+  :func:`bridge_week_violations`, :func:`rally_violations` and, for the DM bonus of section 9,
+  :func:`dm_pairs_bonus_violations` (:mod:`.federation`, coded problems); the A-final with
   carry-over (options ``qual_rounds``/``final_rounds``/``total``, :mod:`.silver_gold`); simultaneous
   events and rally bonus (:mod:`.special`), shared places (:mod:`.helpers`), beginners' meeting,
   handicap events and reserves (:func:`reserve_share`, :mod:`.bronze`), walkover (option ``walkover``,
@@ -59,12 +61,16 @@ from xlbridge.rules.se_fsb.bronze import (
     sm_teams_bonus_eligible,
 )
 from xlbridge.rules.se_fsb.federation import (
+    bridge_week_violations,
+    dm_pairs_bonus_violations,
     fee,
     gold_sanction_violations,
     manual_report_fee,
+    rally_violations,
     sessions,
     silver_events_allowed,
     silver_sanction_violations,
+    silver_season_violations,
 )
 from xlbridge.rules.se_fsb.helpers import (
     BRONZE_MIN,
@@ -75,7 +81,6 @@ from xlbridge.rules.se_fsb.helpers import (
     Cell,
     a_final_winner,
     boards_coefficient,
-    cap_field,
     ceil,
     met_winner,
     share_places,
@@ -135,14 +140,15 @@ __all__ = [
     "SimultaneousHeat", "SimultaneousBonus", "DmBonus", "GoldPairs", "GoldTeamBarometer", "GoldIndividual",
     "GoldTeamSeries", "SmTeamsBonus", "SmTeamsVeterans", "SmPairsFinal", "SmPairsOther", "RallyBonus",
     # plain functions: awards and their pieces
-    "a_final_winner", "boards_coefficient", "cap_field", "ceil", "met_winner", "share_places", "group_coefficient",
+    "a_final_winner", "boards_coefficient", "ceil", "met_winner", "share_places", "group_coefficient",
     "handicap_awards", "share_by_matches", "reserve_share", "series_bonus_eligible", "sm_teams_bonus_eligible",
     "dm_pairs_bonus_eligible", "match_outcome", "match_points", "player_share", "series_total",
     "allsvenskan_div3_gold", "allsvenskan_bonus", "silver_cells", "gold_cells", "fixed_scale",
     # a player's standing and the federation's bookkeeping
     "master_class", "master_class_info", "ranking_points", "ranking_total", "convert_foreign", "conversion_fee",
     "sessions", "fee", "manual_report_fee", "silver_sanction_violations", "gold_sanction_violations",
-    "silver_events_allowed",
+    "silver_events_allowed", "silver_season_violations", "bridge_week_violations", "dm_pairs_bonus_violations",
+    "rally_violations",
 ]
 
 #: Every Swedish scheme (the registry, :data:`xlbridge.rules.RULE_SET_MODULES`, reads this).

@@ -10,7 +10,7 @@ Sections implemented here:
 - 5 (Tävlingarna): "Delad placering" (:func:`share_places`), team events are always
   tie-broken (:func:`no_ties`), the A-final's winner (:func:`a_final_winner`);
 - 9 (MP-tabeller), table D: the boards coefficient (:func:`boards_coefficient`), the
-  winner when not all met all (:func:`met_winner`), the 100-point cap (:func:`cap_field`).
+  winner when not all met all (:func:`met_winner`), the 100-point cap (:data:`SILVER_CAP`).
 
 References:
     Förbundet Svensk Bridge, Svenska Mästarpoäng, regler gällande från 1 april 2009,
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import cache
 
 from xlbridge.rules.base import Award, Ranks, RuleError, tie_groups
 from xlbridge.rules.se_fsb import tables as t
@@ -156,15 +155,6 @@ def a_final_winner(qual_rounds: int, final_rounds: int, total: int) -> int:
 
 
 SILVER_CAP = 100  # 'Dock får poängen ej överstiga 100 oavsett koefficient.'
-
-
-@cache
-def cap_field(family: str) -> int:
-    """The largest field whose winner gets at most 100 (D: 100 pairs, E1: 66 teams, F: 133 players)."""
-    size = 1
-    while t.WINNER[family](size + 1) <= SILVER_CAP:
-        size += 1
-    return size
 
 
 # -- the arguments of the plain functions (sections 2, 3, 7, 8)

@@ -37,7 +37,6 @@ from xlbridge.rules.se_fsb.helpers import (
     boards_coefficient,
     boards_problem,
     bronze_row,
-    cap_field,
     ceil,
     cells_of,
     halve,
@@ -48,11 +47,13 @@ from xlbridge.rules.se_fsb.helpers import (
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_MET, O_STOPPED, Scheme
 
 
-def _silver_scale(family: str, winner_field: int, field: int, places: int | None = None) -> list[int]:
-    """Silver figures of the row for ``winner_field`` (corrected print, else the principle), for
-    ``places`` places -- by default the best quarter of both the row and the real field (at most 16)."""
-    count = min(t.quarter(winner_field), t.quarter(field)) if places is None else places
-    return t.silver_scale(family, winner_field)[:count]
+def _silver_scale(family: str, winner: int, n: int, places: int | None = None, field: int | None = None) -> list[int]:
+    """Silver figures of the scale whose winner gets ``winner`` (:func:`tables.winner_scale`; ``field``:
+    the field the points were counted for), for ``places`` places -- by default the best quarter of both
+    that scale's field and the real field ``n`` (at most 16): 'antalet par, som får poäng, blir 12 (och
+    inte 15)'."""
+    count = min(t.quarter(t.equivalent(family, winner, field)), t.quarter(n)) if places is None else places
+    return t.winner_scale(family, winner, field)[:count]
 
 
 def _reducebronze_row(bronze: list[Cell], lowest_silver: float | None) -> list[Cell]:
@@ -64,24 +65,25 @@ def _reducebronze_row(bronze: list[Cell], lowest_silver: float | None) -> list[C
     return [(min(p, cap), u) for p, u in bronze]
 
 
-def silver_cells(family: str, bronze_family: str, n: int, *, winner_field: int, factor: int = 2,
-                 half: bool = False, bronze: bool = True, all_met: bool = False) -> list[Cell]:
-    """Silver to the best quarter (at most 16) from the row of ``winner_field``, then bronze x ``factor``
-    to one third of the real field ``n``.
+def silver_cells(family: str, bronze_family: str, n: int, *, winner: int, field: int | None = None,
+                 factor: int = 2, half: bool = False, bronze: bool = True, all_met: bool = False) -> list[Cell]:
+    """Silver to the best quarter (at most 16) from the scale whose winner gets ``winner`` points (counted
+    for ``field``, by default ``n``), then bronze x ``factor`` to one third of the real field ``n``.
 
     The table's row with its red figures applies as it stands only when ``all_met`` (all met all,
     no boards coefficient): 'Röda siffror anger vilka som får bronspoäng. OBS! Dessa poäng gäller om
     alla mött alla. I övriga fall måste man gå in i tabellen för bronspoäng och rätt parantal.'
     Otherwise the bronze is the bronze table of the real field x ``factor``, even when the winner's
     figure happens to equal the field's (40 pairs, each met 38: 1 + 38 + 1/2 = 39.5 -> 40)."""
-    if all_met and winner_field == n and factor == 2 and bronze and (
+    field = n if field is None else field
+    if all_met and field == n and winner == t.WINNER[family](n) and factor == 2 and bronze and (
             n in t.final_printed(family) or t.interpolated(family, n) is not None):
         # the printed row (or the row interpolated between two printed rows), red figures included
         cells = [(float(p), u) for p, u in t.row(family, n)]
         silver = [c for c in cells if c[1] == "sp"]
         red = [c for c in cells if c[1] == "bp"]
     else:
-        silver = cells_of(_silver_scale(family, winner_field, n), "sp")
+        silver = cells_of(_silver_scale(family, winner, n, field=field), "sp")
         red = []
         if bronze:
             scale = bronze_row(bronze_family, n)
@@ -102,18 +104,17 @@ class SilverScheme(Scheme):
     half_boards = 36  # 36-41 boards: half silver scale (pairs only)
     gold = False
 
-    def winner_field(self, n: int, options: Mapping[str, Any]) -> int:
-        """The field size whose row gives the winner's points: the field itself, or 1 + met + half the
-        pairs not met (rounded up), times the boards coefficient (rounded up), the winner at most 100."""
+    def winner(self, n: int, options: Mapping[str, Any]) -> tuple[int, int]:
+        """The winner's points and the field they are counted for: the field, or 1 + met + half the units
+        not met (rounded up); the table's winner for it times the boards coefficient (rounded up), at
+        most 100.  The coefficient multiplies the points, not the units: 'utdelas poäng efter 1,2 x
+        poängantalet' (table D), 'samma koefficient som i tabell D' (E1: 16 teams, 24 x 1,2 = 28,8 -> 29)."""
         met = options.get("met", 0)
         if met < 0 or met > n - 1:
             raise RuleError("se.silver.met", "{scheme} option met must be 0..{most} (0 = all met all) for {n} {what}; got {value}",
                             scheme=self.id, option="met", most=n - 1, n=n, what=self.unit_word, value=met)
         size = met_winner(n, met) if 0 < met < n - 1 else n
-        coefficient = boards_coefficient(options["boards"])
-        if coefficient != 1.0:
-            size = ceil(size * coefficient)
-        return min(size, cap_field(self.family))
+        return min(SILVER_CAP, ceil(t.WINNER[self.family](size) * boards_coefficient(options["boards"]))), size
 
     def as_printed(self, n: int, options: Mapping[str, Any]) -> bool:
         """The table's row applies as printed: all met all ('Dessa poäng gäller om alla mött alla') and
@@ -137,8 +138,8 @@ class SilverScheme(Scheme):
     def cells(self, n, options):
         need_units(self.id, self.unit_word, n, self.minimum(options))
         half = self.check_boards(n, options)
-        size = self.winner_field(n, options)
-        cells = silver_cells(self.family, self.bronze_family, n, winner_field=size, half=half,
+        winner, field = self.winner(n, options)
+        cells = silver_cells(self.family, self.bronze_family, n, winner=winner, field=field, half=half,
                              all_met=self.as_printed(n, options))
         return cells, {"bp": 2 * BRONZE_MIN}
 
@@ -257,7 +258,7 @@ class SilverIndividual(SilverScheme):
             raise RuleError("se.silver.rounds", "{scheme} option rounds must be 0-200 (0 = round robin); got {value}",
                             scheme=self.id, option="rounds", value=rounds)
         if not rounds or rounds >= n - 1:
-            return silver_cells("F", "C", n, winner_field=n, all_met=True), {"bp": 2 * BRONZE_MIN}
+            return silver_cells("F", "C", n, winner=t.WINNER["F"](n), all_met=True), {"bp": 2 * BRONZE_MIN}
         # 'Ex: 24 spelare som spelar 19 ronder. (19+1) x 0,75 + 4 x 0,75/2 = 16,5 = 17 sp.'
         equivalent = 1 + rounds + (n - 1 - rounds) / 2
         winner = ceil(0.75 * equivalent)
@@ -273,12 +274,14 @@ class SilverIndividual(SilverScheme):
         return cells_of(silver, "sp") + _reducebronze_row(red, silver[-1]), {"bp": 2 * BRONZE_MIN}
 
 
-def gold_cells(family: str, bronze_family: str, n: int, winner_field: int, gold_places: int, enhanced: bool,
-               first_places: Sequence[int] | None = None) -> list[Cell]:
+def gold_cells(family: str, bronze_family: str, n: int, winner: int, gold_places: int, enhanced: bool,
+               first_places: Sequence[int] | None = None, field: int | None = None) -> list[Cell]:
     """Gold section: 'Poäng vid guldtävlingar räknas som för silverpoäng men i guldvaluta' (52 sp -> 6 gp),
     gold to the first 2/3 (enhanced: 10, 7, 5, 4), then silver to at most the 16th place, then bronze x 3
-    to one third."""
-    silver = _silver_scale(family, winner_field, n, places=min(16, max(t.quarter(winner_field), gold_places)))
+    to one third; ``winner`` is the silver winner's points (counted for ``field``), as in
+    :func:`silver_cells`."""
+    places = min(16, max(t.quarter(t.equivalent(family, winner, field)), gold_places))
+    silver = _silver_scale(family, winner, n, places=places, field=field)
     if first_places is not None:
         golds = list(first_places)
     elif enhanced:
@@ -328,8 +331,9 @@ class GoldScheme(SilverScheme):
 
     def cells(self, n, options):
         places = self.gold_places(n, options)
-        size = self.winner_field(n, options)
-        return gold_cells(self.family, self.bronze_family, n, size, places, options["enhanced"]), {"bp": 3 * BRONZE_MIN}
+        winner, field = self.winner(n, options)
+        return gold_cells(self.family, self.bronze_family, n, winner, places, options["enhanced"],
+                          field=field), {"bp": 3 * BRONZE_MIN}
 
 
 _GOLD_OPTIONS = {

@@ -159,7 +159,7 @@ class SmPairsFinal(Scheme):
         if rnd == "1":
             all_met = not 0 < options["met"] < n - 1
             size = min(SILVER_CAP, n if all_met else met_winner(n, options["met"]))
-            return silver_cells("D", "A", n, winner_field=size, all_met=all_met), {"bp": 2 * BRONZE_MIN}
+            return silver_cells("D", "A", n, winner=size, all_met=all_met), {"bp": 2 * BRONZE_MIN}
         if rnd == "2a":
             golds = fixed_scale("H1-2A")
             scale = bronze_row("A", n)

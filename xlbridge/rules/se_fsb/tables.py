@@ -251,6 +251,43 @@ def silver_scale(family: str, n: int, length: int = 24) -> list[int]:
     return values
 
 
+def equivalent(family: str, points: int, field: int | None = None) -> int:
+    """The field whose row a winner of ``points`` takes: ``field`` (the field the points were counted
+    for) when its winner gets exactly that -- F pays 3/4 a player, so 31 and 32 players both give 24 --,
+    else the largest field whose winner gets at most ``points`` (D: ``points`` pairs; E1, 1,5 per team:
+    24 -> 16 teams, 29 -> 19, 34 -> 22).
+
+    >>> equivalent("E1", 34), equivalent("F", 24), equivalent("F", 24, field=31)
+    (22, 32, 31)
+    """
+    if field is not None and WINNER[family](field) == points:
+        return field
+    size = 1
+    while WINNER[family](size + 1) <= points:
+        size += 1
+    return size
+
+
+def winner_scale(family: str, points: int, field: int | None = None, length: int = 24) -> list[int]:
+    """The silver scale of a table whose winner gets ``points``: the row of the field whose winner that is
+    (:func:`equivalent`; "Tvåan, trean osv erhåller då poäng enligt tabellen för 46 par", table D).
+    Where no field's winner is exactly ``points`` (E1 pays 1,5 per team: 22 teams 33, 23 teams 35, none
+    34) the two rows either side are interpolated, the document's "medeltalet av vad närmast högre och
+    närmast lägre antal ger".
+
+    >>> winner_scale("D", 46)[:4], winner_scale("E1", 29)[:4], winner_scale("E1", 34)[:4]
+    ([46, 31, 23, 20], [29, 20, 14, 10], [34, 23, 16, 11])
+    """
+    size = equivalent(family, points, field)
+    low = silver_scale(family, size, length)
+    first = WINNER[family](size)
+    if first == points:
+        return low
+    high, above = silver_scale(family, size + 1, length), WINNER[family](size + 1)
+    weight = Fraction(points - first, above - first)
+    return [_up(a + (b - a) * weight) for a, b in zip(low, high)]
+
+
 def principle(family: str, n: int) -> Row:
     """The row the table's own principle gives for field ``n``."""
     if family == "B2":
