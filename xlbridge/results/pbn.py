@@ -30,14 +30,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from xlbridge.results.model import Event, Line, Optimum, Pair, Player, Result, with_ties
-from xlbridge.results.problems import bounded, check, number, preflight, whole
+from xlbridge.results.problems import add, bounded, check, number, preflight, whole
 from xlbridge.rules.problems import Problem
 
 __all__ = ["read_pbn", "decode", "direction"]
 
 TABLES = ("TotalScoreTable", "ScoreTable", "OptimumResultTable")
 _TOKEN = re.compile(r'\s+|(?P<open>\{)|(?P<rest>;)|(?P<string>"(?:[^"\\]|\\.)*")|(?P<quote>")'
-                    r'|(?P<bracket>[\[\]])|(?P<word>[^\s\[\]{};"]+)')
+                    r'|(?P<bracket>[\[\]])|(?P<word>[^\s\[\]{;"]+)')  # a stray } is a word
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _COLUMN = re.compile(r"([+-]?)([^\\]+?)(?:\\(\d{1,3})([LR]?))?")
 _PROGRAM = (re.compile(r"<META\s+name=Generator\s+content=\"([^\"]*)\"", re.I), re.compile(r"^%\s*Creator:\s*(.+)"))
@@ -120,6 +120,7 @@ def _scan(text: str) -> _Scan:
 def _tags(tokens: list[tuple[str, str, int]], problems: list[Problem]) -> list[_Tag]:
     """The tag pairs of one game's tokens, each with the section elements that follow it."""
     tags: list[_Tag] = []
+    stray = 0  # the last line with a token outside any tag (one problem a line)
     i = 0
     while i < len(tokens):
         kind, text, row = tokens[i]
@@ -130,14 +131,14 @@ def _tags(tokens: list[tuple[str, str, int]], problems: list[Problem]) -> list[_
                 tags.append(_Tag(parts[0][1], parts[1][1], row))
                 i += 4
                 continue
-            problems.append(Problem("results.pbn.tag", "line {row}: a tag must read [Name \"value\"]",
-                                    row=row))
+            add(problems, Problem("results.pbn.tag", "line {row}: a tag must read [Name \"value\"]", row=row))
             while i < len(tokens) and tokens[i][1] != "]":
                 i += 1
         elif tags and kind in ("word", "string"):
             tags[-1].data.append((text, row))
-        elif kind in ("word", "string", "bracket"):
-            problems.append(Problem("results.pbn.stray", "line {row}: {text!r} is outside any tag or table",
+        elif kind in ("word", "string", "bracket") and row != stray:
+            stray = row
+            add(problems, Problem("results.pbn.stray", "line {row}: {text!r} is outside any tag or table",
                                     row=row, text=text))
         i += 1
     return tags
@@ -237,7 +238,7 @@ class _Cells:
             return None
         found = number(value)
         if found is None:
-            self._bad(names, value, "a number")
+            self.bad(names, value, "number")
         return found
 
     def whole(self, *names: str, low: int = 0, high: int = 10**9) -> int | None:
@@ -246,14 +247,24 @@ class _Cells:
             return None
         found = whole(value)
         if found is None or not low <= found <= high:
-            self._bad(names, value, f"a whole number from {low} to {high}")
+            self.bad(names, value, "whole", low, high)
             return None
         return found
 
-    def _bad(self, names: tuple[str, ...], value: str, kind: str) -> None:
+    def bad(self, names: tuple[str, ...], value: str, kind: str, low: int = 0, high: int = 0) -> None:
+        """A problem with the cell of the first of ``names`` the table has: not a ``kind``
+        (``number``, ``whole`` from ``low`` to ``high``, trick ``score``)."""
         column = next((n for n in names if n.lower() in self.table.columns), names[0])
-        self.problems.append(Problem("results.pbn.value", "line {row}: {column} {value!r} is not {kind}",
-                                     row=self.line, column=column, value=value, kind=kind))
+        where = dict(row=self.line, column=column, value=value)
+        if kind == "number":
+            problem = Problem("results.pbn.number", "line {row}: {column} {value!r} is not a number", **where)
+        elif kind == "whole":
+            problem = Problem("results.pbn.whole", "line {row}: {column} {value!r} is not a whole number from {low} "
+                              "to {high}", low=low, high=high, **where)
+        else:
+            problem = Problem("results.pbn.score", "line {row}: {column} {value!r} is not a trick score (a whole "
+                              "number, or an assigned score such as A+)", **where)
+        add(self.problems, problem)
 
 
 def direction(text: str) -> str:
@@ -274,7 +285,7 @@ def _pair(table: _Table, row: list[tuple[str, int]], problems: list[Problem]) ->
     cells = _Cells(table, row, problems)
     pair_id = cells.text("PairId")
     if not pair_id:
-        problems.append(Problem("results.pbn.pair-id", "line {row}: a TotalScoreTable row without a PairId",
+        add(problems, Problem("results.pbn.pair-id", "line {row}: a TotalScoreTable row without a PairId",
                                 row=cells.line))
         return None
     members = tuple(m for m in (cells.text("MemberID1"), cells.text("MemberID2")))
@@ -301,6 +312,9 @@ def _score(cells: _Cells) -> tuple[int | None, str]:
         value = whole(text) if not text.startswith("^") else None
         if value is not None:
             return sign * value, ""
+        if re.fullmatch(r"[+-]?[\d.,]+", text):  # a number, but not a trick score
+            cells.bad((column,), text, "score")
+            continue
         marks.append(text)
     return None, "/".join(dict.fromkeys(marks))
 
@@ -359,6 +373,9 @@ def read_pbn(data: bytes) -> Result:
     """The results of a PBN file; :class:`~xlbridge.results.problems.ResultsFileError` lists every problem."""
     preflight(data)
     scan = _scan(decode(data))
+    if not any(scan.games):
+        check([Problem("results.file.unknown-format", "the file is neither PBN (no [Tag \"value\"] in it) nor "
+                       "USEBIO (XML)")])
     problems = scan.problems
     pairs: dict[tuple[str, str], Pair] = {}
     lines: list[Line] = []
@@ -372,8 +389,8 @@ def read_pbn(data: bytes) -> Result:
         if table.name != "TotalScoreTable":
             board = whole(table.tags.get("Board", ""))
             if board is None or board < 1:
-                problems.append(Problem("results.pbn.board", "line {row}: the {table} of a game whose Board "
-                                        "{value!r} is not a board number", row=table.line, table=table.name,
+                problems.append(Problem("results.pbn.board", "line {row}: a {table} needs its game's Board "
+                                        "number; the Board tag is {value!r}", row=table.line, table=table.name,
                                         value=table.tags.get("Board", "")))
                 continue
         for row in table.rows:
@@ -383,7 +400,7 @@ def read_pbn(data: bytes) -> Result:
                     continue
                 key = (pair.section, pair.id)
                 if key in pairs and pairs[key] != pair:
-                    problems.append(Problem("results.pbn.pair-twice", "line {row}: pair {pair} is ranked twice",
+                    add(problems, Problem("results.pbn.pair-twice", "line {row}: pair {pair} is ranked twice",
                                             row=row[0][1], pair=pair.id))
                 pairs[key] = pair
             elif table.name == "ScoreTable":
@@ -399,9 +416,7 @@ def read_pbn(data: bytes) -> Result:
                     optimum.append(Optimum(board, cells.text("Declarer"), cells.text("Denomination"), tricks))
     if not tables and not problems:
         problems.append(Problem("results.pbn.no-results", "the file has no ScoreTable or TotalScoreTable: it "
-                                "holds deals, not results") if scan.games else
-                        Problem("results.file.unknown-format", "the file is neither PBN (no [Tag \"value\"] "
-                                "in it) nor USEBIO (XML)"))
+                                "holds deals, not results"))
     bounded(problems, len({line.board for line in lines}), len(lines), len(pairs))
     date_text, date_line = first.get("Date", first.get("EventDate", ("", 0)))
     date = _date(date_text, date_line, problems)

@@ -20,7 +20,7 @@ from fractions import Fraction
 from xlbridge.rules.problems import N_, Problem, ProblemsError
 
 __all__ = ["ResultsFileError", "check", "MAX_BYTES", "MAX_BOARDS", "MAX_LINES", "MAX_PAIRS", "MAX_DEPTH",
-           "MAX_ELEMENTS", "number", "whole", "preflight", "bounded"]
+           "MAX_ELEMENTS", "number", "whole", "preflight", "bounded", "add"]
 
 MAX_BYTES = 20_000_000  # the largest file read (bytes)
 MAX_BOARDS = 1_000  # boards of one file (a long congress plays some 150)
@@ -28,6 +28,7 @@ MAX_LINES = 200_000  # traveller lines of one file (1,000 boards at 200 tables)
 MAX_PAIRS = 10_000  # pairs of one file
 MAX_DEPTH = 32  # XML nesting (USEBIO needs 8)
 MAX_ELEMENTS = 5_000_000  # XML elements of one file
+MAX_PROBLEMS = 1_000  # problems listed of one file (a file of junk would have millions)
 
 #: A number as a results file writes one: sign, at most 15 digits, a decimal point
 #: or comma and at most 15 decimals.  No exponent: ``1e999999`` would be a number
@@ -54,6 +55,12 @@ class ResultsFileError(ProblemsError):
     """Every problem of one results file; nothing was read."""
 
     what = N_("the results file")
+
+
+def add(problems: list[Problem], problem: Problem) -> None:
+    """Add ``problem`` unless :data:`MAX_PROBLEMS` are listed already."""
+    if len(problems) < MAX_PROBLEMS:
+        problems.append(problem)
 
 
 def check(problems: list[Problem]) -> None:

@@ -32,7 +32,7 @@ import defusedxml.ElementTree
 
 from xlbridge.results.model import Event, Line, Pair, Player, Result, with_ties
 from xlbridge.results.pbn import direction
-from xlbridge.results.problems import MAX_DEPTH, MAX_ELEMENTS, bounded, check, number, preflight, whole
+from xlbridge.results.problems import MAX_DEPTH, MAX_ELEMENTS, add, bounded, check, number, preflight, whole
 from xlbridge.rules.problems import Problem
 
 __all__ = ["read_usebio"]
@@ -104,21 +104,31 @@ class _Tree:
         text = self.text(elem, *names)
         value = number(text) if text else None
         if text and value is None:
-            self.bad(elem, names, text, "a number")
+            self.bad(elem, names, text, "number")
         return value
 
     def whole(self, elem: Element, *names: str, low: int = 0, high: int = 10**9) -> int | None:
         text = self.text(elem, *names)
         value = whole(text) if text else None
         if text and (value is None or not low <= value <= high):
-            self.bad(elem, names, text, f"a whole number from {low} to {high}")
+            self.bad(elem, names, text, "whole", low, high)
             return None
         return value
 
-    def bad(self, elem: Element, names: tuple[str, ...], text: str, kind: str) -> None:
+    def bad(self, elem: Element, names: tuple[str, ...], text: str, kind: str, low: int = 0, high: int = 0) -> None:
+        """A problem with the first child of ``names`` that ``elem`` has: not a ``kind``
+        (``number``, ``whole`` from ``low`` to ``high``, ``place``)."""
         name = next(n for n in names if elem.find(n) is not None and (elem.find(n).text or "").strip())
-        self.problems.append(Problem("results.usebio.value", "{path}: {value!r} is not {kind}",
-                                     path=self.path(elem, name), value=text, kind=kind))
+        where = dict(path=self.path(elem, name), value=text)
+        if kind == "number":
+            problem = Problem("results.usebio.number", "{path}: {value!r} is not a number", **where)
+        elif kind == "whole":
+            problem = Problem("results.usebio.whole", "{path}: {value!r} is not a whole number from {low} to {high}",
+                              low=low, high=high, **where)
+        else:
+            problem = Problem("results.usebio.place", "{path}: {value!r} is not a place (a whole number, = after "
+                              "it for a tie)", **where)
+        add(self.problems, problem)
 
 
 def _id(elem: Element, name: str) -> str:
@@ -141,7 +151,7 @@ def _places(tree: _Tree, event: Element) -> Iterator[tuple[str, str, Element]]:
 def _pair(tree: _Tree, elem: Element, session: str, section: str, matchpointed: bool, colour: str) -> Pair | None:
     pair_id = tree.text(elem, "PAIR_NUMBER")
     if not pair_id:
-        tree.problems.append(Problem("results.usebio.missing", "{path}: {element} is missing",
+        add(tree.problems, Problem("results.usebio.missing", "{path}: {element} is missing",
                                      path=tree.path(elem), element="PAIR_NUMBER"))
         return None
     place = tree.text(elem, "PLACE")
@@ -150,7 +160,7 @@ def _pair(tree: _Tree, elem: Element, session: str, section: str, matchpointed: 
                     for p in elem.findall("PLAYER"))
     total = tree.number(elem, "TOTAL_SCORE")
     if place.rstrip("=") and whole(place.rstrip("=")) is None:
-        tree.bad(elem, ("PLACE",), place, "a place (a whole number, = for a tie)")
+        tree.bad(elem, ("PLACE",), place, "place")
     return Pair(id=pair_id, number=int(digits[0]) if digits else None, players=players,
                 direction=direction(tree.text(elem, "DIRECTION")), section=section, session=session,
                 place=whole(place.rstrip("=")), tied=place.endswith("="), total=total,
@@ -228,7 +238,7 @@ def read_usebio(data: bytes) -> Result:
             number_ = tree.whole(board, "BOARD_NUMBER", low=1)
             if number_ is None:
                 if not tree.text(board, "BOARD_NUMBER"):
-                    problems.append(Problem("results.usebio.missing", "{path}: {element} is missing",
+                    add(problems, Problem("results.usebio.missing", "{path}: {element} is missing",
                                             path=tree.path(board), element="BOARD_NUMBER"))
                 continue
             lines.extend(_line(tree, elem, number_, session, section) for elem in board.findall("TRAVELLER_LINE"))
