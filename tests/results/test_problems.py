@@ -28,7 +28,7 @@ CASES = {
     'results.pbn.string': (b'[Event "x"]\n[Site "y]\n',
         ['line 2: a string is not closed (its closing quote is missing)', 'line 2: a tag must read [Name "value"]']),
     'results.pbn.comment': (b'[Event "x"]\n{ never closed\n',
-        ['line 2: a comment opened with { is never closed with }']),
+        ['line 2: a comment opened with { is never closed']),
     'results.pbn.stray': (b'1 2 3\n[Event "x"]\n[TotalScoreTable "PairId;Rank"]\n1 1\n',
         ["line 1: '1' is outside any tag or table"]),
     'results.pbn.inherit': (b'[Board "1"]\n[ScoreTable "#"]\n1 2 100\n',

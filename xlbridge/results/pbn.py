@@ -112,7 +112,7 @@ def _scan(text: str) -> _Scan:
                 tokens.append((kind, match[kind], row))
     if brace:
         scan.problems.append(Problem("results.pbn.comment", "line {row}: a comment opened with {{ is never "
-                                     "closed with }}", row=brace))
+                                     "closed", row=brace))
     close_game()
     return scan
 
