@@ -20,14 +20,13 @@ from fractions import Fraction
 from xlbridge.rules.problems import N_, Problem, ProblemsError
 
 __all__ = ["ResultsFileError", "check", "MAX_BYTES", "MAX_BOARDS", "MAX_LINES", "MAX_PAIRS", "MAX_DEPTH",
-           "MAX_ELEMENTS", "number", "whole", "preflight", "bounded", "add"]
+           "number", "whole", "preflight", "bounded", "add"]
 
 MAX_BYTES = 20_000_000  # the largest file read (bytes)
 MAX_BOARDS = 1_000  # boards of one file (a long congress plays some 150)
 MAX_LINES = 200_000  # traveller lines of one file (1,000 boards at 200 tables)
 MAX_PAIRS = 10_000  # pairs of one file
 MAX_DEPTH = 32  # XML nesting (USEBIO needs 8)
-MAX_ELEMENTS = 5_000_000  # XML elements of one file
 MAX_PROBLEMS = 1_000  # problems listed of one file (a file of junk would have millions)
 
 #: A number as a results file writes one: sign, at most 15 digits, a decimal point

@@ -14,8 +14,8 @@ in two layouts, both read here:
 
 The XML is parsed by defusedxml: a DTD may be named (every USEBIO file names
 ``usebio_v1_2.dtd``) but an entity declaration, which can hide a "billion laughs",
-or an external reference is refused; nesting and the number of elements are
-bounded.  A problem names the element's path (``USEBIO/EVENT/BOARD[3]/SCORE``).
+or an external reference is refused; nesting is
+bounded (the number of elements by the file's size).  A problem names the element's path (``USEBIO/EVENT/BOARD[3]/SCORE``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import defusedxml.ElementTree
 
 from xlbridge.results.model import Event, Line, Pair, Player, Result, with_ties
 from xlbridge.results.pbn import direction
-from xlbridge.results.problems import MAX_DEPTH, MAX_ELEMENTS, add, bounded, check, number, preflight, whole
+from xlbridge.results.problems import MAX_DEPTH, add, bounded, check, number, preflight, whole
 from xlbridge.rules.problems import Problem
 
 __all__ = ["read_usebio"]
@@ -52,7 +52,6 @@ class _Tree:
 
     def _parse(self, data: bytes) -> Element | None:
         stack: list[tuple[str, dict[str, int]]] = [("", {})]
-        count = 0
         try:
             for event, elem in defusedxml.ElementTree.iterparse(io.BytesIO(data), events=("start", "end"),
                                                                forbid_dtd=False, forbid_entities=True,
@@ -68,16 +67,10 @@ class _Tree:
                 path = f"{path}/{name}" if path else name
                 self.paths[id(elem)] = path
                 stack.append((path, {}))
-                count += 1
                 if len(stack) - 1 > MAX_DEPTH:
                     self.problems.append(Problem("results.usebio.too-deep", "{path}: the XML nests elements "
                                                  "more than {depth} deep; no USEBIO file does", path=path,
                                                  depth=MAX_DEPTH))
-                    return None
-                if count > MAX_ELEMENTS:
-                    self.problems.append(Problem("results.usebio.too-many", "{path}: the XML holds more than "
-                                                 "{count:,} elements, more than any USEBIO file", path=path,
-                                                 count=MAX_ELEMENTS))
                     return None
         except defusedxml.DefusedXmlException:
             self.problems.append(Problem("results.usebio.entities", "the XML declares entities or refers to "
