@@ -43,3 +43,10 @@ import os
 # process, started by tests/test_officejs_process.py (so one `pytest` runs everything).
 OFFICEJS = os.environ.get("XLWINGS_ON_SERVER") == "true"
 collect_ignore = [] if OFFICEJS else ["officejs"]
+
+# No test asserts a wall-clock time (CI runs on loaded machines): hypothesis' per-example
+# deadline (200 ms by default) is one, so it is off for every property test.
+from hypothesis import settings as _hypothesis_settings
+
+_hypothesis_settings.register_profile("xlbridge", deadline=None)
+_hypothesis_settings.load_profile("xlbridge")

@@ -5,7 +5,8 @@ Floors, bottom up (docs/architecture.md):
 
 1. ``xlbridge/rules/``, ``xlbridge/values.py`` and the package's face
    ``xlbridge/__init__.py`` (award, awards, schemes: the engine's public calls);
-2. ``xlbridge/clubs/`` and ``xlbridge/examples/`` -- season logic, example data;
+2. ``xlbridge/clubs/`` and ``xlbridge/examples/`` -- season logic, example data --
+   and ``xlbridge/results/`` -- the scoring programs' results files read;
 3. ``xlbridge/workbooks/`` -- the workbook kinds -- and ``xlbridge/files/`` -- the
    .xlsx on disk (the builders of the kinds write with it, the headless
    recalculation reads and saves with it);
@@ -31,7 +32,7 @@ MAX_LINES = 600
 def floor(module: str) -> int:
     if module == "xlbridge":
         return 1
-    return {"rules": 1, "values": 1, "language": 1, "clubs": 2, "examples": 2, "workbooks": 3, "files": 3, "excel": 4, "cli": 5,
+    return {"rules": 1, "values": 1, "language": 1, "clubs": 2, "examples": 2, "results": 2, "workbooks": 3, "files": 3, "excel": 4, "cli": 5,
             "__main__": 5}[module.split(".")[1]]
 
 

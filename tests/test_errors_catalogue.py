@@ -57,6 +57,8 @@ from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.messages import MARK, MESSAGES, clear_marks, report_problems
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 from xlbridge.excel.shipped import build
+from xlbridge.results import ResultsFileError, read_results
+from xlbridge.results.matchpoints import matchpoints
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "docs" / "errors.md"
@@ -1004,6 +1006,36 @@ scenario("E-SERVE-SCRIPT-MEMORY")(lambda ctx: served_script(ctx, 500_000, memory
 scenario("E-SERVE-SCRIPT-STOPPED")(lambda ctx: served_script(ctx, memory_mb=50))  # a worker that cannot even start
 
 
+# --- results files (xlbridge/results/; the files in tests/results/cases.py)
+
+sys.path.insert(0, str(ROOT / "tests" / "results"))
+from cases import BOUNDS, CASES, MORE  # noqa: E402
+
+
+def results_file(data: bytes) -> list[str]:
+    """The messages of every problem of a results file."""
+    with pytest.raises(ResultsFileError) as caught:
+        read_results(data)
+    return [str(problem) for problem in caught.value.problems]
+
+
+def results_ident(code: str) -> str:
+    return "E-RESULTS-" + code.split(".", 1)[1].upper().replace(".", "-")
+
+
+for _code, (_data, _messages) in {**CASES, **MORE}.items():
+    scenario(results_ident(_code), alone=len(_messages) == 1)(lambda ctx, data=_data: results_file(data))
+for _code, (_make, _message) in BOUNDS.items():
+    scenario(results_ident(_code))(lambda ctx, make=_make: results_file(make()))
+
+
+@scenario("E-RESULTS-TOP-TOO-SMALL")
+def _(ctx):
+    with pytest.raises(ResultsFileError) as caught:
+        matchpoints([100, 200, 300], top=2)
+    return [str(problem) for problem in caught.value.problems]
+
+
 # ------------------------------------------------------------------ the tests
 
 ENTRIES = catalogue() if CATALOGUE.exists() else {}
@@ -1047,7 +1079,7 @@ def test_the_catalogue_parses():
     assert len(ENTRIES) >= 40
     text = CATALOGUE.read_text(encoding="utf-8")
     for section in ("The file", "Any workbook", "Event sheets", "Heeg season", "BridgeMania season",
-                    "Worksheet functions", "The command line"):
+                    "Worksheet functions", "The command line", "Results files"):
         assert re.search(rf"^## .*{section}", text, re.M), section
 
 
