@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -52,6 +54,39 @@ def test_bundle_leaves_out_what_needs_files_or_openpyxl():
     names = set(source_files())
     assert "xlbridge/excel/functions.py" in names and "xlbridge/rules/data/tr_tablo3.csv" in names
     assert not {"xlbridge/cli.py", "xlbridge/files/headless.py", "xlbridge/excel/shipped.py"} & names
+
+
+#: What xlwings Lite's documentation lists as not available: ``.api``, ``Sheet.autofit``, a
+#: range's colour and font getters, ``Book.save``.
+UNAVAILABLE_ANYWHERE = {"api", "autofit", "save"}
+
+
+def unavailable(source: str) -> list[str]:
+    """Each use in ``source`` of what Lite does not offer, as ``line: what``: the attribute
+    ``api``, ``autofit`` or ``save`` (any object: a book's ``save`` cannot be told apart), and
+    the getters -- loads, not stores -- of ``color`` and of anything under ``font``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        loaded = isinstance(node.ctx, ast.Load)
+        under_font = isinstance(node.value, ast.Attribute) and node.value.attr == "font"
+        if node.attr in UNAVAILABLE_ANYWHERE or loaded and (node.attr == "color" or under_font):
+            found.append((node.lineno, node.col_offset, ast.unparse(node)))
+    return [f"{line}: {what}" for line, _col, what in sorted(found)]
+
+
+def test_the_walk_finds_each_unavailable_call():
+    source = ("v = ws.api.get('values')\nws.autofit('columns')\nbook.save()\nc = rng.color\nb = rng.font.bold\n"
+              "rng.color = '#FFFFFF'\nrng.font.bold = True\nrng.font.size = 14\nx = rng.number_format\n")
+    assert unavailable(source) == ["1: ws.api", "2: ws.autofit", "3: book.save", "4: rng.color", "5: rng.font.bold"]
+
+
+def test_the_lite_bundle_calls_nothing_lite_lacks():
+    code = {name: data.decode("utf-8") for name, data in source_files().items() if name.endswith(".py")}
+    assert "xlbridge/excel/book.py" in code and "xlbridge/excel/scripts.py" in code
+    found = {name: unavailable(text) for name, text in code.items()}
+    assert {name: uses for name, uses in found.items() if uses} == {}
 
 
 def test_main_py_registers_the_functions_from_its_own_bundle(tmp_path):

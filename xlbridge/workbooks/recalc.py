@@ -11,6 +11,7 @@ in its own language (:mod:`xlbridge.workbooks.speak`).
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from xlbridge.language import _, speaking
@@ -42,7 +43,7 @@ def detect(book: BookAdapter) -> Kind:
                                  "from a template: xlbridge new KIND PATH", names=names)])
 
 
-def recalculate(book: BookAdapter, *, when: str | None = None, language: str | None = None) -> Report:
+def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, language: str | None = None) -> Report:
     """Check, compute and write one workbook; nothing is written on a problem.
 
     Computed cells whose earlier value changes are listed in the Corrections

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xlbridge.language import N_, _
+from xlbridge.values import EXCEL_EPOCH, day_of
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout
 from xlbridge.workbooks.plan import Change, Plan, Problem, at, cell_name
 from xlbridge.workbooks.write import RECORD_SHEET
@@ -293,9 +294,24 @@ class Comparison:
 
 
 def _same(old: Any, new: Any) -> bool:
-    if isinstance(old, _Date) or isinstance(new, _Date):
-        return type(old) is type(new) and old == new
-    return same(old, new) or (isinstance(old, str) and isinstance(new, dt.datetime) and same(new, old))
+    if isinstance(old, (_Date, dt.date)) or isinstance(new, (_Date, dt.date)):
+        return _day(old) == _day(new) is not None  # a recorded date and a date read (not the same date's text)
+    return same(old, new)
+
+
+def _day(value: Any) -> str | None:
+    """A date (recorded, read or planned; or read as Excel's day number: xlwings-server up to
+    1.16 sends a date in a format of its own so) as ISO text, midnight left out; None for
+    anything else."""
+    if isinstance(value, _Date):
+        text = str.__str__(value)
+    elif isinstance(value, dt.date):
+        text = value.isoformat()
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and day_of(value) is not None:
+        text = (EXCEL_EPOCH + dt.timedelta(days=value)).isoformat()
+    else:
+        return None
+    return text[:10] if text.endswith("T00:00:00") else text
 
 
 def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes: Sequence[Change]) -> Comparison:
@@ -391,11 +407,8 @@ def _shown(value: Any, number_format: str) -> Any:
 
 
 def _decode_shown(value: Any) -> Any:
-    """A recorded value as the Corrections sheet shows it (a date as ISO text: computed cells hold no dates)."""
-    if isinstance(value, _Date):
-        text = str.__str__(value)
-        return text[:10] if text.endswith("T00:00:00") or len(text) == 10 else text
-    return value
+    """A recorded value as the Corrections sheet shows it (a date as a date)."""
+    return dt.datetime.fromisoformat(str.__str__(value)) if isinstance(value, _Date) else value
 
 
 def _position(cell: str) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from xlbridge.cli import main
 from xlbridge.clubs.heeg import period_standings, recalculate, year_standings
 from xlbridge.clubs.heeg.demo import demo_season
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-from xlbridge.excel.emulate import snapshot
+from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD, TYPED
 from xlbridge.workbooks.heeg import HeegSeason, evening_sheet
 from xlbridge.workbooks.recalc import BookInputError
