@@ -17,15 +17,23 @@ import re
 from copy import copy
 from typing import Any
 
+from openpyxl.styles.numbers import BUILTIN_FORMATS
+from openpyxl.utils.datetime import to_excel
+
 SHEET_DEFAULTS = {
     "pictures": [], "tables": [], "shapes": [], "charts": [], "notes": [],
     "visibility": "Visible", "show_gridlines": True, "pivot_tables": [], "print_area": None,
 }
-#: The xlwings-server JavaScript releases whose payload :func:`payload` builds: "1.13" (1.13.0 to
-#: 1.20.0: the used range of cells holding values, with its address) and "1.12" (1.12.x: A1 to the
-#: last cell of Excel's used range, formatted empty cells included; per sheet only its name,
-#: values, pictures and tables).
-RELEASES = ("1.13", "1.12")
+#: The xlwings-server JavaScript releases whose payload :func:`payload` builds, newest first:
+#: "1.17" (1.17.0 to 1.20.0: the used range of cells holding values, with its address; a number in
+#: a date format as ISO text), "1.13" (1.13.0 to 1.16.0: as 1.17, but a date travels as ISO text
+#: only in one of Excel's own date formats -- its number format category Date or Time --, in a
+#: format of one's own such as yyyy-mm-dd as its number: xlwings-server issue 354) and "1.12"
+#: (1.11.1 to 1.12.1: dates as 1.13; A1 to the last cell of Excel's used range, formatted empty
+#: cells included; per sheet only its name, values, pictures and tables).
+RELEASES = ("1.17", "1.13", "1.12")
+#: Excel's own date and time formats (number format category Date or Time), as openpyxl names them.
+_EXCELS_DATES = frozenset(BUILTIN_FORMATS[i] for i in (*range(14, 23), 45, 46, 47))
 
 
 def _to_js(value: Any) -> Any:
@@ -66,8 +74,10 @@ def _sheet(ws: Any, release: str) -> dict[str, Any]:
     if used is None:
         values: list[list[Any]] = [[""]]
     else:
-        values = [[_to_js(v) for v in row] for row in
-                  ws.iter_rows(min_row=1, min_col=1, max_row=used[2], max_col=used[3], values_only=True)]
+        by_category = release != "1.17"
+        values = [[to_excel(c.value) if by_category and isinstance(c.value, dt.date) and c.number_format not in _EXCELS_DATES
+                   else _to_js(c.value) for c in row]
+                  for row in ws.iter_rows(min_row=1, min_col=1, max_row=used[2], max_col=used[3])]
     if release == "1.12":
         return {"name": ws.title, "values": values, "pictures": [], "tables": []}
     return {"name": ws.title, **SHEET_DEFAULTS, "visibility": "Visible" if ws.sheet_state == "visible" else "Hidden",
@@ -106,7 +116,7 @@ def sent_as_asked(body: dict[str, Any], include: Any = None, exclude: Any = None
 
 
 def payload(workbook: Any, name: str = "Book1.xlsx", *, include: Any = None, exclude: Any = None,
-            release: str = "1.13") -> dict[str, Any]:
+            release: str = "1.17") -> dict[str, Any]:
     """The JSON body xlwings' JavaScript sends for a script call (``xw.Book(json=...)``):
     ``getBookData`` of the xlwings-server ``release`` (:data:`RELEASES`); a script's
     ``include``/``exclude`` as in :func:`sent_as_asked`."""
@@ -166,7 +176,7 @@ def function_body(func_name: str, *args: Any) -> dict[str, Any]:
 
 
 def run_script(module: Any, script: str, workbook: Any, name: str = "Book1.xlsx",
-               args: list[Any] | None = None, release: str = "1.13") -> list[dict[str, Any]]:
+               args: list[Any] | None = None, release: str = "1.17") -> list[dict[str, Any]]:
     """Run ``script`` of ``module`` through ``xlwings.server.custom_scripts_call``
     on the payload of ``workbook``; returns the actions.  ``args``: the script's
     arguments as App Mode's form sends them (a date as ISO text).  Needs

@@ -163,7 +163,8 @@ class XlwingsBook(_ReadOnce):
         for sheet, rows in values.items():
             ws = self._sheet(sheet)
             for top, left, bottom, right in _rectangles(rows):
-                part = [[_sent(rows[r][c], self._remote) for c in range(left, right + 1)] for r in range(top, bottom + 1)]
+                part = [[_sent(rows[r][c], self._remote) for c in range(left, right + 1)]
+                        for r in range(top, bottom + 1)]
                 target = ws.range((top, left), (bottom, right))
                 if self._remote:  # what xlwings' conversion sends, without its pass over the whole sheet per range
                     target.raw_value = part

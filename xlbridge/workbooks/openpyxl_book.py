@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from xlbridge.rules.problems import N_
-from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Grid, Layout, Rule, _clean_value_for_write, _is_number,
-                                     _ReadOnce, area_name, cells_of, column_letter, looks_like_formula, same_number)
+from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Grid, Layout, Rule, _clean_value_for_write,
+                                     _is_number, _ReadOnce, area_name, cells_of, column_letter, looks_like_formula,
+                                     same_number)
 from xlbridge.workbooks.plan import BookInputError, Problem, at, cell_name
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x

@@ -67,10 +67,10 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
             raise
         changes = diff(book, plan)
         record, damaged = read_record(book)
-        now = make_record(kinds_view, plan, getattr(kind, "never_read", ()))
+        now = make_record(kinds_view, plan, getattr(kind, "never_read", ()), record)
         found = compare(book, plan, record, now, changes) if record is not None else Comparison()
         written = apply(book, plan)
-        write_record(book, now)
+        write_record(book, now, record)
         over = {(c.sheet, c.cell) for c in found.over}
         ordered = found.typed + found.over + [c for c in changes if (c.sheet, c.cell) not in over]
         if ordered:

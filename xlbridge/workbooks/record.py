@@ -122,6 +122,20 @@ class Record:
         """The cells of the views (blocks never audited: standings, sorted results) as xlbridge left them."""
         return self._cells(sheet, "w", self._views)
 
+    def same_as(self, other: Record) -> bool:
+        """Whether ``other`` records the same cells with the same values, as the comparisons
+        take them (a date and its day number alike: xlwings-server up to 1.16 sends a date in
+        a format of its own as its number, so a click there records it so)."""
+        if set(self.sheets) != set(other.sheets):
+            return False
+        for sheet in self.sheets:
+            for cells in (Record.typed, Record.computed, Record.views):
+                mine, theirs = cells(self, sheet), cells(other, sheet)
+                if mine.keys() != theirs.keys() or \
+                        not all(_same(_checked(mine[key]), _checked(theirs[key])) for key in mine):
+                    return False
+        return True
+
     def _cells(self, sheet: str, key: str, cache: dict[str, Cells]) -> Cells:
         cells = cache.get(sheet)
         if cells is None:
@@ -241,8 +255,10 @@ def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list
     return columns, audited, viewed
 
 
-def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -> Record:
-    """The record of ``plan`` written over ``book``."""
+def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = (), last: Record | None = None) -> Record:
+    """The record of ``plan`` written over ``book``.  A typed date the ``last`` record holds,
+    read now as its day number (xlwings-server up to 1.16 sends a date in a format of its own
+    so), is recorded as ``last`` has it: the record is the same whichever release sent the book."""
     columns, audited, viewed = _written(plan)
     sheets: dict[str, dict[str, list]] = {}
     existing = set(book.sheet_names())
@@ -256,7 +272,9 @@ def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -
                 if value is None or c in skip:
                     run = None
                     continue
-                value = _encode(value)
+                before = last.typed(sheet).get((r, c)) if last is not None and type(value) in (int, float) else None
+                value = {"d": str.__str__(before)} if isinstance(before, _Date) and _same(before, value) \
+                    else _encode(value)
                 if run is None:
                     run = [r, c, [value]]
                     runs.append(run)
@@ -268,8 +286,12 @@ def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -
     return Record(sheets)
 
 
-def write_record(book: BookAdapter, record: Record) -> None:
-    """Write ``record`` into the hidden sheet (added at the end on first use; hidden again if unhidden)."""
+def write_record(book: BookAdapter, record: Record, old: Record | None = None) -> None:
+    """Write ``record`` into the hidden sheet (added at the end on first use; hidden again if
+    unhidden), unless it is the same as the ``old`` one there (:meth:`Record.same_as`)."""
+    if old is not None and old.same_as(record):
+        book.lay_out(RECORD, Layout(hidden=True))
+        return
     text = record.dumps()
     parts = ["~" + text[i:i + CHUNK - 1] for i in range(0, len(text), CHUNK - 1)] or ["~"]
     if RECORD not in book.sheet_names():
