@@ -5,7 +5,7 @@ conventions both backends keep.
 Only the xlwings API that the xlwings Lite documentation lists as available
 (no ``.api``, no ``Sheet.autofit``, no colour or font getters, no ``Book.save``;
 ``tests/test_lite.py`` walks the bundled sources), and on xlwings' Office.js engine
-only the actions every xlwings-server JavaScript release from 1.12.0 to 1.20.0
+only the actions every xlwings-server JavaScript release from 1.11.1 to 1.20.0
 applies (docs/install.md, "What a click sends"): ``addSheet``, ``setNumberFormat``,
 ``setFontProperty``, ``freezePaneAtRange``, ``setRangeColor`` with a colour,
 ``setValues``, ``activateSheet``, ``rangeSelect``, ``alert``.  Everything waits until
@@ -23,6 +23,7 @@ from typing import Any
 from xlbridge.values import EXCEL_EPOCH
 from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Area, Grid, Layout, _clean, _clean_value_for_write,
                                      _is_number, _ReadOnce, column_letter, rectangular, same_number, trimmed)
+
 
 class XlwingsBook(_ReadOnce):
     """Live backend on an ``xlwings.Book`` (desktop Excel, xlwings Lite or Server)."""
@@ -99,9 +100,9 @@ class XlwingsBook(_ReadOnce):
         self._shown = (sheet, cell)
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
-        """The look xlwings-server 1.12.0 can give a sheet: title and header type, header and
-        input fills, number formats, frozen panes.  Not sent (docs/install.md, docs/printing.md):
-        column widths (no action sets them in 1.12.0; Lite documents no ``Sheet.autofit``),
+        """The look every xlwings-server release can give a sheet: title and header type, header
+        and input fills, number formats, frozen panes.  Not sent (docs/install.md, docs/printing.md):
+        column widths (no action sets them before 1.13.0; Lite documents no ``Sheet.autofit``),
         hiding a sheet, the print setup, input rules."""
         for row, col in ((1, 1),) * layout.title + layout.titles:
             self._fonts += [(sheet, (row, col, 1, 1), "bold", True), (sheet, (row, col, 1, 1), "size", 14)]
