@@ -41,7 +41,7 @@ PAIRS = 26
 
 
 def _body(func_name: str, *args):
-    from xlbridge.excel.emulate import function_body
+    from tests.emulate import function_body
 
     return function_body(func_name, *args)
 

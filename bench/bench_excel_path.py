@@ -23,10 +23,9 @@ Measured:
   blocks emptied, found by planning it headless), so the script has every
   computed cell to write.  *Second click*: the same workbook after the first
   click's actions were applied as Excel applies them
-  (:func:`xlbridge.excel.emulate.apply_actions`): nothing changed; each timed second
-  click follows a first click in the same process, as the scorer's does (the script
-  remembers that click: :mod:`xlbridge.excel.memo`);
-- the payload Office.js sends (:func:`xlbridge.excel.emulate.payload`, with the
+  (:func:`tests.emulate.apply_actions`): nothing changed; each timed second
+  click follows a first click in the same process, as the scorer's does;
+- the payload Office.js sends (:func:`tests.emulate.payload`, with the
   script's ``include``/``exclude`` applied as xlwings' Office.js client applies
   them: an excluded sheet travels with ``values: [[]]``), its bytes as compact
   JSON, and the sheets the recalculation reads (``XlwingsBook._read``); the bytes
@@ -172,14 +171,14 @@ def nbytes(value: Any) -> int:
 def typed_workbook(kind: str, size: int):
     """The season of ``kind`` and ``size`` as typed: every computed cell emptied."""
     from bench import seasons
-    from xlbridge.excel.emulate import as_typed
+    from tests.emulate import as_typed
 
     return as_typed(seasons.WORKBOOKS[kind](size))
 
 
 def headless_snapshot(kind: str, size: int) -> Any:
     """Values and fills of the typed season recalculated by ``xlbridge recalc``'s code."""
-    from xlbridge.excel.emulate import snapshot
+    from tests.emulate import snapshot
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks import recalc
 
@@ -247,7 +246,7 @@ def measure_startup(pair: Pair, reloads: int) -> dict[str, Any]:
 
 
 def measure_functions(pair: Pair, repeats: int) -> dict[str, dict[str, float]]:
-    from xlbridge.excel.emulate import function_body
+    from tests.emulate import function_body
 
     out: dict[str, dict[str, float]] = {}
     bodies = {name: function_body(name, *args) for name, args in FUNCTIONS}
@@ -276,8 +275,8 @@ def _click(pair: Pair, side: str, payload: dict[str, Any]) -> tuple[float, list[
 
 
 def measure_season(pair: Pair, kind: str, size: int, repeats: int, meta: dict[str, Any]) -> dict[str, Any]:
-    from xlbridge.excel.emulate import apply_actions, sent_as_asked, snapshot
-    from xlbridge.excel.emulate import payload as make_payload
+    from tests.emulate import apply_actions, sent_as_asked, snapshot
+    from tests.emulate import payload as make_payload
 
     print(f"[bench]   {kind} {size}x: building the season", file=sys.stderr, flush=True)
     wb = typed_workbook(kind, size)
@@ -474,8 +473,8 @@ def profile(kind: str, size: int, *, second: bool = False, side: str = "pyodide"
     """cProfile of one click inside ``side`` (after one untimed click)."""
     from tests.pyodide import runtime
     from xlbridge.excel import lite
-    from xlbridge.excel.emulate import apply_actions
-    from xlbridge.excel.emulate import payload as make_payload
+    from tests.emulate import apply_actions
+    from tests.emulate import payload as make_payload
 
     version = lite.PYODIDE_VERSION
     files = kind_files(kind)

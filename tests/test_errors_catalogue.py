@@ -975,7 +975,7 @@ def served(job: tuple, *, answer_as: str = "function", kill_after: float | None 
 
 
 def season_payload(ctx: Ctx, filler_rows: int = 0) -> dict:
-    from xlbridge.excel.emulate import payload
+    from tests.emulate import payload
 
     Path(BOOK).write_bytes(ctx.sources("tbf-club"))
     book = payload(load_workbook(BOOK))

@@ -19,7 +19,7 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from xlbridge.excel import lite
-from xlbridge.excel.emulate import function_body, payload
+from tests.emulate import function_body, payload
 from xlbridge.excel.shipped import SHIPPED
 from xlbridge.workbooks.messages import is_done_message
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -52,6 +54,39 @@ def test_bundle_leaves_out_what_needs_files_or_openpyxl():
     names = set(source_files())
     assert "xlbridge/excel/functions.py" in names and "xlbridge/rules/data/tr_tablo3.csv" in names
     assert not {"xlbridge/cli.py", "xlbridge/files/headless.py", "xlbridge/excel/shipped.py"} & names
+
+
+#: What xlwings Lite's documentation lists as not available: ``.api``, ``Sheet.autofit``, a
+#: range's colour and font getters, ``Book.save``.
+UNAVAILABLE_ANYWHERE = {"api", "autofit", "save"}
+
+
+def unavailable(source: str) -> list[str]:
+    """Each use in ``source`` of what Lite does not offer, as ``line: what``: the attribute
+    ``api``, ``autofit`` or ``save`` (any object: a book's ``save`` cannot be told apart), and
+    the getters -- loads, not stores -- of ``color`` and of anything under ``font``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        loaded = isinstance(node.ctx, ast.Load)
+        under_font = isinstance(node.value, ast.Attribute) and node.value.attr == "font"
+        if node.attr in UNAVAILABLE_ANYWHERE or loaded and (node.attr == "color" or under_font):
+            found.append((node.lineno, node.col_offset, ast.unparse(node)))
+    return [f"{line}: {what}" for line, _col, what in sorted(found)]
+
+
+def test_the_walk_finds_each_unavailable_call():
+    source = ("v = ws.api.get('values')\nws.autofit('columns')\nbook.save()\nc = rng.color\nb = rng.font.bold\n"
+              "rng.color = '#FFFFFF'\nrng.font.bold = True\nrng.font.size = 14\nx = rng.number_format\n")
+    assert unavailable(source) == ["1: ws.api", "2: ws.autofit", "3: book.save", "4: rng.color", "5: rng.font.bold"]
+
+
+def test_the_lite_bundle_calls_nothing_lite_lacks():
+    code = {name: data.decode("utf-8") for name, data in source_files().items() if name.endswith(".py")}
+    assert "xlbridge/excel/book.py" in code and "xlbridge/excel/scripts.py" in code
+    found = {name: unavailable(text) for name, text in code.items()}
+    assert {name: uses for name, uses in found.items() if uses} == {}
 
 
 def test_main_py_registers_the_functions_from_its_own_bundle(tmp_path):
@@ -154,3 +189,66 @@ def test_every_root_part_openpyxl_does_not_write_is_kept(tmp_path):
         assert b"metadata/thumbnail" in archive.read("_rels/.rels")
         assert b'Extension="jpeg"' in archive.read("[Content_Types].xml")
     assert lite.extract(club) == lite.extract(SHIPPED_PATHS[0])
+
+
+def _saved_by_libreoffice(sources: list[Path], folder: Path) -> list[Path]:
+    """Each workbook as LibreOffice saves it (``soffice --headless --convert-to xlsx``): it drops
+    the xlwings Lite code (``xl/webextensions/webextension1.xml``), keeps the sheets and the buttons."""
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    assert soffice, "LibreOffice (soffice) is needed: apt-get install libreoffice-calc-nogui (.ci/run installs it)"
+    out = folder / "saved"
+    subprocess.run([soffice, f"-env:UserInstallation={(folder / 'profile').as_uri()}", "--headless", "--norestore",
+                    "--convert-to", "xlsx", "--outdir", str(out), *map(str, sources)],
+                   check=True, capture_output=True, timeout=300)
+    saved = [out / source.name for source in sources]
+    assert all(lite.extract(path) == {} for path in saved)
+    return saved
+
+
+def _documented(code_id: str) -> str:
+    import re
+
+    match = re.search(rf"^\| `{code_id}` \|[^|]*\| `([^`]+)` \|", (ROOT / "docs" / "errors.md").read_text("utf-8"), re.M)
+    assert match, code_id
+    return match[1]
+
+
+def test_a_workbook_saved_by_libreoffice_gets_its_lite_code_back_on_recalc(tmp_path, capsys):
+    from openpyxl import load_workbook
+
+    from xlbridge.cli import main
+    from xlbridge.excel.button import buttons
+    from xlbridge.excel.shipped import LITE_PUT_BACK, build
+    from xlbridge.language import _, speaking
+
+    english = build("heeg", tmp_path / "heeg-en.xlsx", language="en")
+    dutch, club = ROOT / "workbooks" / "heeg-demo.xlsx", ROOT / "workbooks" / "tbf-club.xlsx"
+    warnings = []
+    for saved, original, language in zip(_saved_by_libreoffice([english, dutch, club], tmp_path),
+                                         (english, dutch, club), ("en", "nl", "tr")):
+        assert main(["recalc", str(saved), "--no-backup"]) == 0
+        with speaking(language):
+            warnings.append(_("xlbridge: warning: {warning}").format(warning=f"{_('workbook')}: {_(LITE_PUT_BACK)}"))
+        assert warnings[-1] in capsys.readouterr().err.splitlines()  # in the workbook's language
+        assert lite.extract(saved) == lite.extract(original)  # the kind's current code, as xlbridge new embeds it
+        assert [(b["sheet"], b["name"], b["cell"]) for b in buttons(saved)] == \
+            [(b["sheet"], b["name"], b["cell"]) for b in buttons(original)]
+        assert main(["recalc", str(saved), "--no-backup"]) == 0 and "warning" not in capsys.readouterr().err
+    assert warnings[0] == f"xlbridge: warning: {_documented('W-LITE-PUT-BACK')}"
+    assert len(set(warnings)) == 3  # (translated: nl, tr)
+    assert load_workbook(saved).sheetnames == load_workbook(club).sheetnames
+
+
+def test_a_saved_workbook_without_its_main_sheet_says_how_to_get_the_code_back(tmp_path, capsys):
+    from openpyxl import load_workbook
+
+    from xlbridge.cli import main
+    from xlbridge.excel.shipped import build
+
+    club = build("tbf-club", tmp_path / "club.xlsx", language="en")
+    wb = load_workbook(club)
+    wb["Tournament"].title = "Club night"  # the sheet of the button renamed
+    wb.save(club)  # (openpyxl drops the Lite code too)
+    assert main(["recalc", str(club), "--no-backup"]) == 0
+    assert f"xlbridge: warning: {_documented('W-LITE-LOST')}" in capsys.readouterr().err.splitlines()
+    assert lite.extract(club) == {}

@@ -38,7 +38,10 @@ class FakeSheets(list):
 
 def book_with(*names):
     sheets = FakeSheets(FakeSheet(n) for n in names)
-    return XlwingsBook(type("Book", (), {"sheets": sheets})()), sheets
+    book = XlwingsBook(type("Book", (), {"sheets": sheets})())
+    for name in names:
+        book._grids[name] = []  # (read: empty)
+    return book, sheets
 
 
 def test_blocks_side_by_side_go_out_as_one_range_and_the_last_value_wins():
@@ -54,11 +57,11 @@ def test_blocks_side_by_side_go_out_as_one_range_and_the_last_value_wins():
 def test_fills_of_one_colour_go_out_as_rectangles_and_the_commonest_colour_first():
     book, sheets = book_with("S")
     for row in range(1, 11):
-        book.fill("S", row, 3, None)
+        book.fill("S", row, 3, "#FFFFFF")
     book.fill("S", 4, 3, "#FF0000")
     book.fill("S", 5, 3, "#FF0000")
     book.flush()
-    assert sheets[0].log == [("color", (1, 3), (10, 3), None), ("color", (4, 3), (5, 3), "#FF0000")]
+    assert sheets[0].log == [("color", (1, 3), (10, 3), "#FFFFFF"), ("color", (4, 3), (5, 3), "#FF0000")]
 
 
 def test_a_value_the_cell_already_shows_is_not_sent():
@@ -72,12 +75,14 @@ def test_a_value_the_cell_already_shows_is_not_sent():
     assert sheets[0].log == [("value", (1, 4), (1, 4), [[1]])]
 
 
-def test_the_values_wait_for_a_new_sheet_and_the_alert():
+def test_everything_waits_for_the_flush_and_the_fills_go_before_the_values():
     book, sheets = book_with("S")
     book.write("S", 1, 1, [[1]])
+    book.fill("S", 1, 1, "#FFF2CC")
+    book.alert("done")  # (the book has no app: no message box)
     assert sheets[0].log == []
-    book.alert("done")  # the alert sends what waits first (the book has no app: no message box)
-    assert sheets[0].log == [("value", (1, 1), (1, 1), [[1]])]
+    book.flush()
+    assert sheets[0].log == [("color", (1, 1), (1, 1), "#FFF2CC"), ("value", (1, 1), (1, 1), [[1]])]
 
 
 cells = st.sets(st.tuples(st.integers(1, 12), st.integers(1, 8)), min_size=1, max_size=60)
@@ -91,7 +96,7 @@ def test_rectangles_cover_every_cell_once(chosen):
 
 
 @given(st.dictionaries(st.tuples(st.integers(1, 12), st.integers(1, 6)),
-                       st.sampled_from([None, "#FF0000", "#FFF2CC"]), min_size=1, max_size=60))
+                       st.sampled_from(["#FFFFFF", "#FF0000", "#FFF2CC"]), min_size=1, max_size=60))
 def test_fill_areas_leave_each_cell_its_colour_and_touch_no_other(fills):
     painted = {}
     for colour, (top, left, bottom, right) in _fill_areas(fills):

@@ -205,7 +205,7 @@ def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.language import _
     from xlbridge.workbooks.messages import done_text
 
-    report = recalc_path(args.path, backup=not args.no_backup, language=args.lang)
+    report = recalc_path(args.path, backup=not args.no_backup, language=args.lang, finish=_code_put_back)
     with speaking(report.language):
         for warning in report.warnings:
             print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
@@ -218,6 +218,13 @@ def cmd_recalc(args: argparse.Namespace) -> None:
         warned = _(", {count} warning(s) above").format(count=len(report.warnings)) if report.warnings else ""
         print(_("recalculated {path} ({kind}): {count} computed cells up to date{changed}").format(
             path=args.path, kind=report.kind, count=report.cells_written, changed=changed) + warned)
+
+
+def _code_put_back(temp, workbook, report) -> None:
+    """A recalculated workbook that lost its xlwings Lite code gets it back (excel/shipped.py)."""
+    from xlbridge.excel.shipped import put_back_code
+
+    put_back_code(temp, workbook.sheetnames, report)
 
 
 def cmd_next(args: argparse.Namespace) -> None:

@@ -107,12 +107,20 @@ def as_text(value: Any) -> str:
 
 
 def as_date(value: Any) -> dt.date | None:
-    """A typed date: a date or datetime (openpyxl, desktop Excel, pandas) or ISO
-    text (``2025-09-04``; Office.js sends ``2025-09-04T00:00:00.000Z``)."""
+    """A typed date: a date or datetime (openpyxl, desktop Excel, pandas), ISO text
+    (``2025-09-04``; Office.js sends ``2025-09-04T00:00:00.000Z``) or Excel's day number
+    of it (xlwings-server up to 1.16 sends a date in a format of its own, such as
+    ``yyyy-mm-dd``, as its number: 45904 is 2025-09-04).
+
+    >>> as_date(45904), as_date(45904.75), as_date(0), as_date(True)
+    (datetime.date(2025, 9, 4), datetime.date(2025, 9, 4), None, None)
+    """
     if isinstance(value, dt.datetime):
         return value.date()
     if isinstance(value, dt.date):
         return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return day_of(value)
     if isinstance(value, str):
         match = _ISO_DATE.fullmatch(value.strip())
         if match:
@@ -121,6 +129,18 @@ def as_date(value: Any) -> dt.date | None:
             except ValueError:
                 return None
     return None
+
+
+#: Excel's day 0 (its 1900 date system, from 1900-03-01 on) and its last day (9999-12-31).
+EXCEL_EPOCH = dt.datetime(1899, 12, 30)
+LAST_DAY_NUMBER = 2958465
+
+
+def day_of(number: float) -> dt.date | None:
+    """The date of Excel's day ``number`` (1 to 2958465), else None."""
+    if not 1 <= number <= LAST_DAY_NUMBER:  # (NaN too)
+        return None
+    return (EXCEL_EPOCH + dt.timedelta(days=float(number))).date()
 
 
 def pair_key(value: Any) -> int | str:

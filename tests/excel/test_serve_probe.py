@@ -70,7 +70,7 @@ def test_the_server_app_marks_it_and_answers_as_before(tmp_path):
         os.environ.update(server.server_environment(server.prepare_project({str(tmp_path)!r}), noncommercial=True))
         from xlwings import server as xw_server
         from xlbridge.excel import functions
-        from xlbridge.excel.emulate import function_body
+        from tests.emulate import function_body
 
         bodies = [function_body("award", "tr.club", 1.0, 26.0, "boards=24"),
                   function_body("award", "tr.club", 3.0, 26.0, None),  # an omitted optional: null

@@ -179,7 +179,7 @@ def test_a_taken_port_is_a_clear_message(served):
 def test_a_script_over_its_time_limit_tells_the_scorer_and_sigterm_stops_cleanly(tmp_path, monkeypatch):
     from openpyxl import load_workbook
 
-    from xlbridge.excel.emulate import payload
+    from tests.emulate import payload
     from xlbridge.excel.shipped import build
 
     monkeypatch.setenv("XLWINGS_LICENSE_KEY", "noncommercial")  # emulate's payload asks xlwings for its version

@@ -12,11 +12,11 @@ assert os.environ.get("XLWINGS_ON_SERVER") == "true", "run through tests/test_of
 from xlwings import server  # noqa: E402
 
 from xlbridge.excel import functions  # noqa: E402
-from xlbridge.excel.emulate import function_body  # noqa: E402
+from tests.emulate import function_body  # noqa: E402
 
 
 def body(func_name: str, *args):
-    """The request body Office.js sends (see xlbridge.excel.emulate.function_body)."""
+    """The request body Office.js sends (see tests.emulate.function_body)."""
     return function_body(func_name, *args)
 
 

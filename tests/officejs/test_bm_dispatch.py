@@ -13,8 +13,8 @@ from xlbridge.workbooks import recalc
 from xlbridge.workbooks.bridgemania import COMPUTED, T_FIRST, T_HEADER
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-from xlbridge.excel.emulate import apply_actions, run_script, snapshot
-from xlbridge.excel.emulate import excel_and_headless as both_ways
+from tests.emulate import apply_actions, run_script, snapshot
+from tests.emulate import excel_and_headless as both_ways
 from xlbridge.excel.shipped import build
 from xlbridge.workbooks.record import RECORD
 
@@ -166,7 +166,8 @@ def test_award_with_bm_schemes(call):
 
 def test_an_earlier_release_file_gets_its_sorted_result_the_same_way(tmp_path):
     """A season of an earlier release (board 1 in D): the Excel path writes the sorted result right
-    of the per-pair columns, with the same values and look as the headless run, and sets it to print."""
+    of the per-pair columns, with the same values and look as the headless run; headless sets it to
+    print (the Excel path cannot: xlwings-server 1.12.0 has no setPrintArea, docs/printing.md)."""
     from pathlib import Path
 
     from xlbridge.workbooks.bridgemania.declaration import RESULT, RESULT_CAPTION, RESULT_CAPTION_ROW
@@ -188,4 +189,4 @@ def test_an_earlier_release_file_gets_its_sorted_result_the_same_way(tmp_path):
     assert ws.cell(RESULT_CAPTION_ROW, col).value == RESULT_CAPTION
     assert [ws.cell(T_HEADER, col + i).value for i in range(RESULT.width())] == RESULT.headers()
     assert ws.cell(T_FIRST, col).value == 1 and ws.cell(T_FIRST, col).fill.start_color.rgb == "FFDDEBF7"
-    assert ws.print_area is not None and f"${RESULT_CAPTION_ROW}:" in ws.print_area
+    assert not ws.print_area and f"${RESULT_CAPTION_ROW}:" in headless["T07"].print_area

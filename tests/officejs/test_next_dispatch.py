@@ -13,7 +13,7 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.excel import lite
-from xlbridge.excel.emulate import apply_actions, run_script, snapshot
+from tests.emulate import apply_actions, run_script, snapshot
 from xlbridge.excel.shipped import build
 from xlbridge.workbooks.nextsheet import add_next
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook

@@ -9,7 +9,7 @@ import xlwings as xw
 from openpyxl import load_workbook
 
 from xlbridge.excel import scripts
-from xlbridge.excel.emulate import payload
+from tests.emulate import payload
 from xlbridge.excel.shipped import build
 from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.bridgemania.declaration import BLANK_TOURNAMENT, CALENDAR, SEASON
@@ -18,7 +18,7 @@ from xlbridge.workbooks.messages import DONE_EMPTY, is_done_message
 
 def click(wb) -> list[str]:
     book = xw.Book(json=payload(wb, "Book1.xlsx"))
-    scripts.recalculate(book, None)
+    scripts.recalculate(book)
     return [a["args"][0] for a in book.json()["actions"] if a["func"] == "alert"]
 
 

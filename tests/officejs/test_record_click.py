@@ -1,6 +1,7 @@
 """The record of the last recalculation on the Excel path (xlwings' Office.js dispatch, as
-xlwings Lite runs it): the first click adds the hidden sheet ``xlbridge``, exactly as
-headless (a built workbook holds it already); the second click writes nothing; a typed change goes first on Corrections; a
+xlwings Lite runs it): the first click adds the sheet ``xlbridge``, cell for cell as headless
+(a built workbook holds it already, hidden; one Excel adds stays visible: xlwings-server 1.12.0
+cannot hide a sheet); the second click writes nothing; a typed change goes first on Corrections; a
 value typed over a computed cell is a warning (workbooks/record.py, docs/clubs/heeg.md §11.6)."""
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ import xlwings as xw
 from openpyxl import load_workbook
 
 from xlbridge.excel import scripts
-from xlbridge.excel.emulate import apply_actions, excel_and_headless, payload, snapshot
-from xlbridge.excel.memo import LastClick
+from tests.emulate import apply_actions, excel_and_headless, payload, snapshot
 from xlbridge.excel.shipped import build
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.record import RECORD, TYPED, TYPED_OVER
@@ -48,17 +48,17 @@ def test_the_built_record_is_kept_and_the_first_click_writes_nothing(built, tmp_
     shutil.copy(built, target)
     wb = load_workbook(target)
     assert wb[RECORD].sheet_state == "hidden"
-    actions = click(wb, LastClick())
+    actions = click(wb)
     assert not any(a["func"] in ("setSheetVisibility", "addSheet") for a in actions)
     record_position = wb.sheetnames.index(RECORD)
     assert not any(a["func"] == "setValues" and a["sheet_position"] == record_position for a in actions)
     apply_actions(wb, actions)
-    assert "Corrections" not in wb.sheetnames and writes(click(wb, LastClick())) == 0
+    assert "Corrections" not in wb.sheetnames and writes(click(wb)) == 0
 
 
-def click(wb, memo: LastClick | None) -> list[dict]:
+def click(wb) -> list[dict]:
     excel = xw.Book(json=payload(wb))
-    scripts.recalculate(excel, memo)
+    scripts.recalculate(excel)
     return excel.json()["actions"]
 
 
@@ -66,34 +66,32 @@ def writes(actions: list[dict]) -> int:
     return sum(len(a["values"]) * len(a["values"][0]) for a in actions if a["func"] == "setValues")
 
 
-def test_the_first_click_adds_the_hidden_record_as_headless_does(book):
+def test_the_first_click_adds_the_record_as_headless_does_but_visible(book):
     headless, excel, _alerts = excel_and_headless(book)
     assert excel.sheetnames[-1] == RECORD and headless.sheetnames[-1] == RECORD
-    assert excel[RECORD].sheet_state == "hidden" == headless[RECORD].sheet_state
+    # xlwings-server 1.12.0 cannot hide a sheet: the record Excel adds stays visible (docs/install.md)
+    assert excel[RECORD].sheet_state == "visible" and headless[RECORD].sheet_state == "hidden"
     assert snapshot(excel) == snapshot(headless)  # the record cell for cell
 
 
-def test_the_second_click_writes_nothing_remembered_or_not(book):
-    wb, memo = load_workbook(book), LastClick()
-    first = click(wb, memo)
-    assert [a["args"] for a in first if a["func"] == "setSheetVisibility"] == [["Hidden"]]
+def test_the_second_click_writes_nothing(book):
+    wb = load_workbook(book)
+    first = click(wb)
+    assert [a["args"] for a in first if a["func"] == "addSheet"] == [[len(wb.sheetnames), RECORD]]
     apply_actions(wb, first)
-    assert memo._last is not None  # adding only the record keeps the click remembered
-    second = click(wb, memo)
-    assert memo.skipped == 1 and writes(second) == 0
-    fresh = click(wb, None)  # a new process: recalculates in full, the same record, no cell written
-    assert writes(fresh) == 0 and not any(a["func"] in ("setSheetVisibility", "addSheet") for a in fresh)
+    second = click(wb)
+    assert writes(second) == 0 and not any(a["func"] == "addSheet" for a in second)
 
 
 def test_a_typed_change_goes_first_and_a_typed_over_cell_is_a_warning(book):
-    wb, memo = load_workbook(book), LastClick()
-    apply_actions(wb, click(wb, memo))
+    wb = load_workbook(book)
+    apply_actions(wb, click(wb))
     ws = wb[E3]
     old_round = ws["D3"].value
     ws["D3"] = old_round + 2
     computed = ws["P5"].value
     ws["P5"] = 62.5
-    actions = click(wb, memo)
+    actions = click(wb)
     alerts = apply_actions(wb, actions)
     rows = [[c.value for c in row] for row in wb["Corrections"].iter_rows(min_row=2)]
     assert rows[0][1:] == [E3, "D3", "2", "R1", old_round, old_round + 2, TYPED]
@@ -106,5 +104,5 @@ def test_a_typed_change_goes_first_and_a_typed_over_cell_is_a_warning(book):
          "was replaced and is kept on the Corrections sheet; to change this result, change the yellow cells it is "
          "computed from", None]]
     assert "1 warning(s)" in alerts[-1]
-    again = click(wb, memo)  # the warned click is not remembered: a full recalculation, nothing to write
+    again = click(wb)  # nothing left to write
     assert writes([a for a in again if a.get("sheet_position") != wb.sheetnames.index("Messages")]) == 0

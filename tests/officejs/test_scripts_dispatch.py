@@ -8,8 +8,8 @@ from openpyxl import load_workbook
 
 from xlbridge.excel import scripts
 from xlbridge.workbooks import recalc
-from xlbridge.excel.emulate import apply_actions, run_script, snapshot
-from xlbridge.excel.emulate import excel_and_headless as both_ways
+from tests.emulate import apply_actions, run_script, snapshot
+from tests.emulate import excel_and_headless as both_ways
 from xlbridge.excel.shipped import build
 
 

@@ -3,8 +3,9 @@ the endpoints Excel calls, answered by the real xlwings-server app."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import inspect
-import json
 import os
 import tempfile
 
@@ -20,7 +21,7 @@ from openpyxl import load_workbook  # noqa: E402
 
 from xlbridge.excel import functions, scripts  # noqa: E402
 from xlbridge.workbooks import recalc
-from xlbridge.excel.emulate import apply_actions, payload, run_script  # noqa: E402
+from tests.emulate import apply_actions, payload, run_script  # noqa: E402
 from xlbridge.excel.shipped import build  # noqa: E402
 
 from .conftest import body  # noqa: E402
@@ -37,12 +38,15 @@ def normal(text: str) -> str:
     return " ".join(text.split())
 
 
-def stamped(actions: list) -> list:
-    """The actions with every timestamp to the minute (the Corrections sheet's When) as ``<when>``."""
-    import re
+STAMP = dt.datetime(2026, 11, 30, 12, 0)
 
-    minute = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d")
-    return json.loads(re.sub(minute.pattern, "<when>", json.dumps(actions)))
+
+def stamped(actions: list) -> list:
+    """The actions with the Corrections sheet's When (a date and time: Excel's day number of
+    this run's minute or of :data:`STAMP`) as ``<when>``."""
+    days = [(moment - dt.datetime(1899, 12, 30)) / dt.timedelta(days=1) for moment in (dt.datetime.now(), STAMP)]
+    return [dict(a, values=[["<when>" if type(v) is float and any(abs(v - d) < 1 for d in days) else v for v in line]
+                            for line in a["values"]]) if a["func"] == "setValues" else a for a in actions]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +57,7 @@ def client():
 
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch):
-    monkeypatch.setattr(recalc, "now_stamp", lambda: "2026-11-30 12:00")
+    monkeypatch.setattr(recalc, "now_stamp", lambda: STAMP)
 
 
 def test_meta_lists_every_xlbridge_function_with_its_help(client):

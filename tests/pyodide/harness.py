@@ -352,7 +352,7 @@ class _Workbook:
 
     def call(self, func_name: str, *args: Any) -> Any:
         """A worksheet function called as Office.js calls it (``emulate.function_body``)."""
-        from xlbridge.excel.emulate import function_body
+        from tests.emulate import function_body
 
         return self._ask("function", f"{func_name}{args!r}", body=function_body(func_name, *args))["result"]
 
@@ -361,7 +361,7 @@ class _Workbook:
         """The actions the script returns for ``workbook`` (openpyxl) sent as Office.js sends it
         (``args``: the script's form fields, a date as ISO text; none: a sheet button's click);
         ``self.last["call_ms"]`` is the dispatch's time inside the runtime."""
-        from xlbridge.excel.emulate import payload
+        from tests.emulate import payload
 
         asked = self.script_meta(name)
         body = payload(workbook, book_name, include=asked.get("include"), exclude=asked.get("exclude"))

@@ -36,7 +36,7 @@ from xlbridge.workbooks.write import CORRECTIONS_SPEC
 from xlbridge.workbooks.record import TYPED
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-from xlbridge.excel.emulate import apply_actions, snapshot
+from tests.emulate import apply_actions, snapshot
 
 #: The recalculation script, by the names it has had (newest first; was recalc_season).
 RECALC_SCRIPTS = ("recalculate_season", "recalc_season")

@@ -13,6 +13,8 @@ cells (its own re-save caches the values it read).
 
 from __future__ import annotations
 
+import datetime as dt
+
 import re
 import shutil
 import subprocess
@@ -85,7 +87,7 @@ def heeg_pair_evenings(wb, pair: int) -> list[list[object]]:
     for name in sorted(n for n in wb.sheetnames if n.startswith(prefix)):
         ws = wb[name]
         row = next(r for r in range(2, ws.max_row + 1) if ws.cell(row=r, column=EVENING.col("pair")).value == pair)
-        out.append([name[len(prefix):], ws.cell(row=row, column=EVENING.col("line")).value,
+        out.append([dt.datetime.fromisoformat(name[len(prefix):]), ws.cell(row=row, column=EVENING.col("line")).value,
                     *(ws.cell(row=row, column=EVENING.col(c)).value for c in ("pct", "period_pct", "year_pct"))])
     return out
 
@@ -210,7 +212,7 @@ def test_bm_blank_pair_is_the_leader_with_the_championship_values(bm: Path) -> N
                   if final.cell(row=r, column=1).value == 1)
     rows = chart_rows(wb[GRAFICO], bmd.CHART_TABLE)
     assert len(rows) == 14 and [[r[0], *r[2:]] for r in rows] == after_table(wb, leader)
-    assert [r[1] for r in rows[:2]] == ["2019-09-20", "2019-10-04"]  # the calendar's dates, as text
+    assert [r[1] for r in rows[:2]] == [dt.datetime(2019, 9, 20), dt.datetime(2019, 10, 4)]  # the calendar's dates
     assert wb[GRAFICO]["A1"].value.startswith(f"Coppia {leader} (")
 
 

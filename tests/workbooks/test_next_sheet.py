@@ -77,7 +77,7 @@ def test_heeg_template_new_evening_then_recalc_fills_it(tmp_path, capsys):
     assert ws.data_validations.dataValidation  # the inv drop-down
     assert ws.sheet_view.selection[0].activeCell == "D2"
     season = wb["Seizoen"]
-    assert season["C12"].value == "2026-09-03"  # entered in period 1, Avond 1
+    assert season["C12"].value == dt.datetime(2026, 9, 3) and season["C12"].number_format == "yyyy-mm-dd"  # period 1, Avond 1
     assert (tmp_path / "heeg-season.backup.xlsx").exists()
     # the scorer types the evening; the recalculation fills it
     for row in range(2, 10):
@@ -93,7 +93,7 @@ def test_heeg_template_new_evening_then_recalc_fills_it(tmp_path, capsys):
     code, out, err = run(capsys, "next", path)
     assert code == 0, err
     wb = load_workbook(path)
-    assert wb.sheetnames[-2:] == ["Avond 2026-09-10", "xlbridge"] and wb["Seizoen"]["D12"].value == "2026-09-10"
+    assert wb.sheetnames[-2:] == ["Avond 2026-09-10", "xlbridge"] and wb["Seizoen"]["D12"].value == dt.datetime(2026, 9, 10)
 
 
 def test_heeg_demo_listed_evening_without_its_sheet_gets_it(tmp_path, capsys):
@@ -127,7 +127,7 @@ def test_heeg_demo_next_period(tmp_path, capsys):
     code, out, err = run(capsys, "next", path, "--next-period")
     assert code == 0, err
     wb = load_workbook(path)
-    assert wb["Seizoen"]["C15"].value == "2026-01-22" and "Avond 2026-01-22" in wb.sheetnames
+    assert wb["Seizoen"]["C15"].value == dt.datetime(2026, 1, 22) and "Avond 2026-01-22" in wb.sheetnames
     code, _, err = run(capsys, "recalc", path)
     assert code == 0, err
 
@@ -158,7 +158,7 @@ def test_bridgemania_demo_new_tournament_looks_like_the_blank_then_recalc(tmp_pa
     wb = load_workbook(path)
     assert wb.sheetnames.index("T15") == wb.sheetnames.index("T14") + 1 and wb.active.title == "T15"
     season = wb["Stagione"]
-    assert [season.cell(19, c).value for c in (10, 11, 12)] == ["T15", "2020-07-10", "NO"]  # Next host
+    assert [season.cell(19, c).value for c in (10, 11, 12)] == ["T15", dt.datetime(2020, 7, 10), "NO"]  # Next host
     new, blank = wb["T15"], wb["Torneo vuoto"]
     assert new["A1"].value == "Torneo BridgeMania T15"
     base = [season.cell(r, 1).value for r in range(5, 16)]
@@ -217,7 +217,7 @@ def test_bridgemania_template_and_bad_cases(tmp_path, capsys):
     code, out, err = run(capsys, "next", blank, "--date", "2026-09-18")
     assert code == 0, err
     wb = load_workbook(blank)
-    assert [wb["Stagione"].cell(5, c).value for c in (10, 11)] == ["T01", "2026-09-18"]
+    assert [wb["Stagione"].cell(5, c).value for c in (10, 11)] == ["T01", dt.datetime(2026, 9, 18)]
     assert [wb["T01"].cell(r, 1).value for r in (9, 10, 11, 12)] == ["AA", "BB", "CC", None]
     demo = copy(tmp_path, "workbooks/bridgemania-demo.xlsx")
     assert problems_of(demo, name="T02") == [("Season", "J6", "bm.next.exists")]

@@ -6,7 +6,7 @@
 - :mod:`xlbridge.excel.bundle`, :mod:`xlbridge.excel.shipped` -- the code a workbook
   carries for xlwings Lite, and the shipped workbooks with it;
 - :mod:`xlbridge.excel.server`, :mod:`xlbridge.excel.classic` -- xlwings Server and
-  classic xlwings;
-- :mod:`xlbridge.excel.emulate` -- Excel's side of the Office.js protocol, for tests
-  and benchmarks.
+  classic xlwings.
+
+Excel's side of the Office.js protocol, for tests and benchmarks, is ``tests/emulate.py``.
 """

@@ -1,16 +1,28 @@
 """The live backend of the workbook adapter: an ``xlwings.Book`` (desktop Excel,
 xlwings Lite or xlwings Server).  See :mod:`xlbridge.workbooks.book` for the
-conventions both backends keep."""
+conventions both backends keep.
+
+Only the xlwings API that the xlwings Lite documentation lists as available
+(no ``.api``, no ``Sheet.autofit``, no colour or font getters, no ``Book.save``;
+``tests/test_lite.py`` walks the bundled sources), and on xlwings' Office.js engine
+only the actions every xlwings-server JavaScript release from 1.11.1 to 1.20.0
+applies (docs/install.md, "What a click sends"): ``addSheet``, ``setNumberFormat``,
+``setFontProperty``, ``freezePaneAtRange``, ``setRangeColor`` with a colour,
+``setValues``, ``activateSheet``, ``rangeSelect``, ``alert``.  Everything waits until
+:meth:`XlwingsBook.flush`, the click's last step, which sends it in that order:
+what could fail comes before the first value is written, the alert last.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Sequence
 from typing import Any
 
-from xlbridge.workbooks.book import (Area, Grid, Layout, _as_text_if_formula_like, _clean, _clean_value_for_write, _is_number,
-                                     _ReadOnce, area_name, column_letter, rectangular)
+from xlbridge.values import EXCEL_EPOCH
+from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Area, Grid, Layout, _clean, _clean_value_for_write,
+                                     _is_number, _ReadOnce, column_letter, rectangular, same_number, trimmed)
 
 
 class XlwingsBook(_ReadOnce):
@@ -20,72 +32,16 @@ class XlwingsBook(_ReadOnce):
         self.book = book
         self._grids: dict[str, Grid] = {}  # sheets read and not written since: one round trip each
         self._sheets: dict[str, Any] | None = None  # name -> sheet (xlwings finds a name by a scan)
-        self._names: list[str] | None = None
-        self._values: dict[str, dict[tuple[int, int], Any]] = {}  # cells to write, by sheet: (row, col) -> value
+        self._names: list[str] | None = None  # the sheet names, with the sheets to add
+        self._added: list[tuple[str, str | None]] = []  # sheets to add, in order: (name, after)
+        self._values: dict[str, dict[int, dict[int, Any]]] = {}  # cells to write, by sheet: row -> col -> value
         self._fills: dict[str, dict[tuple[int, int], str | None]] = {}  # fills to set, by sheet
+        self._formats: list[tuple[str, Area, str]] = []  # number formats to set
+        self._fonts: list[tuple[str, Area, str, Any]] = []  # (sheet, area, property, value)
+        self._frozen: list[tuple[str, str]] = []  # (sheet, the frozen cells)
+        self._shown: tuple[str, str] | None = None  # the sheet to show, with its selected cell
+        self._alerts: list[str] = []
         self._remote = _is_remote(book)
-        self._sent: dict[str, list] = {}  # Office.js: each sheet read, its values as Excel sent them
-        self._flushed: list[dict[str, dict[int, dict[int, Any]]]] = []  # the values sent, flush by flush
-        self.written_unread: set[str] = set()  # sheets written without being read first
-        self.blanked: set[str] = set()  # sheets where a value was emptied
-
-    def held(self, sheet: str) -> Grid:
-        """The sheet's grid as this adapter knows it (read once, with the writes since):
-        not a copy, for comparing only."""
-        grid = self._grids.get(sheet)
-        if grid is None:
-            grid = self._grids[sheet] = self._read(sheet)
-        return grid
-
-    def known(self) -> dict[str, Grid]:
-        """Every sheet read so far, with the writes since (not copies)."""
-        return self._grids
-
-    def will_send(self, sheet: str) -> list | None:
-        """Office.js: the values Excel will send for ``sheet`` next time when nobody
-        types -- what it sent, with the values written since -- such that their
-        reading is exactly :meth:`known`'s grid of ``sheet`` (every cell written is
-        one whose value Excel keeps and the reading gives back); None when that cannot
-        be said (not read from a payload, a sheet of one cell, a value that may read
-        differently)."""
-        sent, grid = self._sent.get(sheet), self._grids.get(sheet)
-        if sent is None or grid is None or len(grid) < 2 and (not grid or len(grid[0]) < 2):
-            return None
-        width = max(len(line) for line in grid)
-        out = [line if len(line) == width else line + [""] * (width - len(line)) for line in sent]
-        out += [[""] * width for _ in range(len(grid) - len(out))]
-        convert = _office_js_value()
-        copied: set[int] = set()
-        for values in self._flushed:
-            for r, cols in values.get(sheet, {}).items():
-                if r - 1 not in copied:
-                    out[r - 1] = list(out[r - 1])
-                    copied.add(r - 1)
-                line = out[r - 1]
-                for c, v in cols.items():
-                    if v is None:
-                        v = ""
-                    elif type(v) is str and (v == "" or v[0] in _MAYBE_CONVERTED and (
-                            convert is None or type(convert(v, dt.datetime, None, None, False)) is not str
-                            or convert(v, dt.datetime, None, None, False) != v)):
-                        return None  # Excel keeps it, but it reads as something else ("" as empty)
-                    elif type(v) not in _SENT_AS_IS:
-                        return None
-                    line[c - 1] = v
-        return out if len(out) == len(grid) else None
-
-    def sends(self, sheet: str, expected: list) -> bool:
-        """Whether Excel sent ``expected`` (:meth:`will_send` of an earlier click) for ``sheet``:
-        the same used range and values, flags only where flags were."""
-        ws = self._sheet(sheet)
-        sent = ws.api.get("values") if isinstance(ws.api, dict) else None
-        if not isinstance(sent, list) or sent != expected:
-            return False
-        last = ws.used_range.last_cell
-        if (last.row, last.column) != (len(expected), len(expected[0])):
-            return False
-        return all(not (bool in map(type, a) or bool in map(type, b)) or
-                   [type(v) is bool for v in a] == [type(v) is bool for v in b] for a, b in zip(sent, expected))
 
     def sheet_names(self) -> list[str]:
         if self._names is None:  # a recalculation asks often; only add_sheet changes them
@@ -94,161 +50,140 @@ class XlwingsBook(_ReadOnce):
 
     def _sheet(self, name: str) -> Any:
         if self._sheets is None:
-            self._sheets = {getattr(s, "name", None): s for s in self.book.sheets}
+            self._sheets = {s.name: s for s in self.book.sheets}
         found = self._sheets.get(name)
         return found if found is not None else self.book.sheets[name]
 
     def _read(self, sheet: str) -> Grid:
         ws = self._sheet(sheet)
-        used = ws.used_range
-        last_row, last_col = used.last_cell.row, used.last_cell.column
-        if last_row == 1 and last_col == 1 and ws.range((1, 1)).value in (None, ""):
-            return []
-        convert = _office_js_value() if self._remote else None
-        if convert is not None:
-            # what xlwings' conversion gives (its own function: ISO dates, Excel's error texts), called
-            # for text only: numbers and flags come as they are, "" is an empty cell
-            raw = _sent_values(ws, last_row, last_col)
-            sent = ws.api.get("values") if isinstance(ws.api, dict) else None
-            if isinstance(sent, list) and len(sent) == last_row and all(len(line) == last_col for line in sent):
-                self._sent[sheet] = sent  # (exactly the used range: what the next click compares first)
-            # (the type first: a number compared with "" costs two failed comparisons; xlwings' function
-            # only for text that can be a date or an error value: names and codes come as they are)
-            return [[(None if v == "" else v if v[0] not in _MAYBE_CONVERTED else convert(v, dt.datetime, None, None, False))
-                     if type(v) is str else v for v in row] for row in raw]
-        values = ws.range((1, 1), (last_row, last_col)).options(ndim=2).value
-        return [[_clean(v) for v in row] for row in values]
+        last = ws.used_range.last_cell
+        if self._remote:
+            return trimmed([[_office_js_value(v) for v in line] for line in _raw(ws, last.row, last.column)])
+        values = ws.range((1, 1), (last.row, last.column)).options(ndim=2).value
+        return trimmed([[_clean(v) for v in row] for row in values])
 
     def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
         """Write only what changes: the smallest block holding every cell whose value
         differs from what the sheet holds (as read, or as written since); nothing when
         nothing changes (a second click writes no cell).  The cells wait until
-        :meth:`flush`, which sends contiguous cells as one range."""
+        :meth:`flush`, which sends contiguous cells as one range; a date gets its number
+        format there (``DATE_FORMAT``: Excel shows a date's number as its format says)."""
         block = rectangular([_cleaned(line) for line in values])
         if not block or not block[0]:
             return
         known = self._grids.get(sheet)
         if known is None:
-            self.written_unread.add(sheet)
-            top, left, bottom, right = 0, 0, len(block) - 1, len(block[0]) - 1
-        else:
-            span = _changed_span(known, row, col, block)
-            if span is None:
-                return
-            top, left, bottom, right = span
+            known = self._grids[sheet] = self._read(sheet)
+        span = _changed_span(known, row, col, block)
+        if span is None:
+            return
+        top, left, bottom, right = span
         pending = self._values.setdefault(sheet, {})
         columns = range(col + left, col + right + 1)
         for r in range(top, bottom + 1):
             pending.setdefault(row + r, {}).update(zip(columns, block[r][left:right + 1]))
-        if known is not None and _put(known, row + top, col + left, [line[left:right + 1] for line in block[top:bottom + 1]]):
-            self.blanked.add(sheet)
+        _put(known, row + top, col + left, [line[left:right + 1] for line in block[top:bottom + 1]])
 
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
         """Set at :meth:`flush`: cells of one colour that form a rectangle are one range."""
         self._fills.setdefault(sheet, {})[(row, col)] = colour
 
-    def flush(self) -> None:
-        """Send the waiting values and fills: one range per rectangle of contiguous
-        cells; the last value or fill given to a cell wins.  Fills: the colour of most
-        cells goes first over every filled cell, the other colours over it."""
-        values, fills = self._values, self._fills
-        self._values, self._fills = {}, {}
-        if values:
-            self._flushed.append(values)
-        for sheet, rows in values.items():
-            ws = self._sheet(sheet)
-            for top, left, bottom, right in _rectangles(rows):
-                part = [[rows[r][c] for c in range(left, right + 1)] for r in range(top, bottom + 1)]
-                target = ws.range((top, left), (bottom, right))
-                if self._remote:  # what xlwings' conversion sends, without its pass over the whole sheet per range
-                    target.raw_value = [["" if v is None else _as_text_if_formula_like(v) if isinstance(v, str) else v
-                                         for v in line] for line in part]
-                else:
-                    target.value = [[_as_text_if_formula_like(v) for v in line] for line in part]
-        for sheet, cells in fills.items():
-            ws = self._sheet(sheet)
-            for colour, area in _fill_areas(cells):
-                top, left, bottom, right = area
-                ws.range((top, left), (bottom, right)).color = colour
-
     def add_sheet(self, name: str, after: str | None = None) -> None:
-        self.flush()
         names = self.sheet_names()
-        sheets = self.book.sheets
-        sheets.add(name, after=sheets[names.index(after) if after in names else len(sheets) - 1])
-        self._sheets = self._names = None
+        names.insert(names.index(after) + 1 if after in names else len(names), name)
+        self._names = names
+        self._added.append((name, after))
         self._grids[name] = []  # a new sheet is empty
 
     def activate(self, sheet: str, cell: str = "A1") -> None:
-        """Show ``sheet`` with ``cell`` selected (Office.js: activate, then select)."""
-        self.flush()
-        ws = self._sheet(sheet)
-        try:
-            ws.activate()
-            ws.range(cell).select()
-        except Exception:  # noqa: BLE001 - showing the sheet is a courtesy: a host without it keeps the work done
-            pass
+        """Show ``sheet`` with ``cell`` selected, after the values (Office.js: activate, then select)."""
+        self._shown = (sheet, cell)
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
-        self.flush()
-        ws = self._sheet(sheet)
-
-        def rng(area: Area) -> Any:
-            row, col, nrows, ncols = area
-            return ws.range((row, col), (row + nrows - 1, col + ncols - 1))
-
-        def title(row: int = 1, col: int = 1) -> None:
-            ws.range((row, col)).font.bold = True
-            ws.range((row, col)).font.size = 14
-
-        def header(area: Area) -> None:
-            cells = rng(area)
-            cells.color = layout.header_fill
-            cells.font.bold = True
-            cells.font.color = layout.header_font
-
-        def freeze() -> None:
-            row, col = layout.freeze  # Excel wants the frozen cells themselves: A1:C1 for D2
-            if row > 1 and col > 1:
-                ws.freeze_panes.freeze_at(f"A1:{column_letter(col - 1)}{row - 1}")
-            elif row > 1:
-                ws.freeze_panes.freeze_at(f"1:{row - 1}")
-            elif col > 1:
-                ws.freeze_panes.freeze_at(f"A:{column_letter(col - 1)}")
-
-        steps: list[Callable[[], None]] = []
-        if layout.title:
-            steps.append(title)
-        for row, col in layout.titles:
-            steps.append(lambda row=row, col=col: title(row, col))
-        for row, col in layout.bold:
-            steps.append(lambda row=row, col=col: setattr(ws.range((row, col)).font, "bold", True))
+        """The look every xlwings-server release can give a sheet: title and header type, header
+        and input fills, number formats, frozen panes.  Not sent (docs/install.md, docs/printing.md):
+        column widths (no action sets them before 1.13.0; Lite documents no ``Sheet.autofit``),
+        hiding a sheet, the print setup, input rules."""
+        for row, col in ((1, 1),) * layout.title + layout.titles:
+            self._fonts += [(sheet, (row, col, 1, 1), "bold", True), (sheet, (row, col, 1, 1), "size", 14)]
+        self._fonts += [(sheet, (row, col, 1, 1), "bold", True) for row, col in layout.bold]
         for area in layout.headers():
-            steps.append(lambda area=area: header(area))
-        for area, number_format in layout.number_formats:
-            steps.append(lambda area=area, number_format=number_format: setattr(rng(area), "number_format", number_format))
+            self._fonts += [(sheet, area, "bold", True), (sheet, area, "color", layout.header_font)]
+            self._fill_area(sheet, area, layout.header_fill)
+        self._formats += [(sheet, area, number_format) for area, number_format in layout.number_formats]
         for area, colour in layout.fills:
-            steps.append(lambda area=area, colour=colour: setattr(rng(area), "color", colour))
+            self._fill_area(sheet, area, colour)
         if layout.freeze is not None:
-            steps.append(freeze)
-        if layout.widths:
-            steps.append(lambda: ws.autofit("columns"))
-        if layout.hidden:  # (Office.js: setSheetVisibility; only when shown, so a second click sends nothing)
-            steps.append(lambda: setattr(ws, "visible", False) if ws.visible else None)
-        if layout.print_area is not None:  # the only print setup xlwings offers on every host (docs/printing.md)
-            steps.append(lambda: setattr(ws.page_setup, "print_area", area_name(layout.print_area)))
+            row, col = layout.freeze  # Excel wants the frozen cells themselves: A1:C1 for D2
+            if row > 1 or col > 1:
+                self._frozen.append((sheet, f"A1:{column_letter(col - 1)}{row - 1}" if row > 1 and col > 1 else
+                                     f"1:{row - 1}" if row > 1 else f"A:{column_letter(col - 1)}"))
+
+    def _fill_area(self, sheet: str, area: Area, colour: str) -> None:
+        row, col, nrows, ncols = area
+        for r in range(row, row + nrows):
+            for c in range(col, col + ncols):
+                self.fill(sheet, r, c, colour)
+
+    def alert(self, message: str) -> None:
+        """Shown after everything else (:meth:`flush`)."""
+        self._alerts.append(message)
+
+    def flush(self) -> None:
+        """Send what waits, in the order where a failure can only come before any value is
+        written: the sheets to add, number formats (a date's too), fonts, frozen panes, fills;
+        then the values (one range per rectangle of contiguous cells, the last value given to
+        a cell winning); then the sheet to show; the alert last.  Fills: the colour of most
+        cells first over every filled cell, the other colours over it."""
+        added, values, fills = self._added, self._values, self._fills
+        formats, fonts, frozen, shown, alerts = self._formats, self._fonts, self._frozen, self._shown, self._alerts
+        self._added, self._values, self._fills, self._formats, self._fonts, self._frozen = [], {}, {}, [], [], []
+        self._shown, self._alerts = None, []
+        sheets = self.book.sheets
+        for name, after in added:
+            names = [s.name for s in sheets]
+            sheets.add(name, after=sheets[names.index(after) if after in names else len(sheets) - 1])
+        if added:
+            self._sheets = None
+        for sheet, rows in values.items():  # a date's number shows as a date only with its format
+            for (top, left, bottom, right), number_format in _date_areas(rows):
+                formats.append((sheet, (top, left, bottom - top + 1, right - left + 1), number_format))
+        steps = [lambda s=sheet, a=area, f=number_format: setattr(self._range(s, a), "number_format", f)
+                 for sheet, area, number_format in formats]
+        steps += [lambda s=sheet, a=area, p=prop, v=value: setattr(self._range(s, a).font, p, v)
+                  for sheet, area, prop, value in fonts]
+        steps += [lambda s=sheet, c=cells: self._sheet(s).freeze_panes.freeze_at(c) for sheet, cells in frozen]
         for step in steps:
             try:
                 step()
-            except Exception:  # noqa: BLE001 - the look is cosmetic: an Excel without one of these
-                pass  # operations (e.g. frozen panes on some hosts) must not stop a finished recalculation
+            except Exception:  # noqa: BLE001 - classic xlwings runs each step at once: a host without one
+                pass  # of these operations (e.g. frozen panes) keeps the rest of the look and the values
+        for sheet, cells in fills.items():
+            for colour, (top, left, bottom, right) in _fill_areas(cells):
+                self._range(sheet, (top, left, bottom - top + 1, right - left + 1)).color = colour
+        for sheet, rows in values.items():
+            ws = self._sheet(sheet)
+            for top, left, bottom, right in _rectangles(rows):
+                part = [[_sent(rows[r][c], self._remote) for c in range(left, right + 1)]
+                        for r in range(top, bottom + 1)]
+                target = ws.range((top, left), (bottom, right))
+                if self._remote:  # what xlwings' conversion sends, without its pass over the whole sheet per range
+                    target.raw_value = part
+                else:
+                    target.value = part
+        if shown is not None:
+            ws = self._sheet(shown[0])
+            ws.activate()
+            ws.range(shown[1]).select()
+        for message in alerts:
+            try:
+                self.book.app.alert(message, title="xlbridge")
+            except Exception:  # noqa: BLE001 - a book without an app (a stand-in) shows no message box
+                pass
 
-    def alert(self, message: str) -> None:
-        self.flush()
-        try:
-            self.book.app.alert(message, title="xlbridge")
-        except Exception:  # noqa: BLE001 - an alert must never break the recalculation
-            pass
+    def _range(self, sheet: str, area: Area) -> Any:
+        row, col, nrows, ncols = area
+        return self._sheet(sheet).range((row, col), (row + nrows - 1, col + ncols - 1))
 
 
 def _is_remote(book: Any) -> bool:
@@ -260,38 +195,51 @@ def _is_remote(book: Any) -> bool:
         return False
 
 
-def _sent_values(ws: Any, last_row: int, last_col: int) -> Grid:
-    """A1 to (``last_row``, ``last_col``) of an Office.js sheet as Excel sent it, with
-    None beyond what it sent.  Straight from the sheet's payload, not through
-    ``Range.raw_value``: that copies the whole sheet to tuples for its cache key, and
-    the cache, kept between clicks, returns an earlier sheet's values for one that
-    differs only by FALSE for 0 or TRUE for 1 (equal as Python compares)."""
-    values = ws.api.get("values") if isinstance(ws.api, dict) else None
-    if not isinstance(values, list):
-        return ws.range((1, 1), (last_row, last_col)).raw_value
-    grid = [list(line[:last_col]) for line in values[:last_row]]
-    for line in grid:
-        if len(line) < last_col:
-            line.extend([None] * (last_col - len(line)))
-    grid.extend([None] * last_col for _ in range(last_row - len(grid)))
-    return grid
+#: Per grid xlwings gave a read (its id): how many columns wider to read when it gives that
+#: grid again (:func:`_raw`).
+_GIVEN: dict[int, int] = {}
 
 
-#: the first character of the text xlwings' Office.js conversion can change: an ISO date
-#: ("2025-09-18T00:00:00.000Z", a year may have a sign) or an error value ("#N/A")
-_MAYBE_CONVERTED = frozenset("0123456789+-#")
+def _raw(ws: Any, last_row: int, last_col: int) -> Any:
+    """A1 to (``last_row``, ``last_col``) of an Office.js sheet as Excel sent it
+    (``Range.raw_value``).  xlwings keeps every range it read in a cache keyed by the
+    sheet's values (``functools.lru_cache``, kept between clicks), and Python takes
+    ``1 == True``, ``0 == False``: a sheet that differs from one read in an earlier
+    click only by TRUE where 1 was would read as that earlier sheet.  Such a grid
+    comes back as the very object given before; then the same cells are read as a
+    range one column wider (a key not read before), which gives this sheet's own
+    values (the extra column is empty: :func:`trimmed` drops it)."""
+    raw = ws.range((1, 1), (last_row, last_col)).raw_value
+    extra = 0
+    while id(raw) in _GIVEN:
+        extra = _GIVEN[id(raw)]
+        _GIVEN[id(raw)] = extra + 1
+        raw = ws.range((1, 1), (last_row, last_col + extra)).raw_value
+    _GIVEN[id(raw)] = extra + 1
+    return raw
 
 
-@functools.cache
-def _office_js_value() -> Callable[..., Any] | None:
-    """xlwings' conversion of one value of an Office.js book (xlwings Lite, xlwings
-    Server), or None when this xlwings has none (its public conversion is used then).
-    Imported on first use: ``xlwings.pro`` wants a licence key outside those hosts."""
-    try:
-        from xlwings.pro._xlremote import _clean_value_data_element
-    except Exception:  # noqa: BLE001 - ImportError, or xlwings' LicenseError
+#: xlwings' Office.js client sends a date as JavaScript's ISO text ("2025-09-18T00:00:00.000Z")
+_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
+
+
+def _office_js_value(value: Any) -> Any:
+    """A value of an Office.js payload as a cell holds it: ``""`` an empty cell, ISO text
+    a date (as xlwings converts it); text, numbers and flags as they came.  An error
+    value stays its code ("#REF!"), as openpyxl reads it headless (``workbooks/typed.py``)."""
+    if type(value) is not str:
+        return value
+    if value == "":
         return None
-    return _clean_value_data_element
+    if value[0] in _DIGITS and _ISO.fullmatch(value):
+        try:
+            return dt.datetime.fromisoformat(value[:-1])
+        except ValueError:  # text that only looks so ("2025-13-45T..."): text
+            return value
+    return value
+
+
+_DIGITS = frozenset("0123456789")
 
 
 def rectangles(cells: Any) -> list[tuple[int, int, int, int]]:
@@ -354,13 +302,62 @@ def _fill_areas(cells: dict[tuple[int, int], Any]) -> list[tuple[Any, tuple[int,
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
-_SENT_AS_IS = frozenset({str, int, float, bool})  # what Excel sends back as it was written
 
 
 def _cleaned(line: Sequence[Any]) -> list[Any]:
     """``_clean_value_for_write`` of each value (the common types without a call)."""
     return [v if type(v) in _PLAIN or (type(v) is float and v == v) else _clean_value_for_write(v)  # NaN != NaN
             for v in line]
+
+
+#: What makes Excel take typed text for something else: a formula, a number (also "(5)", "$5", ".5",
+#: "5%", "1,5" in a decimal-comma locale), an error value, a date or a time (any text with a
+#: digit may be one: "1-2", "Dec 31", "20:00"), and a leading apostrophe, which Excel drops.
+_RETYPED_START = frozenset("=+-@#'(.$€£¥%")
+_DIGIT = re.compile(r"\d")
+#: The flags Excel reads in the workbooks' languages (en, nl, it, sv, tr).
+_FLAGS = frozenset({"TRUE", "FALSE", "WAAR", "ONWAAR", "VERO", "FALSO", "SANT", "FALSKT", "DOĞRU", "YANLIŞ"})
+
+
+def excel_would_convert(text: str) -> bool:
+    """Whether Excel could take ``text`` written through ``range.values`` (as if typed)
+    for anything but this text: Office.js parses it as the scorer's Excel would
+    (OfficeDev/office-js issue 229: "2018-12-31" becomes a date).  Deliberately wide:
+    text it names is written with Excel's text prefix, which keeps any text as it is."""
+    stripped = text.strip()
+    return bool(stripped) and (stripped[0] in _RETYPED_START or _DIGIT.search(stripped) is not None
+                               or stripped.upper() in _FLAGS)
+
+
+def _sent(value: Any, remote: bool) -> Any:
+    """A cleaned value as the adapter sends it: text Excel would read as something else
+    with Excel's text prefix; on Office.js an empty cell as ``""`` and a date as its
+    day number (Excel would parse a date's text by the reader's locale)."""
+    if type(value) is str:
+        return "'" + value if excel_would_convert(value) else value  # (Excel's text prefix is not stored)
+    if not remote:
+        return value
+    if value is None:
+        return ""
+    if type(value) is dt.datetime:
+        return day_number(value)
+    return value
+
+
+def day_number(moment: dt.datetime) -> float:
+    """Excel's day number of ``moment`` (a time as the fraction of its day)."""
+    return (moment - EXCEL_EPOCH) / dt.timedelta(days=1)
+
+
+def _date_areas(rows: dict[int, dict[int, Any]]) -> list[tuple[tuple[int, int, int, int], str]]:
+    """The rectangles of the dates among cells to write, with their number format."""
+    by_format: dict[str, dict[int, dict[int, None]]] = {}
+    for r, cols in rows.items():
+        for c, v in cols.items():
+            if type(v) is dt.datetime:
+                number_format = DATE_FORMAT if v.time() == dt.time() else DATETIME_FORMAT
+                by_format.setdefault(number_format, {}).setdefault(r, {})[c] = None
+    return [(area, number_format) for number_format, cells in by_format.items() for area in _rectangles(cells)]
 
 
 def _changed_span(known: Grid, row: int, col: int, block: Grid) -> tuple[int, int, int, int] | None:
@@ -396,27 +393,26 @@ def _changed_span(known: Grid, row: int, col: int, block: Grid) -> tuple[int, in
 
 
 def _same_cell(old: Any, new: Any) -> bool:
-    """Whether a cell holding ``old`` (as read) already shows ``new`` (as written)."""
+    """Whether a cell holding ``old`` (as read) already shows ``new`` (as written): a date
+    also when it was read as its day number (xlwings-server up to 1.16 sends a date in a
+    format of its own, such as ``yyyy-mm-dd``, so)."""
     if old is None or new is None:
         return old is None and new is None
+    if type(new) is dt.datetime and _is_number(old):
+        return same_number(old, day_number(new))
     if isinstance(old, bool) or isinstance(new, bool):
         return type(old) is type(new) and old == new
     if _is_number(old) and _is_number(new):
-        return float(old) == float(new)
+        return same_number(old, new)
     return type(old) is type(new) and old == new
 
 
-def _put(grid: Grid, row: int, col: int, values: Sequence[Sequence[Any]]) -> bool:
-    """Record written ``values`` in a known grid (1-based corner), growing it as needed;
-    whether a cell that held a value is now empty."""
-    blanked = False
+def _put(grid: Grid, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+    """Record written ``values`` in a known grid (1-based corner), growing it as needed."""
     for r, line in enumerate(values):
         while len(grid) < row + r:
             grid.append([])
         target = grid[row + r - 1]
         if len(target) < col + len(line) - 1:
             target.extend([None] * (col + len(line) - 1 - len(target)))
-        if not blanked and None in line:
-            blanked = any(new is None and old is not None for old, new in zip(target[col - 1:col - 1 + len(line)], line))
         target[col - 1:col - 1 + len(line)] = line
-    return blanked

@@ -45,7 +45,7 @@ REQUIREMENTS = (
 #: the file layer (openpyxl, a lock library), the shipped-workbook builder and the
 #: house style (openpyxl), the analyst's pandas interface and the demo seasons.
 #: A folder ends in "/".
-EXCLUDED = {"cli.py", "__main__.py", "files/", "excel/emulate.py", "excel/bundle.py", "excel/server.py",
+EXCLUDED = {"cli.py", "__main__.py", "files/", "excel/bundle.py", "excel/server.py",
             "excel/server_guard.py", "excel/server_pool.py", "excel/classic.py", "excel/shipped.py", "excel/lite.py",
             "excel/button.py", "clubs/frames.py", "clubs/heeg/demo.py", "clubs/heeg/frames.py",
             "clubs/bridgemania/demo.py", "clubs/bridgemania/frames.py", "workbooks/style.py", "workbooks/openpyxl_book.py",

@@ -21,7 +21,6 @@ import sys
 import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
-from xlbridge.excel.memo import LastClick
 from xlbridge.language import speaking
 from xlbridge.workbooks.messages import ACTION, clear_marks, done_text, report_problems
 from xlbridge.workbooks.nextsheet import add_next, added_text, nothing_added
@@ -30,17 +29,11 @@ from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
 from xlbridge.workbooks.speak import language_of, localised
 
 
-
-#: The last click, kept while the workbook's Python runs (xlwings Lite keeps it between
-#: clicks): a click on a book nobody changed since does not plan again (:mod:`xlbridge.excel.memo`).
-LAST_CLICK = LastClick()
-
-
-def recalculate(book, memo: LastClick | None = LAST_CLICK) -> None:
+def recalculate(book) -> None:
     """Recalculate every computed column of this xlbridge workbook (``book``: a
-    live ``xlwings.Book``); ``memo=None``: as a fresh process would, remembering nothing."""
+    live ``xlwings.Book``)."""
     with _collector_paused():
-        _recalculate(book, memo)
+        _recalculate(book)
 
 
 @contextlib.contextmanager
@@ -59,26 +52,19 @@ def _collector_paused():
             gc.enable()
 
 
-def _recalculate(book, memo: LastClick | None) -> None:
+def _recalculate(book) -> None:
     adapter = XlwingsBook(book)
-    try:
-        language = language_of(adapter)  # the workbook's own (its sheet names)
-        with speaking(language):
-            local = localised(adapter, language)  # the kinds' sheet names over the workbook's
-            last = memo.unchanged(adapter) if memo is not None else None
-            names = adapter.sheet_names()
-            clear_marks(local)  # first: the recalculation may fill a cell marked last time
-            try:
-                report = memo.replay(local, last) if memo is not None and last is not None \
-                    else recalculate_adapter(local, language=language)
-            except BookInputError as error:
-                report_problems(local, error.problems, clear_old=False)
-                return
+    language = language_of(adapter)  # the workbook's own (its sheet names)
+    with speaking(language):
+        local = localised(adapter, language)  # the kinds' sheet names over the workbook's
+        clear_marks(local)  # first: the recalculation may fill a cell marked last time
+        try:
+            report = recalculate_adapter(local, language=language)
+        except BookInputError as error:
+            report_problems(local, error.problems, clear_old=False)
+        else:
             report_problems(local, [], done=done_text(report), clear_old=False, warnings=report.warnings)
-    finally:
-        adapter.flush()  # the values and fills still waiting (the alert sends them first)
-    if memo is not None:
-        memo.remember(adapter, names, report, last)
+    adapter.flush()  # everything waited until here: sent in the order that fails before any value
 
 
 def add_next_sheet(book, day: dt.date | None = None, name: str | None = None, next_period: bool = False) -> None:
@@ -90,19 +76,16 @@ def add_next_sheet(book, day: dt.date | None = None, name: str | None = None, ne
     if isinstance(day, dt.datetime):
         day = day.date()
     adapter = XlwingsBook(book)
-    try:
-        language = language_of(adapter)
-        with speaking(language):
-            try:
-                found = add_next(adapter, day=day, name=name or None, next_period=bool(next_period),
-                                 language=language)
-            except BookInputError as error:
-                shown = "\n".join(str(p) for p in error.problems[:10])
-                adapter.alert(f"{nothing_added(len(error.problems))}\n{shown}")
-                return
+    language = language_of(adapter)
+    with speaking(language):
+        try:
+            found = add_next(adapter, day=day, name=name or None, next_period=bool(next_period), language=language)
+        except BookInputError as error:
+            shown = "\n".join(str(p) for p in error.problems[:10])
+            adapter.alert(f"{nothing_added(len(error.problems))}\n{shown}")
+        else:
             adapter.alert(added_text(found))
-    finally:
-        adapter.flush()
+    adapter.flush()
 
 
 @xw.script(name=ACTION)

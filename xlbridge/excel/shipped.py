@@ -47,6 +47,7 @@ class WorkbookKind:
     never_read: tuple[str, ...] = ()
     language: str = "en"  # the club's or federation's language: what ``xlbridge new`` builds by default
     next_button: Button | None = None  # New evening / New tournament, beside the first button
+    recognised_as: str = ""  # the recalculation's name of the kind (workbooks/kinds.py)
 
     def in_language(self, language: str) -> WorkbookKind:
         """This kind as built in ``language``: the button on the main sheet under its
@@ -66,19 +67,20 @@ class WorkbookKind:
 
 KINDS: dict[str, WorkbookKind] = {
     "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), N_("TBF club tournament"),
-                             N_("the TBF Masterpoint booklet v2.0"), EVENTS_NEVER_READ, language="tr"),
+                             N_("the TBF Masterpoint booklet v2.0"), EVENTS_NEVER_READ, language="tr",
+                             recognised_as="event awards"),
     "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3),
                                     N_("Swedish masterpoint events"), N_("Svenska Mästarpoäng 2009"), EVENTS_NEVER_READ,
-                                    language="sv"),
+                                    language="sv", recognised_as="event awards"),
     "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"),
                                 N_("BridgeMania championship season"),
                                 N_("the BridgeMania championship rules 2019-2020"), BM_NEVER_READ, language="it",
                                 next_button=Button("Season", "I1", name="xlbridge_next_button", label=NEW_TOURNAMENT,
-                                                   action=NEW_TOURNAMENT)),
+                                                   action=NEW_TOURNAMENT), recognised_as="bridgemania"),
     "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), N_("Heeg club season"),
                          N_("Bridge club Heeg's score calculation"), HEEG_NEVER_READ, language="nl",
                          next_button=Button("Season", "F1", name="xlbridge_next_button", label=NEW_EVENING,
-                                            action=NEW_EVENING)),
+                                            action=NEW_EVENING), recognised_as="heeg"),
 }
 BUILDERS: dict[str, Callable[[bool], Workbook]] = {name: kind.build for name, kind in KINDS.items()}
 
@@ -101,9 +103,6 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     half a file and an error leaves the old file as it was
     (:func:`xlbridge.files.atomic.write_atomically`; the new file gets the usual
     mode, ``0o666 & ~umask``)."""
-    from xlbridge.excel import button as buttons
-    from xlbridge.excel import lite
-
     from xlbridge.workbooks.style import print_setup
 
     for ws in wb.worksheets:
@@ -112,16 +111,58 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
 
     def write(temp: Path) -> None:
         wb.save(temp)
-        files = lite_files(kind.button, title=kind.title, rules=kind.rules, exclude=kind.never_read,
-                           language=kind.language, next_button=kind.next_button)
-        lite.embed(temp, files, guid=_stable_guid(path.name))
-        for button in (kind.button, kind.next_button):
-            if button is not None:
-                buttons.add_button(temp, button.sheet, name=button.name, label=button.label, cell=button.cell,
-                                   cols=button.cols, rows=button.rows)
+        embed_code(temp, kind, guid=_stable_guid(path.name))
 
     # the mode of any new file (0o666 & ~umask), not the 0o600 of a temporary file
     write_atomically(path, write)
+
+
+def embed_code(path: Path, kind: WorkbookKind, guid: str) -> None:
+    """The xlwings Lite code of ``kind`` (its language's) and its buttons, into the saved file
+    ``path``; a button the file has already (by its sheet and name) stays as it is."""
+    from xlbridge.excel import button as buttons
+    from xlbridge.excel import lite
+
+    files = lite_files(kind.button, title=kind.title, rules=kind.rules, exclude=kind.never_read,
+                       language=kind.language, next_button=kind.next_button)
+    lite.embed(path, files, guid=guid)
+    present = {(b["sheet"], b["name"]) for b in buttons.buttons(path)}
+    for button in (kind.button, kind.next_button):
+        if button is not None and (button.sheet, button.name) not in present:
+            buttons.add_button(path, button.sheet, name=button.name, label=button.label, cell=button.cell,
+                               cols=button.cols, rows=button.rows)
+
+
+#: A workbook that lost its xlwings Lite code (another program saved it: LibreOffice drops the
+#: parts it does not know), on ``xlbridge recalc``.
+LITE_PUT_BACK = N_("the workbook had lost its xlwings Lite code (a program other than Excel saved it); xlbridge put "
+                   "back the current code and buttons of this kind of workbook, so that its buttons work in Excel again")
+LITE_LOST = N_("the workbook has lost its xlwings Lite code (a program other than Excel saved it), and xlbridge "
+               "cannot put it back: the sheet of its button ({sheets}) is missing; give the main sheet that name and "
+               "run xlbridge recalc again")
+
+
+def put_back_code(path: Path, sheets: list[str], report) -> None:
+    """``xlbridge recalc``'s last step on the saved file ``path``: when it carries no
+    xlwings Lite code, that of its kind (as ``xlbridge new`` embeds it, in the workbook's
+    language) and the buttons, with a warning in ``report`` that says so; when its kind
+    cannot be told, a warning that says how to get them back."""
+    import zipfile
+
+    from xlbridge.excel import lite
+    from xlbridge.workbooks.plan import at
+
+    with zipfile.ZipFile(path) as archive:
+        if lite.WEBEXTENSION in archive.namelist():
+            return
+    kinds = [kind.in_language(report.language) for kind in KINDS.values() if kind.recognised_as == report.kind]
+    fitting = [kind for kind in kinds if kind.button.sheet in sheets]
+    if len(fitting) != 1:
+        report.warnings.append(at("workbook", None, "recalc.lite-lost", LITE_LOST,
+                                  sheets=" / ".join(sorted({k.button.sheet for k in kinds}))))
+        return
+    embed_code(path, fitting[0], guid=_stable_guid(fitting[0].title))
+    report.warnings.append(at("workbook", None, "recalc.lite-put-back", LITE_PUT_BACK))
 
 
 def _stable_guid(name: str) -> str:

@@ -311,10 +311,12 @@ def _write_backup(data: bytes, info: os.stat_result):
 
 
 def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str | None = None,
-                language: str | None = None) -> Report:
+                language: str | None = None, finish=None) -> Report:
     """Recalculate the workbook at ``path`` in place (see the module docstring), in its
-    own language or ``language``."""
-    return _on_path(path, backup, lambda workbook: recalculate(OpenpyxlBook(workbook), when=when, language=language))
+    own language or ``language``.  ``finish(temp, workbook, report)``: a last step on the
+    saved new version before it replaces the file (the CLI puts back lost xlwings Lite code)."""
+    return _on_path(path, backup, lambda workbook: recalculate(OpenpyxlBook(workbook), when=when, language=language),
+                    finish)
 
 
 def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None = None, next_period: bool = False,
@@ -328,7 +330,7 @@ def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None 
                                                             next_period=next_period, language=language, today=today))
 
 
-def _on_path(path: str | os.PathLike[str], backup: bool, change):
+def _on_path(path: str | os.PathLike[str], backup: bool, change, finish=None):
     shown = Path(path)
     check_name(shown)
     try:
@@ -338,7 +340,7 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change):
         if backup:
             check_backup_place(shown, real)
         with RunLock(lock_path(real), LOCK_WAIT_SECONDS):
-            return _changed_locked(shown, real, backup=backup, change=change)
+            return _changed_locked(shown, real, backup=backup, change=change, finish=finish)
     except Busy:
         raise FileProblem(f"{shown} is being recalculated by another run; try again when it is done") from None
     except ChangedWhileReading:
@@ -347,9 +349,9 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change):
         raise from_os_error(shown, error) from None
 
 
-def _changed_locked(shown: Path, real: Path, *, backup: bool, change):
+def _changed_locked(shown: Path, real: Path, *, backup: bool, change, finish=None):
     """Read, ``change(workbook)`` (nothing written when it raises), then save atomically
-    with the backup; what ``change`` returned."""
+    with the backup (``finish``: see :func:`recalc_path`); what ``change`` returned."""
     clear_stale_temps(real)
     if backup:
         clear_stale_temps(backup_path(real))
@@ -362,7 +364,12 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change):
     parts = carry.carried(io.BytesIO(data))
     new = old = None
     try:
-        new = prepare(real, lambda temp: carry.save_keeping(workbook, temp, parts), keep)
+        def write(temp: Path) -> None:
+            carry.save_keeping(workbook, temp, parts)
+            if finish is not None:
+                finish(temp, workbook, report)
+
+        new = prepare(real, write, keep)
         check_macros(shown, data, new)
         if backup:
             old = prepare(backup_path(real), _write_backup(data, snapshot.info), keep)

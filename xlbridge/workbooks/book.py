@@ -11,24 +11,31 @@ values and writes the computed cells back.  It only ever talks to a
 Conventions that keep both backends cell-for-cell identical:
 
 - rows and columns are 1-based; a grid is a list of rows;
+- a sheet reads from A1 to its last cell holding a value (cells with only a format
+  do not count, as xlwings' Office.js client sends them: :func:`trimmed`);
 - an empty cell reads as ``None`` (Office.js sends ``""``);
-- dates read as ``datetime``; computed cells never hold dates (dates are
-  written as ISO text), because the backends store typed dates differently;
-- a fill is ``"#RRGGBB"`` or ``None`` (no fill);
-- text that starts with ``=``, ``+``, ``-`` or ``@`` is written as text, never
-  as a formula.
+- dates read as ``datetime``; a date written (a ``date``, or a ``datetime``) is a
+  date, shown in :data:`DATE_FORMAT` (:data:`DATETIME_FORMAT` with a time) -- never
+  its text, which Excel would parse by the reader's locale;
+- a fill is ``"#RRGGBB"``; ``None`` (no fill) only headless (the Excel path of
+  xlwings-server 1.12.0 cannot clear a fill, docs/install.md);
+- text is written as text, never as a formula, a number or a date (the Excel
+  backend gives what Excel would parse Excel's text prefix).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 Grid = list[list[Any]]
+
+#: The number format of a date a recalculation writes (the declarations' dates have it too).
+DATE_FORMAT = "yyyy-mm-dd"
+DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
 
 
 Area = tuple[int, int, int, int]  # first row, first column, rows, columns
@@ -156,8 +163,9 @@ def _clean(value: Any) -> Any:
 
 
 def _clean_value_for_write(value: Any) -> Any:
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()[:10] if not isinstance(value, dt.datetime) or value.time() == dt.time() else value.isoformat()
+    """A value as a cell holds it: a date as a ``datetime`` (midnight), NaN as empty."""
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return dt.datetime(value.year, value.month, value.day)
     if isinstance(value, float) and value != value:  # NaN
         return None
     return value
@@ -165,6 +173,13 @@ def _clean_value_for_write(value: Any) -> Any:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def same_number(held: float, new: float) -> bool:
+    """Whether a cell holding ``held`` already holds ``new``: equal, or equal as a file
+    keeps ``new`` (openpyxl writes 16 significant digits: a built workbook holds
+    37.29166666666666 for 37.291666666666664, and Excel reads that back)."""
+    return held == new or float(f"{new:.16g}") == held
 
 
 def looks_like_formula(value: Any) -> bool:
@@ -176,31 +191,6 @@ def looks_like_formula(value: Any) -> bool:
     except ValueError:
         return True
     return False
-
-
-#: float() reads no text without a digit (any Unicode decimal digit, as ``\d``), "inf" or "nan"
-_NUMBER_LIKE = re.compile(r"\d|inf|nan", re.IGNORECASE)
-
-
-def excel_would_convert(value: Any) -> bool:
-    """Text that Excel would not keep as typed: a formula-like start, or text
-    that reads as a number ("+39", "007")."""
-    if not isinstance(value, str) or not value.strip():
-        return False
-    if looks_like_formula(value):
-        return True
-    if _NUMBER_LIKE.search(value) is None:
-        return False  # a name, a code: no failed float() (costly in Pyodide)
-    try:
-        float(value.replace(",", "."))
-    except ValueError:
-        return False
-    return True
-
-
-def _as_text_if_formula_like(value: Any) -> Any:
-    # Excel's own way to enter such text as text: a leading apostrophe (not stored in the cell)
-    return "'" + value if excel_would_convert(value) else value
 
 
 def cell(grid: Grid, row: int, col: int) -> Any:
@@ -246,3 +236,22 @@ class _ReadOnce:
 def rectangular(grid: Grid) -> Grid:
     width = max((len(r) for r in grid), default=0)
     return [list(r) + [None] * (width - len(r)) for r in grid]
+
+
+def trimmed(grid: Grid) -> Grid:
+    """``grid`` (rectangular, changed in place) without its empty rows and columns at the
+    end: A1 to the last cell holding a value, whatever range a host sends (xlwings-server
+    1.12.0 sends Excel's used range, formatted empty cells included; 1.13.0 on the cells
+    holding values; openpyxl keeps formatted cells)."""
+    while grid and all(v is None for v in grid[-1]):
+        grid.pop()
+    width = 0
+    for line in grid:
+        for i in range(len(line) - 1, width - 1, -1):  # (from the end down to the widest found yet)
+            if line[i] is not None:
+                width = i + 1
+                break
+    if grid and len(grid[0]) > width:
+        for line in grid:
+            del line[width:]
+    return grid

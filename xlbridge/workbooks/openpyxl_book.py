@@ -13,11 +13,14 @@ inside a merged area (not its top-left cell) is a located problem, not a write.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
 from xlbridge.rules.problems import N_
-from xlbridge.workbooks.book import Grid, Layout, Rule, _clean, area_name, _clean_value_for_write, _is_number, _ReadOnce, cells_of, column_letter, looks_like_formula
+from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Grid, Layout, Rule, _clean_value_for_write,
+                                     _is_number, _ReadOnce, area_name, cells_of, column_letter, looks_like_formula,
+                                     same_number)
 from xlbridge.workbooks.plan import BookInputError, Problem, at, cell_name
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
@@ -48,12 +51,15 @@ def far_out(sheet: str, positions: list[tuple[int, int]]) -> list[Problem]:
 
 
 def _holds(cell: Any, value: Any) -> bool:
-    """Whether an openpyxl cell already holds ``value``: the same text, flag or
-    empty cell, or the same number (198 read back from a file is the 198.0
-    computed: openpyxl saves both as "198")."""
+    """Whether an openpyxl cell already holds ``value``: the same text, flag, date or
+    empty cell, or the same number as a file keeps it (:func:`same_number`; 198 read back
+    from a file is the 198.0 computed)."""
     old = cell._value
     if _is_number(value):
-        return cell.data_type == "n" and _is_number(old) and old == value
+        return cell.data_type == "n" and _is_number(old) and same_number(old, value)
+    if isinstance(value, dt.datetime):
+        return cell.is_date and old == value and cell.number_format == (
+            DATE_FORMAT if value.time() == dt.time() else DATETIME_FORMAT)
     if type(old) is not type(value) or old != value:
         return False
     return cell.data_type == ("s" if isinstance(value, str) else "b" if isinstance(value, bool) else "n")
@@ -106,25 +112,18 @@ class OpenpyxlBook(_ReadOnce):
         return ws
 
     def _read(self, sheet: str) -> Grid:
-        # Straight from the stored cells, the same values as iter_rows(values_only=True)
-        # gives, without creating a Cell object for every empty position of the used range.
-        ws = self._ws(sheet)
-        cells = ws._cells
-        if not cells:
+        # Straight from the stored cells holding a value (the used range xlwings' Office.js
+        # client sends: a cell with only a format does not count), without creating a Cell
+        # object for every empty position.
+        held = [(p, v) for p, cell in self._ws(sheet)._cells.items() if (v := cell._value) is not None and v != ""]
+        if not held:
             return []
-        rows, cols = max(r for r, _ in cells), max(c for _, c in cells)  # ws.max_row, ws.max_column
-        if rows == 1 and cols == 1 and cells[(1, 1)].value is None:
-            return []
-        if not within_bounds(rows, cols):  # formatted empty cells far out do not count
-            used = [p for p, cell in cells.items() if cell.value is not None]
-            rows, cols = max((r for r, _ in used), default=0), max((c for _, c in used), default=0)
-            if not within_bounds(rows, cols):
-                raise BookInputError(far_out(sheet, used))
+        rows, cols = max(r for (r, _), _v in held), max(c for (_, c), _v in held)
+        if not within_bounds(rows, cols):
+            raise BookInputError(far_out(sheet, [p for p, _v in held]))
         grid: Grid = [[None] * cols for _ in range(rows)]
-        for (r, c), cell in cells.items():
-            value = cell.value
-            if value is not None:
-                grid[r - 1][c - 1] = _clean(value)
+        for (r, c), value in held:
+            grid[r - 1][c - 1] = value
         return grid
 
     def _merged_into(self, ws: Any, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> list[Problem]:
@@ -160,12 +159,11 @@ class OpenpyxlBook(_ReadOnce):
                 if (value is None) if old is None else _holds(old, value):
                     continue  # a recalculation mostly rewrites what is there: leave it
                 cell = ws.cell(row=row + r, column=col + c)
+                cell.value = value
                 if looks_like_formula(value):
-                    # text that looks like a formula stays text (Excel would otherwise evaluate it)
-                    cell.value = value
-                    cell.data_type = "s"
-                else:
-                    cell.value = value
+                    cell.data_type = "s"  # text that looks like a formula stays text
+                elif isinstance(value, dt.datetime):  # a date shows as the Excel path shows it
+                    cell.number_format = DATE_FORMAT if value.time() == dt.time() else DATETIME_FORMAT
 
     def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
         from openpyxl.styles import PatternFill

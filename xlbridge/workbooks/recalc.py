@@ -11,6 +11,7 @@ in its own language (:mod:`xlbridge.workbooks.speak`).
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from xlbridge.language import _, speaking
@@ -42,7 +43,7 @@ def detect(book: BookAdapter) -> Kind:
                                  "from a template: xlbridge new KIND PATH", names=names)])
 
 
-def recalculate(book: BookAdapter, *, when: str | None = None, language: str | None = None) -> Report:
+def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, language: str | None = None) -> Report:
     """Check, compute and write one workbook; nothing is written on a problem.
 
     Computed cells whose earlier value changes are listed in the Corrections
@@ -66,10 +67,10 @@ def recalculate(book: BookAdapter, *, when: str | None = None, language: str | N
             raise
         changes = diff(book, plan)
         record, damaged = read_record(book)
-        now = make_record(kinds_view, plan, getattr(kind, "never_read", ()))
+        now = make_record(kinds_view, plan, getattr(kind, "never_read", ()), record)
         found = compare(book, plan, record, now, changes) if record is not None else Comparison()
         written = apply(book, plan)
-        write_record(book, now)
+        write_record(book, now, record)
         over = {(c.sheet, c.cell) for c in found.over}
         ordered = found.typed + found.over + [c for c in changes if (c.sheet, c.cell) not in over]
         if ordered:

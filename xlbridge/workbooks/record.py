@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xlbridge.language import N_, _
+from xlbridge.values import EXCEL_EPOCH, day_of
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout
 from xlbridge.workbooks.plan import Change, Plan, Problem, at, cell_name
 from xlbridge.workbooks.write import RECORD_SHEET
@@ -120,6 +121,20 @@ class Record:
     def views(self, sheet: str) -> Cells:
         """The cells of the views (blocks never audited: standings, sorted results) as xlbridge left them."""
         return self._cells(sheet, "w", self._views)
+
+    def same_as(self, other: Record) -> bool:
+        """Whether ``other`` records the same cells with the same values, as the comparisons
+        take them (a date and its day number alike: xlwings-server up to 1.16 sends a date in
+        a format of its own as its number, so a click there records it so)."""
+        if set(self.sheets) != set(other.sheets):
+            return False
+        for sheet in self.sheets:
+            for cells in (Record.typed, Record.computed, Record.views):
+                mine, theirs = cells(self, sheet), cells(other, sheet)
+                if mine.keys() != theirs.keys() or \
+                        not all(_same(_checked(mine[key]), _checked(theirs[key])) for key in mine):
+                    return False
+        return True
 
     def _cells(self, sheet: str, key: str, cache: dict[str, Cells]) -> Cells:
         cells = cache.get(sheet)
@@ -240,8 +255,10 @@ def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list
     return columns, audited, viewed
 
 
-def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -> Record:
-    """The record of ``plan`` written over ``book``."""
+def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = (), last: Record | None = None) -> Record:
+    """The record of ``plan`` written over ``book``.  A typed date the ``last`` record holds,
+    read now as its day number (xlwings-server up to 1.16 sends a date in a format of its own
+    so), is recorded as ``last`` has it: the record is the same whichever release sent the book."""
     columns, audited, viewed = _written(plan)
     sheets: dict[str, dict[str, list]] = {}
     existing = set(book.sheet_names())
@@ -255,7 +272,9 @@ def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -
                 if value is None or c in skip:
                     run = None
                     continue
-                value = _encode(value)
+                before = last.typed(sheet).get((r, c)) if last is not None and type(value) in (int, float) else None
+                value = {"d": str.__str__(before)} if isinstance(before, _Date) and _same(before, value) \
+                    else _encode(value)
                 if run is None:
                     run = [r, c, [value]]
                     runs.append(run)
@@ -267,8 +286,12 @@ def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = ()) -
     return Record(sheets)
 
 
-def write_record(book: BookAdapter, record: Record) -> None:
-    """Write ``record`` into the hidden sheet (added at the end on first use; hidden again if unhidden)."""
+def write_record(book: BookAdapter, record: Record, old: Record | None = None) -> None:
+    """Write ``record`` into the hidden sheet (added at the end on first use; hidden again if
+    unhidden), unless it is the same as the ``old`` one there (:meth:`Record.same_as`)."""
+    if old is not None and old.same_as(record):
+        book.lay_out(RECORD, Layout(hidden=True))
+        return
     text = record.dumps()
     parts = ["~" + text[i:i + CHUNK - 1] for i in range(0, len(text), CHUNK - 1)] or ["~"]
     if RECORD not in book.sheet_names():
@@ -293,9 +316,24 @@ class Comparison:
 
 
 def _same(old: Any, new: Any) -> bool:
-    if isinstance(old, _Date) or isinstance(new, _Date):
-        return type(old) is type(new) and old == new
-    return same(old, new) or (isinstance(old, str) and isinstance(new, dt.datetime) and same(new, old))
+    if isinstance(old, (_Date, dt.date)) or isinstance(new, (_Date, dt.date)):
+        return _day(old) == _day(new) is not None  # a recorded date and a date read (not the same date's text)
+    return same(old, new)
+
+
+def _day(value: Any) -> str | None:
+    """A date (recorded, read or planned; or read as Excel's day number: xlwings-server up to
+    1.16 sends a date in a format of its own so) as ISO text, midnight left out; None for
+    anything else."""
+    if isinstance(value, _Date):
+        text = str.__str__(value)
+    elif isinstance(value, dt.date):
+        text = value.isoformat()
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and day_of(value) is not None:
+        text = (EXCEL_EPOCH + dt.timedelta(days=value)).isoformat()
+    else:
+        return None
+    return text[:10] if text.endswith("T00:00:00") else text
 
 
 def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes: Sequence[Change]) -> Comparison:
@@ -391,11 +429,8 @@ def _shown(value: Any, number_format: str) -> Any:
 
 
 def _decode_shown(value: Any) -> Any:
-    """A recorded value as the Corrections sheet shows it (a date as ISO text: computed cells hold no dates)."""
-    if isinstance(value, _Date):
-        text = str.__str__(value)
-        return text[:10] if text.endswith("T00:00:00") or len(text) == 10 else text
-    return value
+    """A recorded value as the Corrections sheet shows it (a date as a date)."""
+    return dt.datetime.fromisoformat(str.__str__(value)) if isinstance(value, _Date) else value
 
 
 def _position(cell: str) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xlbridge.language import N_, _
-from xlbridge.workbooks.book import BookAdapter, Grid, Layout
+from xlbridge.workbooks.book import DATETIME_FORMAT, BookAdapter, Grid, Layout, _clean_value_for_write
 from xlbridge.workbooks.declare import Column, Print, SheetSpec, Table, merge_areas
 from xlbridge.workbooks.plan import Change, Plan, cell_name
 from xlbridge.workbooks.speak import Localised
@@ -25,8 +25,8 @@ def _same(old: Any, new: Any) -> bool:
         return old is None and new is None
     if isinstance(old, (int, float)) and isinstance(new, (int, float)) and not isinstance(old, bool):
         return abs(float(old) - float(new)) <= 1e-9 * max(1.0, abs(float(new)))
-    if isinstance(old, dt.datetime) and isinstance(new, str):
-        return old.isoformat()[:10] == new
+    if isinstance(old, dt.date) and isinstance(new, dt.date):  # a date read (a datetime) and one planned
+        return _clean_value_for_write(old) == _clean_value_for_write(new)
     return old == new
 
 
@@ -89,7 +89,7 @@ RECALCULATED = N_("recalculated")
 #: then the computed cells typed over, then the rest; the column Cause says which.
 #: (What the row is about, an evening or a tournament, is the sheet: no column of its own.)
 CORRECTIONS_SPEC = SheetSpec("corrections", CORRECTIONS, tables=(Table("corrections", 1, (
-    Column("when", "When", typed=False, width=17, label_id="corrections.when"),
+    Column("when", "When", typed=False, number_format=DATETIME_FORMAT, width=17, label_id="corrections.when"),
     Column("sheet", "Sheet", typed=False, width=24, label_id="corrections.sheet"),
     Column("cell", "Cell", typed=False, width=7, label_id="corrections.cell"),
     Column("unit", "Pair", typed=False, width=16, label_id="corrections.unit"),
@@ -114,7 +114,8 @@ def _corrections_columns(header: list[Any]) -> list[str]:
     return [by_text.get(str(h).strip().lower(), "") if h is not None else "" for h in header]
 
 
-def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str, after: str | None = None) -> None:
+def append_corrections(book: BookAdapter, changes: Sequence[Change], when: dt.datetime | str,
+                       after: str | None = None) -> None:
     """The audit trail: one row per changed computed cell, appended to the
     Corrections sheet (created on first use, right after the sheet ``after``, with
     the look of :data:`CORRECTIONS_SPEC`); each old and new value in its cell's
@@ -149,6 +150,6 @@ def append_corrections(book: BookAdapter, changes: Sequence[Change], when: str, 
         book.lay_out(CORRECTIONS, Layout(number_formats=tuple(merge_areas(formats))))
 
 
-def now_stamp() -> str:
-    """When a correction is recorded: local time to the minute."""
-    return dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+def now_stamp() -> dt.datetime:
+    """When a correction is recorded: local time to the minute (a date and time in the cell)."""
+    return dt.datetime.now().replace(second=0, microsecond=0)

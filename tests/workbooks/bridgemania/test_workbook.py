@@ -13,7 +13,7 @@ from openpyxl.utils import get_column_letter
 from xlbridge.cli import main
 from xlbridge.clubs.bridgemania import BasePair, Guest, Season, Tournament, recalculate
 from xlbridge.clubs.bridgemania.demo import demo_season
-from xlbridge.excel.emulate import snapshot
+from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD
 from xlbridge.excel.shipped import build
 from xlbridge.files.headless import backup_path, recalc_path

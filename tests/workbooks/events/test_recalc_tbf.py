@@ -12,7 +12,7 @@ from xlbridge import awards
 from xlbridge.cli import main
 from xlbridge.excel import lite
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-from xlbridge.excel.emulate import snapshot
+from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 from xlbridge.files.headless import FileProblem, backup_path, recalc_path

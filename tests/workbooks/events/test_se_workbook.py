@@ -7,7 +7,7 @@ import datetime as dt
 from openpyxl import load_workbook
 
 from xlbridge import awards
-from xlbridge.excel.emulate import snapshot
+from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD
 from xlbridge.excel.functions import se_class, se_ranking
 from xlbridge.files.headless import recalc_path

@@ -17,7 +17,7 @@ from xlbridge.cli import main
 from xlbridge.clubs.heeg import period_standings, recalculate, year_standings
 from xlbridge.clubs.heeg.demo import demo_season
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-from xlbridge.excel.emulate import snapshot
+from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD, TYPED
 from xlbridge.workbooks.heeg import HeegSeason, evening_sheet
 from xlbridge.workbooks.recalc import BookInputError
@@ -111,7 +111,7 @@ def test_recalculated_demo_holds_the_engine_numbers(built, demo):
             if typed_rounds:  # MP computed from the rounds
                 assert ws.cell(row=row, column=12).value == sum(typed_rounds) == rec["mp"]
             assert fill(ws.cell(row=row, column=14)) == (RED if rec["red_inv"] else "FFFFF2CC")  # typed: the input fill when not red
-            assert fill(ws.cell(row=row, column=22)) == (RED if rec["red_star"] else None)
+            assert fill(ws.cell(row=row, column=22)) == (RED if rec["red_star"] else "FFFFFFFF")  # white: NOT_RED
             assert ws.cell(row=row, column=22).value == signal_in_words(rec)
             checked += 1
     assert checked == len(results)
@@ -152,7 +152,7 @@ def test_standings_sheets_hold_the_engine_standings(built, demo):
         why = ([f"no: not every evening in line {settings.lines[0]}"] if want["star"] else []) + \
             ([f"no: {want['marks']} marks (more than 5)"] if want["red_star"] else [])
         assert got[11] == ("; ".join(why) or None if math.isnan(champion) else int(champion))
-        assert fill(ws.cell(row=r, column=11)) == (RED if want["red_star"] else None)
+        assert fill(ws.cell(row=r, column=11)) == (RED if want["red_star"] else "FFFFFFFF")
     # pair 3 has the best year but 6 marks: red *, not champion
     three = next(r for r in rows if r[2] == 3)
     assert three[1] == 1 and three[11] == "no: 6 marks (more than 5)"

@@ -15,6 +15,7 @@ Standard library only: the recalculation runs in xlwings Lite.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -61,10 +62,10 @@ def _leader(standings: bm.Standings) -> str | None:
     return rows[0].pair if rows and standings.after else None
 
 
-def _date(value: Any) -> str | None:
-    """A tournament's date as text (computed cells hold no dates: docs/architecture.md)."""
+def _date(value: Any) -> dt.date | str | None:
+    """A tournament's date (a date in the cell), or its text when it is none."""
     day = as_date(value)
-    return day.isoformat() if day is not None else (as_text(value) or None)
+    return day if day is not None else (as_text(value) or None)
 
 
 def plan_chart(plan: Plan, grid: Grid | None, season: bm.Season, standings: bm.Standings,

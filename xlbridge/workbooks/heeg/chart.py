@@ -87,9 +87,9 @@ def plan_chart(plan: Plan, grid: Grid | None, result: SeasonResult, settings: He
         entry = next((entry for entry, values in by_day.get(day, []) if entry.pair == pair), None)
         names = names or (entry.names if entry is not None else "")
         if own is None:
-            rows.append([day.isoformat(), None, None, None, None])
+            rows.append([day, None, None, None, None])
         else:
-            rows.append([day.isoformat(), entry.line or None if entry else None,
+            rows.append([day, entry.line or None if entry else None,
                          *(_number(own[c]) for c in ("pct", "period_pct", "year_pct"))])
     if pair is None:
         title = _(NOTHING_YET)

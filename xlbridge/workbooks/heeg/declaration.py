@@ -40,7 +40,7 @@ __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO"
            "period_sheet", "periods_table", "pairs_table", "season_spec", "evening_table", "evening_spec",
            "period_spec", "year_spec", "evening_headers", "year_headers", "PERIOD_HEADERS", "evening_layout",
            "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words", "result_table",
-           "CHART", "CHART_PAIR", "chart_spec"]
+           "CHART", "CHART_PAIR", "chart_spec", "NOT_RED"]
 
 TITLE = N_("Heeg club season (xlbridge)")
 SEASON = "Season"
@@ -52,6 +52,10 @@ CHART = "Chart"
 #: Sheets the recalculation never reads: Excel need not send their values (the script's ``exclude``).
 NEVER_READ = (HOWTO,)
 RED = "#FF0000"
+#: A signal cell that is not red: white, as an unfilled cell prints.  An explicit colour, not
+#: "no fill": the Excel path cannot clear a fill (xlwings-server 1.12.0, docs/install.md), and it
+#: cannot read one either, so every signal cell is set on every recalculation, both ways.
+NOT_RED = "#FFFFFF"
 PROMOTE_FILL = "#C6EFCE"
 RELEGATE_FILL = "#F8CBAD"
 NOTE_COLOUR = "#595959"  # the notes right of the settings, in italics

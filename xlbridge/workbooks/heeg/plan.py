@@ -38,6 +38,7 @@ from xlbridge.workbooks.heeg.declaration import (
     EVENING_PREFIX,
     HOWTO,
     PERIOD_PREFIX,
+    NOT_RED,
     PROMOTE_FILL,
     RED,
     RELEGATE_FILL,
@@ -273,7 +274,7 @@ class HeegSeason:
             per_row.append(cells)
             units.append(entry.label if entry else "")
             plan.fills.append((sheet.name, row, inv_col, RED if played and values["red_inv"] else INPUT))  # type: ignore[index]
-            plan.fills.append((sheet.name, row, star_col, RED if played and values["red_star"] else None))  # type: ignore[index]
+            plan.fills.append((sheet.name, row, star_col, RED if played and values["red_star"] else NOT_RED))  # type: ignore[index]
         titles = {table.col(c.id): AUDIT_NAMES.get(c.id, c.text()) for c in table.columns}
         formats = {table.col(c.id): c.number_format for c in table.columns}
         plan.blocks.extend(_blocks(sheet.name, table.first_row, per_row, units, titles, formats))
@@ -317,8 +318,8 @@ class HeegSeason:
                         signal_words("signal.no-promotion", marks=int(rec["marks"]))
                 rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
                              int(rec["evenings"]), float(rec["period_pct"]), int(rec["marks"]), move, rec["next_line"]])
-                fills.append((RED if rec["blocked"] else None,
-                              {"promote": PROMOTE_FILL, "relegate": RELEGATE_FILL}.get(rec["move"])))
+                fills.append((RED if rec["blocked"] else NOT_RED,
+                              {"promote": PROMOTE_FILL, "relegate": RELEGATE_FILL}.get(rec["move"], NOT_RED)))
             table = spec.tables[0]
             self._table(plan, book, names, spec, _("{title} ({status})").format(title=spec.title, status=status), note, rows,
                         {table.col("marks"): [f[0] for f in fills], table.col("move"): [f[1] for f in fills]}, labels)
@@ -340,13 +341,13 @@ class HeegSeason:
                                                                           for label in labels),
                          int(rec["marks"]), "*" if rec["star"] else None,
                          champion if champion is None or isinstance(champion, str) else int(champion)])
-            reds.append(RED if rec["red_star"] else None)
+            reds.append(RED if rec["red_star"] else NOT_RED)
         note = _("champion: the best pair that played every evening in line {line} (no *) and had at most "
                  "5 substitute/absence marks (no red *)").format(line=settings.lines[0])
         self._table(plan, book, names, spec, spec.title, note, rows, {spec.tables[0].col("star"): reds}, labels)
 
     def _table(self, plan: Plan, book: BookAdapter, names: list[str], spec: SheetSpec, title: str, note: str,
-               rows: list[list[Any]], fills: dict[int, list[str | None]], labels: list[str]) -> None:
+               rows: list[list[Any]], fills: dict[int, list[str]], labels: list[str]) -> None:
         """A whole standings sheet: title, note, header row 3, rows from 4; the old
         contents beyond are blanked.  Not audited (it follows from the evenings)."""
         sheet, table = spec.name, spec.tables[0]
@@ -363,7 +364,7 @@ class HeegSeason:
         plan.blocks.append(Block(sheet, 1, 1, grid, what=sheet, audit=False))
         for col, colours in fills.items():
             for i in range(height - table.header_row):
-                plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else None))
+                plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else NOT_RED))
 
 
 def evening_members(settings: HeegSettings, label: str) -> list[Any]:
