@@ -159,7 +159,7 @@ function parseDate(s) {
   };
   if ((m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(s))) return pick(+m[1], +m[2], +m[3], "m/d/yyyy");
   if ((m = /^(\d{1,2})[/-](\d{1,2})[/-](\d{2}|\d{4})$/.exec(s))) return pick(year(m[3]), +m[1], +m[2], "m/d/yyyy");
-  if ((m = /^(\d{1,2})\/(\d{1,2})$/.exec(s))) return pick(today.getFullYear(), +m[1], +m[2], "d-mmm");
+  if ((m = /^(\d{1,2})[/-](\d{1,2})$/.exec(s))) return pick(today.getFullYear(), +m[1], +m[2], "d-mmm");
   if ((m = new RegExp(`^(\\d{1,2})[- ]${MON}[- ](\\d{2}|\\d{4})$`).exec(s))) return pick(year(m[3]), month(m[2]), +m[1], "d-mmm-yy");
   if ((m = new RegExp(`^(\\d{1,2})[- ]${MON}$`).exec(s))) return pick(today.getFullYear(), month(m[2]), +m[1], "d-mmm");
   if ((m = new RegExp(`^${MON}[- ](\\d{4})$`).exec(s))) return pick(+m[2], month(m[1]), 1, "mmm-yy");

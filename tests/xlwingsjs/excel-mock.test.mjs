@@ -19,6 +19,7 @@ test("text written through values is retyped as typing it would be (en-US)", () 
   assert.deepEqual(retype("50%", "General"), { value: 0.5, format: "0%" });
   assert.deepEqual(retype("1,000", "General"), { value: 1000, format: "#,##0" });
   assert.deepEqual(retype("12:30", "General"), { value: 0.5208333333333334, format: "h:mm" });
+  assert.deepEqual(retype("1-2", "General"), { value: dateSerial(new Date().getFullYear(), 1, 2), format: "d-mmm" });
   assert.deepEqual(retype("TRUE", "General"), { value: true });
   assert.deepEqual(retype("#N/A", "General"), { value: "#N/A", error: true });
   assert.throws(() => retype("=", "General"), (e) => e.code === "InvalidArgument");

@@ -288,7 +288,10 @@ def differences(got: View, want: View, before: View, *, limit: int = 30) -> list
     fill, and where the headless path set them (changed from ``before``, or on a sheet it added)
     the number formats and print areas; the first ``limit`` cells, then how many more."""
     lines = []
-    if got.order != want.order:
+    extra, missing = [n for n in got.order if n not in want.order], [n for n in want.order if n not in got.order]
+    if extra or missing:
+        lines.append(f"sheets: only in Excel {extra}, only headless {missing}")
+    elif got.order != want.order:
         lines.append(f"sheet order: Excel {got.order}, headless {want.order}")
     for sheet in want.order:
         if sheet in got.visibility and got.visibility[sheet] != want.visibility[sheet]:
