@@ -502,7 +502,7 @@ class ApiObject {
   _loadPath(segments, model) {
     const cls = this.constructor;
     if (!segments.length) {
-      for (const [name, p] of Object.entries(cls.props)) if (!p.explicit) this._loaded.set(name, model === null ? null : p.get.call(this, model));
+      for (const [name, p] of Object.entries(cls.props)) this._loaded.set(name, model === null ? null : p.get.call(this, model));
       return;
     }
     const [head, ...rest] = segments;
@@ -709,7 +709,6 @@ class Range extends ApiObject {
       get: (m) => grid(m, "valueTypes", (cell) => !cell || cell.empty ? "Empty" : cell.error ? "Error"
         : typeof cell.value === "number" ? "Double" : typeof cell.value === "boolean" ? "Boolean" : "String"),
     },
-    hyperlink: { get: () => null, explicit: true },
   };
 
   static nav = {
@@ -1166,11 +1165,8 @@ class Worksheet extends ApiObject {
 
   getUsedRange(valuesOnly = false) {
     return new Range(this._ctx, () => {
-      const used = this._used(valuesOnly);
-      if (used) return used;
-      // "If the entire worksheet is blank, this function will return the top left cell" (valuesOnly: an error)
-      if (valuesOnly) throw new OfficeError("ItemNotFound", "The requested resource doesn't exist.", "Worksheet.getUsedRange");
-      return rect(this._m(), 0, 0, 1, 1, "Worksheet.getUsedRange");
+      // "If the entire worksheet is blank, this function will return the top left cell"
+      return this._used(valuesOnly) || rect(this._m(), 0, 0, 1, 1, "Worksheet.getUsedRange");
     });
   }
 

@@ -357,14 +357,14 @@ _LOCK = threading.Lock()
 
 def excel_js(version: str) -> ExcelJS:
     """The shared Node process of ``version`` (started once; a failure to start is raised again)."""
-    import xlwings
+    from importlib.metadata import version as installed
 
     with _LOCK:
         if version in _JS_FAILED:
             raise _JS_FAILED[version]
         if version not in _JS or _JS[version].process.proc.poll() is not None:
             try:
-                _JS[version] = ExcelJS(version, xlwings.__version__)
+                _JS[version] = ExcelJS(version, installed("xlwings"))
             except (runtime.PreparationError, HarnessError) as error:
                 _JS_FAILED[version] = error
                 raise
@@ -417,7 +417,6 @@ class Click:
     the first failure (its index, func and message) and the alerts, and the final state."""
 
     version: str
-    script: str
     actions: list[dict[str, Any]]
     applied: list[dict[str, Any]]
     failed: dict[str, Any] | None
@@ -454,5 +453,5 @@ def click(js: ExcelJS, main: Lite, script: str, state: dict[str, Any], args: lis
     payload = js.ask("payload", include=meta.get("include") or "", exclude=meta.get("exclude") or "")["payload"]
     actions = main.run(script, payload, args or [])
     result = js.ask("apply", actions=actions)
-    return Click(js.version, script, actions, result["applied"], result["failed"],
+    return Click(js.version, actions, result["applied"], result["failed"],
                  [a["prompt"] for a in result["alerts"]], js.ask("state")["book"])

@@ -115,13 +115,13 @@ function describe(error) {
 async function apply(actions) {
   const callbacks = globalThis.callbacks;
   const originals = { ...callbacks };
-  const applied = actions.map((action, index) => ({ index, func: action.func, ok: false, ran: false }));
+  const applied = actions.map((action, index) => ({ index, func: action.func, ok: false }));
   let current = -1;
   let inCallback = false;
   for (const [name, original] of Object.entries(originals)) {
     callbacks[name] = async (context, action) => {
       current += 1;
-      applied[current].ran = inCallback = true;
+      inCallback = true;
       await original(context, action);
       inCallback = false;
       applied[current].ok = true;
@@ -140,7 +140,7 @@ async function apply(actions) {
     Object.assign(callbacks, originals);
   }
   await new Promise((resolve) => setImmediate(resolve)); // xlAlert awaits Office.onReady before it opens
-  return { applied: applied.map(({ index, func, ok, ran }) => ({ index, func, ok, ran })), failed, alerts };
+  return { applied, failed, alerts };
 }
 
 async function handle(request) {
