@@ -286,7 +286,8 @@ def differences(got: View, want: View, before: View, *, limit: int = 30) -> list
     """What differs between the Excel path (``got``) and the headless path (``want``) of the same
     file (``before``: as it was): sheet order, visibility, the active sheet, every cell's value and
     fill, and where the headless path set them (changed from ``before``, or on a sheet it added)
-    the number formats and print areas; the first ``limit`` cells, then how many more."""
+    the number formats and print areas -- but a sheet the click added has no print area in Excel,
+    as decided (docs/printing.md: the Excel path sets none); the first ``limit`` cells, then how many more."""
     lines = []
     extra, missing = [n for n in got.order if n not in want.order], [n for n in want.order if n not in got.order]
     if extra or missing:
@@ -312,8 +313,10 @@ def differences(got: View, want: View, before: View, *, limit: int = 30) -> list
             if (new or old.get(key, "General") != fmt) and got.formats[sheet].get(key, "General") != fmt:
                 cells.append(f"{sheet}!{address(*key)}: number format Excel "
                              f"{got.formats[sheet].get(key, 'General')!r}, headless {fmt!r}")
-        if (new or before.print_areas.get(sheet) != want.print_areas[sheet]) \
-                and got.print_areas[sheet] != want.print_areas[sheet]:
+        if new:  # a sheet the click added: the Excel path sets no print area (docs/printing.md, issue 23 point 6)
+            if got.print_areas[sheet] is not None:
+                lines.append(f"{sheet}: print area Excel {got.print_areas[sheet]}, expected none on an added sheet")
+        elif before.print_areas.get(sheet) != want.print_areas[sheet] and got.print_areas[sheet] != want.print_areas[sheet]:
             lines.append(f"{sheet}: print area Excel {got.print_areas[sheet]}, headless {want.print_areas[sheet]}")
     if len(cells) > limit:
         cells = cells[:limit] + [f"... and {len(cells) - limit} more cells"]

@@ -42,8 +42,7 @@ def run(version: str, scenario: Scenario, headless) -> Click:
         if scenario.after:
             start = copy.deepcopy(run(version, BY_ID[scenario.after], headless).state)
         else:
-            # one book name per release: what the workbook's code remembers of its last click
-            # (xlbridge/excel/memo.py) stays with that release's clicks
+            # one book name per release (each release's clicks apart in the summary and the payloads)
             start = dict(headless(scenario.id).initial, name=f"{Path(scenario.rel).stem} ({version}).xlsx")
         _CLICKS[key] = click(excel_js(version), _lite(scenario.rel), scenario.script, start, list(scenario.args))
     return _CLICKS[key]
