@@ -75,6 +75,28 @@ class Run:
 #: instead of taking the machine down with it (before issue 25 a zip bomb took 4.3 GB).
 CHILD_ADDRESS_SPACE = 6 << 30
 
+#: ``python -m xlbridge`` that writes its own peak memory (in KB) to the file named first, as it exits.  Its
+#: own: the kernel's VmHWM of this process's memory.  ``wait4``'s (and ``getrusage``'s) maximum is not: it
+#: keeps, across ``exec``, the high-water mark of the parent the child was forked from (here, this tool).
+PEAK_REPORTED = """
+import atexit, runpy, sys
+report = sys.argv.pop(1)
+
+def peak():
+    try:
+        with open("/proc/self/status") as status:
+            kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
+    except OSError:  # not Linux: the maximum resident set (in bytes on macOS)
+        import resource
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // (1024 if sys.platform == "darwin" else 1)
+    with open(report, "w") as out:
+        out.write(str(kb))
+
+atexit.register(peak)
+sys.argv[0] = "xlbridge"
+runpy.run_module("xlbridge", run_name="__main__", alter_sys=True)
+"""
+
 
 def _limited() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE))
@@ -108,27 +130,24 @@ class Tree:
 
     def measure(self, *args: str, cwd: Path, prefix: tuple[str, ...] = (), timeout: float = 600) -> Run:
         """``xlbridge ARGS`` (behind ``prefix``, e.g. a command that drops privileges) to its end, with its
-        peak memory: the child's own maximum resident set size (``wait4``), not a sample."""
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        own peak memory (:data:`PEAK_REPORTED`; -1 when it was killed before it could say)."""
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+                tempfile.NamedTemporaryFile("r", suffix=".peak") as peak:
             start = time.monotonic()
-            process = subprocess.Popen([*prefix, *self.command(*args)], cwd=cwd, env=self.env, stdout=out,
-                                       stderr=err, preexec_fn=_limited)
-            while True:
-                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-                if pid:
-                    break
-                if time.monotonic() - start > timeout:
-                    process.kill()
-                    _, status, usage = os.wait4(process.pid, 0)
-                    status = -1
-                    break
-                time.sleep(0.02)
-            process.returncode = code = -1 if status == -1 else os.waitstatus_to_exitcode(status)
+            process = subprocess.Popen([*prefix, sys.executable, "-c", PEAK_REPORTED, peak.name, *args], cwd=cwd,
+                                       env=self.env, stdout=out, stderr=err, preexec_fn=_limited)
+            try:
+                code = process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                code = -1
             seconds = time.monotonic() - start
             out.seek(0)
             err.seek(0)
+            reported = peak.read().strip()
             return Run(code, out.read().decode(errors="replace"), err.read().decode(errors="replace"),
-                       usage.ru_maxrss / 1024, seconds)
+                       int(reported) / 1024 if reported else -1.0, seconds)
 
 
 def run_groups(tree: Tree, folder: Path, titles: list[str] | None = None) -> list[tuple[str, list[Case]]]:

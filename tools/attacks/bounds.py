@@ -227,11 +227,17 @@ def liar(source: Path, target: Path, size: int, claimed: int = 1024) -> Path:
 
 
 def many_parts(source: Path, target: Path, count: int) -> Path:
-    """``count`` more (empty) parts."""
-    shutil.copyfile(source, target)
-    with zipfile.ZipFile(target, "a", zipfile.ZIP_STORED, allowZip64=True) as archive:
-        for i in range(count):
-            archive.writestr(f"e/{i}", b"")
+    """``count`` more entries in the zip's central directory, each a copy of the first one's record (all of
+    them the same small part): a directory of ``count`` objects for the zip module, in 47 bytes each."""
+    data = source.read_bytes()
+    end = data.rindex(b"PK\x05\x06")
+    size, offset = int.from_bytes(data[end + 12:end + 16], "little"), int.from_bytes(data[end + 16:end + 20], "little")
+    first = data[offset:offset + 46 + sum(int.from_bytes(data[offset + i:offset + i + 2], "little") for i in (28, 30, 32))]
+    directory = data[offset:offset + size] + first * count
+    entries = min(0xFFFF, int.from_bytes(data[end + 10:end + 12], "little") + count)  # (the zip module reads on)
+    record = (data[end:end + 8] + entries.to_bytes(2, "little") * 2 + len(directory).to_bytes(4, "little")
+              + offset.to_bytes(4, "little") + data[end + 20:])
+    target.write_bytes(data[:offset] + directory + record)
     return target
 
 
@@ -303,7 +309,7 @@ def zip_bombs(tree: Tree, folder: Path) -> list[Case]:
         attack_file(tree, hyperlink_over(base, folder / "hyperlink-A1-XFD1048576.xlsx"), names="A1:XFD1048576"),
         attack_file(tree, sheets(base, folder / "sheets-50k.xlsx", 50_000), names="xl/workbook.xml"),
         attack_file(tree, liar(base, folder / "liar-1GiB.xlsx", GIB), names="xl/media/liar.bin"),
-        attack_file(tree, many_parts(base, folder / "parts-800k.xlsx", 800_000)),
+        attack_file(tree, many_parts(base, folder / "parts-800k.xlsx", 800_000), names="800,0"),
         # in the workbook's language: a Dutch Heeg season ("Seizoen", "Avond ..."), its Season sheet a bomb
         attack_file(tree, sheet_bomb(dutch, folder / "seizoen-1GiB.xlsx", GIB, sheet="Seizoen"), names="blad"),
     ]

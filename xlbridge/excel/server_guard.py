@@ -108,10 +108,11 @@ class Bodies:
         if self._changed is None:
             self._changed = asyncio.Condition()
         async with self._changed:
-            try:
-                await asyncio.wait_for(self._changed.wait_for(lambda: self.held + size <= self.limit), seconds)
-            except asyncio.TimeoutError:
-                return False
+            if self.held + size > self.limit:
+                try:
+                    await asyncio.wait_for(self._changed.wait_for(lambda: self.held + size <= self.limit), seconds)
+                except asyncio.TimeoutError:
+                    return False
             self.held += size
             return True
 

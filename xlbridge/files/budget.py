@@ -125,9 +125,26 @@ def opened(handle: IO[bytes], size: int, name: object, budget: Budget = BUDGET) 
         raise FileProblem(SIZE.format(name=name, size=megabytes(size), limit=budget.largest_file // MB))
 
 
+def directory_records(data: bytes) -> int:
+    """The entries the zip's central directory holds, counted by their signature in the directory itself (as
+    its end record, or the zip64 one, places it): what Python's zip module will make an object of, whatever
+    count the end record claims."""
+    end = data.rfind(b"PK\x05\x06", max(0, len(data) - 22 - 0xFFFF))
+    if end < 0:
+        return 0
+    size, offset = int.from_bytes(data[end + 12:end + 16], "little"), int.from_bytes(data[end + 16:end + 20], "little")
+    locator = end - 20
+    if locator >= 0 and data[locator:locator + 4] == b"PK\x06\x07":
+        record = int.from_bytes(data[locator + 8:locator + 16], "little")
+        if data[record:record + 4] == b"PK\x06\x06":
+            size = int.from_bytes(data[record + 40:record + 48], "little")
+            offset = int.from_bytes(data[record + 48:record + 56], "little")
+    return data.count(CENTRAL, offset, offset + size)
+
+
 def check_entries(data: bytes, name: object, budget: Budget = BUDGET) -> None:
-    """Before the zip's directory is parsed (an object per entry): the entries it can hold."""
-    count = data.count(CENTRAL)  # at least the entries (the signature may also occur inside compressed data)
+    """Before the zip's directory is parsed (an object per entry): the entries it holds."""
+    count = directory_records(data)
     need = len(data) + count * budget.per_entry
     if need > budget.total:
         raise FileProblem(PARTS.format(name=name, count=count, need=megabytes(need), budget=budget.total // MB))
