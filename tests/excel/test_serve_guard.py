@@ -140,17 +140,19 @@ def test_a_scripts_workbook_is_handed_over_unparsed_and_xlwings_server_sees_a_st
     guard answers itself waiting 3.46 s): the served script gets the bytes as they came."""
     from xlbridge.excel.server_guard import HANDOFF, STAND_IN
 
-    handed = []
+    handed, kept = [], []
 
     class Served(App):
         async def __call__(self, scope, receive, send):
-            handed.append(HANDOFF.get())
+            handed.append(bytes(HANDOFF.get().body))
+            kept.append(HANDOFF.get())  # as an app's reference cycles keep what they were given
             await super().__call__(scope, receive, send)
 
     served = Served()
     book = json.dumps(GOOD_BOOK).encode()
     assert request(make(served), SCRIPT, book) == (200, "ok")
-    assert served.seen == [STAND_IN] and handed[0].body == book and HANDOFF.get() is None
+    assert served.seen == [STAND_IN] and handed == [book] and HANDOFF.get() is None
+    assert kept[0].body == b""  # let go of once answered: the server holds only the bodies it answers
     assert request(make(served), "/xlwings/custom-scripts-call/nope", book) == (404, "xlbridge serve has no script "
                                                                                   "'nope'")
 

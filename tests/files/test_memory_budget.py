@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.attacks.bounds import (cell_formats, cells, data_validations, hyperlink_over, liar, many_parts,
+from tools.attacks.bounds import (cell_formats, cells, data_validations, hyperlink_over, liar, many_parts, rows,
                                   shared_strings, sheet_bomb, sheets, sparse, thumbnail)
 from xlbridge.excel.shipped import build
 from xlbridge.files.budget import BUDGET, MB, Budget
@@ -170,14 +170,15 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path, head, message):
 @pytest.mark.parametrize("make, fits, too_many", [
     (lambda base, out, n: cell_formats(base, out, n), 40_000, 48_000),  # 2 KB each
     (lambda base, out, n: data_validations(base, out, n), 40_000, 48_000),  # 2 KB each
+    (lambda base, out, n: rows(base, out, n), 40_000, 48_000),  # 2 KB each
     (lambda base, out, n: sheets(base, out, n), 2_400, 3_000),  # 32 KB each, and 2 KB for its relationship
     (lambda base, out, n: shared_strings(base, out, n, 1000), 20_000, 27_000),  # 3 KB of text, 768 bytes of tags
-], ids=["cell formats", "data validations", "sheets", "shared strings"])
+], ids=["cell formats", "data validations", "rows", "sheets", "shared strings"])
 def test_the_budget_bounds_what_it_accepts(base, tmp_path, make, fits, too_many):
-    """The charges are upper bounds: a workbook of the dearest elements measured (data validations, 1.2 KB in
-    openpyxl; cell formats, 820 bytes; worksheets, 15 KB) or of long strings, just within a budget, is
-    recalculated using no more memory than that budget above what the workbook alone takes; a little more
-    is refused."""
+    """The charges are upper bounds: a workbook of the dearest elements measured (data validations and rows
+    as Excel writes them, 1.2 KB each in openpyxl; cell formats, 820 bytes; worksheets, 15 KB) or of long
+    strings, just within a budget, is recalculated using no more memory than that budget above what the
+    workbook alone takes; a little more is refused."""
     budget = Budget(total=96 * MB)
     code, _, alone = recalc(base, budget)
     assert code == 0

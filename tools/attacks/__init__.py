@@ -66,9 +66,10 @@ class Run:
 
     @property
     def line(self) -> str:
-        """What the scorer read: the last line on stderr (or stdout), shortened for the table."""
+        """What the scorer read: the first error on stderr (else its last line, or stdout's), shortened."""
         text = (self.err.strip() or self.out.strip()).splitlines()
-        return text[-1][:160] if text else ""
+        errors = [line for line in text if line.startswith("xlbridge: error: ")]
+        return (errors or text or [""])[0 if errors else -1][:160]
 
 
 #: A child may take this much address space: an attack that xlbridge does not bound fails (MemoryError)

