@@ -526,15 +526,16 @@ def _(ctx):
 #: The smallest workbook package, by hand: its parts' sizes (and so the memory figures below) are fixed here.
 SMALL_PACKAGE = {
     "[Content_Types].xml": b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-    "_rels/.rels": b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship '
-                   b'Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"'
-                   b' Target="xl/workbook.xml"/></Relationships>',
-    "xl/workbook.xml": b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://'
-                       b'schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Tournament" '
-                       b'sheetId="1" r:id="rId1"/></sheets></workbook>',
-    "xl/_rels/workbook.xml.rels": b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-                                  b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
-                                  b'relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    "_rels/.rels": b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                   b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+                   b'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+                       b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>'
+                       b'<sheet name="Tournament" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+                                  b'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+                                  b'officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>'
+                                  b"</Relationships>",
     "xl/worksheets/sheet1.xml": b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
                                 b"<sheetData/></worksheet>",
     "xl/styles.xml": b'<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><cellXfs>'

@@ -129,8 +129,8 @@ def test_a_heavy_call_does_not_block_the_others_and_stops_at_the_time_limit(serv
     thread.start()
     answered_meanwhile = 0
     while thread.is_alive():
-        answer = post(served.port, "/xlwings/custom-functions-call", call_body("award", "tr.club", 1.0, 26.0, "boards=24"))
-        assert answer == (200, '{"result":[[0.62]]}')
+        light = call_body("award", "tr.club", 1.0, 26.0, "boards=24")
+        assert post(served.port, "/xlwings/custom-functions-call", light) == (200, '{"result":[[0.62]]}')
         answered_meanwhile += thread.is_alive()
     thread.join()
     assert answered_meanwhile >= 1

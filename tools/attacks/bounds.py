@@ -245,7 +245,8 @@ def many_parts(source: Path, target: Path, count: int) -> Path:
     data = source.read_bytes()
     end = data.rindex(b"PK\x05\x06")
     size, offset = int.from_bytes(data[end + 12:end + 16], "little"), int.from_bytes(data[end + 16:end + 20], "little")
-    first = data[offset:offset + 46 + sum(int.from_bytes(data[offset + i:offset + i + 2], "little") for i in (28, 30, 32))]
+    lengths = (int.from_bytes(data[offset + i:offset + i + 2], "little") for i in (28, 30, 32))  # name, extra, note
+    first = data[offset:offset + 46 + sum(lengths)]
     directory = data[offset:offset + size] + first * count
     entries = min(0xFFFF, int.from_bytes(data[end + 10:end + 12], "little") + count)  # (the zip module reads on)
     record = (data[end:end + 8] + entries.to_bytes(2, "little") * 2 + len(directory).to_bytes(4, "little")
@@ -433,7 +434,8 @@ class Server:
         self.log = (folder / "serve.log").open("w+b")
         env = {k: v for k, v in tree.env.items() if not k.startswith(("XLWINGS_", "XLBRIDGE_"))}
         self.process = subprocess.Popen(
-            tree.command("serve", "--port", str(self.port), "--noncommercial", "--project-dir", str(folder / "project")),
+            tree.command("serve", "--port", str(self.port), "--noncommercial", "--project-dir",
+                         str(folder / "project")),
             cwd=tree.root, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and self.process.poll() is None:

@@ -9,8 +9,8 @@ The other calls go on in the other workers meanwhile.  Scripts take at most all
 workers but one, so that a worksheet function call always finds a worker while
 seasons are recalculated.  A script call's workbook comes as the bytes the client
 sent (:class:`xlbridge.excel.server_guard.Handoff`): the worker parses it, runs
-the script and serialises the answer; the server's event loop never does.  :func:`served_functions`
-and :func:`served_scripts` are what the project directory's shims serve: each
+the script and serialises the answer; the server's event loop never does.
+:func:`served_functions` and :func:`served_scripts` are what the project directory's shims serve: each
 keeps the xlwings metadata (name, help, signature) of the function it runs.
 """
 
