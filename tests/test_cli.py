@@ -104,3 +104,22 @@ def test_console_script_end_to_end():
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == "xlbridge: error: tr.club needs at least 3 tables; got 1\n"
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("argv", [["recalc", "-dash.xlsx"], ["recalc", "club.xlsx", "-dash.xlsx"],
+                                  ["next", "-Dash.XLSM", "--next-period"]])
+def test_a_workbook_named_with_a_leading_dash_is_said_to_read_as_an_option(capsys, argv):
+    """Issue 25: ``xlbridge recalc -dash.xlsx`` said "the following arguments are required: path"."""
+    name = next(a for a in argv if a.lower().endswith((".xlsx", ".xlsm")) and a.startswith("-"))
+    assert run(capsys, *argv) == (2, "", f"xlbridge: error: {name} starts with - and reads as an option; name the "
+                                         f"file as ./{name} (or put -- before it)\n")
+
+
+def test_a_dashed_name_written_as_advised_is_read(capsys, tmp_path, monkeypatch):
+    from xlbridge.excel.shipped import build
+
+    monkeypatch.chdir(tmp_path)
+    build("tbf-club", tmp_path / "-dash.xlsx", language="en")
+    for argv in (["recalc", "./-dash.xlsx"], ["recalc", "--", "-dash.xlsx"]):
+        code, out, err = run(capsys, *argv)
+        assert (code, err) == (0, "") and out.startswith(f"recalculated {argv[-1]} (event awards)"), (out, err)

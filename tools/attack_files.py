@@ -1,12 +1,13 @@
-"""Attack ``xlbridge recalc`` and ``xlbridge serve`` as a careless or hostile world
-would, and count what was lost (issue 14; the figures in docs/reliability.md).
+"""Attack ``xlbridge recalc`` and ``xlbridge serve`` as a careless or hostile world would.
 
-    python -m tools.attack_files                  # this tree; about 10 minutes
-    python -m tools.attack_files --quick          # fewer runs, the 1x season
-    python -m tools.attack_files --root /tmp/old  # another tree (e.g. an older commit) under the same attacks
+    python -m tools.attack_files                   # issue 25's groups: one table, exit 1 on a failure
+    python -m tools.attack_files --group 11 --group 14   # some groups (by the start of their title)
+    python -m tools.attack_files --root /tmp/old   # another tree (e.g. an older commit), the same attacks
+    python -m tools.attack_files --issue 14        # issue 14's soak run: about 10 minutes (--quick: 1)
 
-Every run is ``python -m xlbridge ...`` in a child process started in ``--root``;
-the workbooks are built once with this tree's builders.  Attacks:
+Every run is ``python -m xlbridge ...`` in a child process started in ``--root``; the workbooks are
+built with this tree's builders.  Issue 25's groups live in :mod:`tools.attacks` (one function a group;
+docs/reliability.md has the table).  Issue 14's soak run (the figures in docs/reliability.md):
 
 1. another program saves (Excel's temporary file and rename; an in-place writer
    keeping size and time), or opens the workbook (Excel's ``~$``, LibreOffice's
@@ -43,35 +44,11 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parents[1]
+from tools.attacks import HERE, Tree, run_groups, table
 
 
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-class Tree:
-    """The xlbridge source tree under attack."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.env = {**os.environ, "PYTHONPATH": str(root)}
-        self.env.pop("XLWINGS_ON_SERVER", None)
-
-    def start(self, *args: str, cwd: Path, preexec=None) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "xlbridge", *args], cwd=cwd, env=self.env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec)
-
-    def run(self, *args: str, cwd: Path, preexec=None, timeout: float = 600) -> tuple[int, str]:
-        """Run to the end: (exit code, stderr); (-1, "stopped after N s") when it takes longer than ``timeout``."""
-        process = self.start(*args, cwd=cwd, preexec=preexec)
-        try:
-            _, err = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-            return -1, f"stopped after {timeout:g} s"
-        return process.returncode, err
 
 
 # ------------------------------------------------------------------ the workbooks
@@ -450,17 +427,32 @@ def server(tree: Tree, folder: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.attack_files", description=__doc__.split("\n\n")[0])
     p.add_argument("--root", type=Path, default=HERE, help="the xlbridge tree to attack (default: this one)")
-    p.add_argument("--size", type=int, default=16, help="the season for the save and kill runs (default 16x)")
-    p.add_argument("--runs", type=int, default=12, help="concurrent-save runs and kill runs each (default 12)")
-    p.add_argument("--bad", type=int, default=60, help="bad-cell and bad-file runs (default 60)")
+    p.add_argument("--group", action="append", metavar="TITLE", help="issue 25: only the groups whose title "
+                                                                      "starts so (e.g. 11; repeatable)")
+    p.add_argument("--issue", type=int, choices=(14, 25), default=25, help="25: the groups' table (default); "
+                                                                            "14: the soak run as JSON")
+    p.add_argument("--size", type=int, default=16, help="issue 14: the season for the save and kill runs (16x)")
+    p.add_argument("--runs", type=int, default=12, help="issue 14: concurrent-save runs and kill runs each (12)")
+    p.add_argument("--bad", type=int, default=60, help="issue 14: bad-cell and bad-file runs (60)")
     p.add_argument("--seed", type=int, default=14)
-    p.add_argument("--quick", action="store_true", help="the 1x season, 4 runs, 12 bad cells")
-    p.add_argument("--skip-server", action="store_true")
+    p.add_argument("--quick", action="store_true", help="issue 14: the 1x season, 4 runs, 12 bad cells")
+    p.add_argument("--skip-server", action="store_true", help="issue 14: no server attacks")
     args = p.parse_args(argv)
+    tree = Tree(args.root.resolve())
+    if args.issue == 25:
+        with tempfile.TemporaryDirectory(prefix="xlbridge-attack-") as work:
+            results = run_groups(tree, Path(work), args.group)
+        print(f"tree: {tree.root}")
+        print(table(results))
+        return int(any(not case.held for _, cases in results for case in cases))
+    return soak(tree, args)
+
+
+def soak(tree: Tree, args: argparse.Namespace) -> int:
+    """Issue 14's attacks, their counts as JSON."""
     if args.quick:
         args.size, args.runs, args.bad = 1, 4, 12
     rng = random.Random(args.seed)
-    tree = Tree(args.root.resolve())
     report: dict = {"tree": str(tree.root), "seed": args.seed}
     with tempfile.TemporaryDirectory(prefix="xlbridge-attack-") as work:
         work_path = Path(work)

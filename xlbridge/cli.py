@@ -353,10 +353,26 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+DASH_NAME = "{name} starts with - and reads as an option; name the file as ./{name} (or put -- before it)"
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """The arguments; a workbook name starting with ``-`` (argparse takes it for an option and then misses
+    the path, or calls it unrecognised) is said to be one."""
+    try:
+        return parser().parse_args(argv)
+    except CliError:
+        dashed = next((a for a in argv if a.startswith("-") and a.lower().endswith((".xlsx", ".xlsm"))
+                       and "=" not in a), None)
+        if dashed is None:
+            raise
+        raise CliError(DASH_NAME.format(name=dashed)) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args: argparse.Namespace | None = None
     try:
-        args = parser().parse_args(argv)
+        args = _parse(sys.argv[1:] if argv is None else list(argv))
         args.func(args)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0

@@ -130,20 +130,155 @@ def test_malformed_calls_and_unknown_functions_are_4xx(app, data, status):
     assert app.seen == []
 
 
-def test_scripts_are_checked_too(app):
+GOOD_BOOK = {"version": "0.37.8", "client": "Office.js", "book": {"name": "B.xlsx", "active_sheet_index": 0},
+             "names": [], "sheets": [{"name": "S", "values": [[""]]}]}
+SCRIPT = "/xlwings/custom-scripts-call/recalculate_season"
+
+
+def test_a_scripts_workbook_is_handed_over_unparsed_and_xlwings_server_sees_a_stand_in(app):
+    """The event loop never parses a workbook (issue 25: eight 3.3 MB scripts at once kept a request the
+    guard answers itself waiting 3.46 s): the served script gets the bytes as they came."""
+    from xlbridge.excel.server_guard import HANDOFF, STAND_IN
+
+    handed, kept = [], []
+
+    class Served(App):
+        async def __call__(self, scope, receive, send):
+            handed.append(bytes(HANDOFF.get().body))
+            kept.append(HANDOFF.get())  # as an app's reference cycles keep what they were given
+            await super().__call__(scope, receive, send)
+
+    served = Served()
+    book = json.dumps(GOOD_BOOK).encode()
+    assert request(make(served), SCRIPT, book) == (200, "ok")
+    assert served.seen == [STAND_IN] and handed == [book] and HANDOFF.get() is None
+    assert kept[0].body == b""  # let go of once answered: the server holds only the bodies it answers
+    assert request(make(served), "/xlwings/custom-scripts-call/nope", book) == (404, "xlbridge serve has no script "
+                                                                                  "'nope'")
+
+
+def test_the_worker_refuses_what_is_not_a_workbook():
+    from xlbridge.excel.server_guard import NOT_A_BOOK
+    from xlbridge.excel.server_pool import book_answer
+
+    for bad in ({**GOOD_BOOK, "book": {}}, {**GOOD_BOOK, "sheets": []}, {**GOOD_BOOK, "sheets": [{"name": "S"}]},
+                {**GOOD_BOOK, "book": {"name": "B.xlsx", "active_sheet_index": 3}}, [1]):  # before: 500s
+        assert book_answer(None, "recalculate_season", json.dumps(bad).encode()) == ("refused", NOT_A_BOOK)
+    assert book_answer(None, "recalculate_season", b"{broken") == ("refused", NOT_A_BOOK)
+
+
+def test_a_handed_off_answer_takes_the_place_of_the_stand_ins():
+    """What the worker answered is sent, with xlwings Server's other headers (CORS, security) kept."""
+    from xlbridge.excel.server_guard import HANDOFF
+
+    class Served:  # xlwings Server and the served script: the worker's answer goes into the handoff
+        async def __call__(self, scope, receive, send):
+            await receive()
+            HANDOFF.get().answer = (200, b'{"actions":[1]}', b"application/json")
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", b"14"),
+                (b"access-control-allow-origin", b"*")]})
+            await send({"type": "http.response.body", "body": b'{"actions":[]}'})
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": json.dumps(GOOD_BOOK).encode(), "more_body": False}
+
+    scope = {"type": "http", "method": "POST", "path": SCRIPT, "headers": [(b"host", b"localhost")]}
+    asyncio.run(make(Served())(scope, receive, send))
+    start, body = sent
+    assert start["status"] == 200 and dict(start["headers"]) == {
+        b"access-control-allow-origin": b"*", b"content-type": b"application/json", b"content-length": b"15"}
+    assert body == {"type": "http.response.body", "body": b'{"actions":[1]}'}
+
+
+def test_a_form_is_checked_here(app):
     guard = make(app)
-    good = {"version": "0.37.8", "client": "Office.js", "book": {"name": "B.xlsx", "active_sheet_index": 0},
-            "names": [], "sheets": [{"name": "S", "values": [[""]]}]}
-    book = json.dumps(good).encode()
-    assert request(guard, "/xlwings/custom-scripts-call/recalculate_season", book)[0] == 200
-    for bad in ({**good, "book": {}}, {**good, "sheets": []}, {**good, "sheets": [{"name": "S"}]},
-                {**good, "book": {"name": "B.xlsx", "active_sheet_index": 3}}):  # before: 500s
-        assert request(guard, "/xlwings/custom-scripts-call/recalculate_season", json.dumps(bad).encode())[0] == 400
-    assert request(guard, "/xlwings/custom-scripts-call/nope", book) == (404, "xlbridge serve has no script 'nope'")
-    assert request(guard, "/xlwings/custom-scripts-call/recalculate_season", b"[1]")[0] == 400
-    form = b"bookData=" + book.replace(b" ", b"+")
-    assert request(guard, "/xlwings/custom-scripts-call/recalculate_season", form,
-                   headers=[("content-type", "application/x-www-form-urlencoded")])[0] == 200
+    form = b"bookData=" + json.dumps(GOOD_BOOK).encode().replace(b" ", b"+")
+    kind = [("content-type", "application/x-www-form-urlencoded")]
+    assert request(guard, SCRIPT, form, headers=kind)[0] == 200
+    assert request(guard, SCRIPT, b"bookData=%5B1%5D", headers=kind)[0] == 400
+
+
+@pytest.mark.parametrize("path, data, kind", [
+    (CALL, b"[" * 100_000 + b"]" * 100_000, "application/json"),
+    (SCRIPT, b"[" * 100_000 + b"]" * 100_000, "application/json"),
+    (SCRIPT, b"bookData=" + b"%5B" * 100_000 + b"%5D" * 100_000, "application/x-www-form-urlencoded"),
+    (SCRIPT, b'--b\r\nContent-Disposition: form-data; name="bookData"\r\n\r\n' + b"[" * 100_000 + b"]" * 100_000
+     + b"\r\n--b--\r\n", "multipart/form-data; boundary=b"),
+    ("/socket.io/", b"{" * 65 + b"}" * 65, "text/plain"),
+], ids=["function", "script", "form", "multipart", "any route"])
+def test_json_nested_too_deep_is_400_before_anything_parses_it(app, path, data, kind):
+    """Before: 100,000 nested arrays were a RecursionError, a 500, on four routes."""
+    assert request(make(app), path, data, headers=[("content-type", kind)]) == (
+        400, "the request body nests JSON more than 64 levels deep; a workbook or a function call nests a few")
+    assert app.seen == []
+
+
+def test_the_depth_is_counted_outside_strings():
+    from xlbridge.excel.server_guard import _SCAN_CHUNK, nests_deeper
+
+    assert not nests_deeper(b"[" * 64 + b"]" * 64) and nests_deeper(b"[" * 65 + b"]" * 65)
+    assert not nests_deeper(b'["' + b"[" * 1000 + b'"]')  # a cell's text
+    assert not nests_deeper(b'["\\\\", "\\"[[[[[[[[", {"a": [' + b"[" * 60 + b"]" * 60 + b"]}]")  # escapes
+    assert nests_deeper(b'["\\\\", ' + b"[" * 64 + b"]" * 64 + b"]")  # an escaped backslash ends the string
+    # an escaped quote across the edge of a piece: still inside the string
+    edge = b'["' + b"a" * (_SCAN_CHUNK - 3) + b'\\"' + b"[" * 100 + b'"]'
+    assert not nests_deeper(edge)
+    assert not nests_deeper((b'[{"v": [[1, "]]"]]}]' * 50_000))  # a megabyte and more, depth 4
+
+
+def test_bodies_wait_for_their_turn_and_a_request_that_never_gets_one_is_503():
+    """The server holds at most ``bodies_mb`` of bodies, each counted twice (body and answer): a request
+    beyond waits until another is done -- its body not yet read -- and gets 503 if that takes too long."""
+    order = []
+    release = asyncio.Event()
+
+    class Slow(App):
+        async def __call__(self, scope, receive, send):
+            order.append(("app", scope["path"]))
+            if scope["path"] == "/first":
+                await release.wait()
+            await super().__call__(scope, receive, send)
+
+    guard = Guard(Slow(), Limits(max_body_mb=1, bodies_mb=2, body_seconds=5), set(), set())
+    size = str(1 << 20)
+
+    async def one(path, answers):
+        scope = {"type": "http", "method": "POST", "path": path,
+                 "headers": [(b"host", b"localhost"), (b"content-length", size.encode())]}
+
+        async def receive():
+            order.append(("read", path))
+            return {"type": "http.request", "body": b"x" * (1 << 20), "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                answers.append((path, message["status"]))
+        await guard(scope, receive, send)
+
+    async def both():
+        answers: list = []
+        first = asyncio.create_task(one("/first", answers))
+        await asyncio.sleep(0.05)
+        second = asyncio.create_task(one("/second", answers))
+        await asyncio.sleep(0.2)
+        assert ("read", "/second") not in order  # waiting: its body is not read while the first holds 2 MB
+        release.set()
+        await asyncio.gather(first, second)
+        return answers
+
+    assert asyncio.run(both()) == [("/first", 200), ("/second", 200)]
+    assert order.index(("app", "/first")) < order.index(("read", "/second"))
+    busy = Guard(App(), Limits(max_body_mb=1, bodies_mb=2, body_seconds=0.1), set(), set())
+    busy.bodies.held = 2 << 20  # another request holds it all
+    assert request(busy, "/x", b"x", headers=[("content-length", "1")]) == (
+        503, "this server holds as many request bodies as it may at once (2 MB); nothing was done: try again in a "
+             "moment")
 
 
 def test_a_body_over_the_limit_is_413(app):

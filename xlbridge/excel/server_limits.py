@@ -31,9 +31,10 @@ class Limits:
     allowed_hosts: tuple[str, ...] = LOCAL_HOSTS  # "*": any (behind a proxy that checks it)
     time_limit: float = 10.0  # seconds per worksheet function call
     script_time_limit: float = 120.0  # seconds per script (a season's recalculation)
-    workers: int = max(1, min(4, os.cpu_count() or 1))
+    workers: int = max(2, min(4, os.cpu_count() or 1))  # at least 2: one stays free for functions
     memory_mb: int = 2048  # address space of a worker (where the system limits it); 0: none
     max_body_mb: int = 32  # a request body (a script call sends the whole workbook)
+    bodies_mb: int = 256  # the bodies the server process holds at once, each counted twice (body and answer)
     body_seconds: float = 30.0  # for the whole request body to arrive
     header_seconds: float = 10.0  # for the request headers to arrive
 
@@ -45,6 +46,7 @@ class Limits:
         bounded("--workers", self.workers, 1, 64)
         bounded("--memory-limit", self.memory_mb, 0, 1 << 20)
         bounded("the body limit", self.max_body_mb, 1, 1024)
+        bounded("the limit of the bodies held at once", self.bodies_mb, 2 * self.max_body_mb, 1 << 20)
         bounded("the body time limit", self.body_seconds, 0.1, 3600)
         bounded("the header time limit", self.header_seconds, 0.1, 3600)
         return self
@@ -64,7 +66,7 @@ class Limits:
             if f.name == "allowed_hosts":
                 values[f.name] = tuple(h.strip().lower() for h in text.split(",") if h.strip())
             else:
-                kind = int if f.name in ("workers", "memory_mb", "max_body_mb") else float
+                kind = int if f.name in ("workers", "memory_mb", "max_body_mb", "bodies_mb") else float
                 try:
                     values[f.name] = kind(text)
                 except ValueError:

@@ -5,8 +5,12 @@ memory limit (:class:`xlbridge.excel.server.Limits`).
 A call over its time limit is stopped -- its worker is killed and replaced -- and
 its cell says so (a script: a message box); so is a call that runs out of memory
 (``RLIMIT_AS`` in the worker, where the system has it) or whose worker died.
-The other calls go on in the other workers meanwhile.  :func:`served_functions`
-and :func:`served_scripts` are what the project directory's shims serve: each
+The other calls go on in the other workers meanwhile.  Scripts take at most all
+workers but one, so that a worksheet function call always finds a worker while
+seasons are recalculated.  A script call's workbook comes as the bytes the client
+sent (:class:`xlbridge.excel.server_guard.Handoff`): the worker parses it, runs
+the script and serialises the answer; the server's event loop never does.
+:func:`served_functions` and :func:`served_scripts` are what the project directory's shims serve: each
 keeps the xlwings metadata (name, help, signature) of the function it runs.
 """
 
@@ -17,12 +21,14 @@ import atexit
 import contextlib
 import functools
 import inspect
+import json
 import queue
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from xlbridge.excel.server_guard import HANDOFF, NOT_A_BOOK, is_book
 from xlbridge.excel.server_limits import Limits, quiet_pyodide_probe
 
 CELL_TIME_LIMIT = ("#xlbridge: {function} took longer than {seconds:g} seconds and was stopped (the server's time "
@@ -40,8 +46,9 @@ WORKER_START_SECONDS = 120  # a worker imports xlwings and xlbridge before its f
 
 
 def _worker_main(conn: Any, memory_mb: int) -> None:  # pragma: no cover - runs in the worker process
-    """A worker: runs one job at a time (``(kind, name, args, kwargs)``) and answers
-    ``("ok", result)``, ``("memory",)`` or ``("error", text)``."""
+    """A worker: runs one job at a time (``(kind, name, args, kwargs)``; a ``"book"`` job's workbook
+    follows as bytes) and answers ``("ok", result)``, ``("json", bytes)``, ``("refused", text)``,
+    ``("memory",)`` or ``("error", text)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the whole group: the server stops its workers
     if memory_mb:
         try:
@@ -67,6 +74,8 @@ def _worker_main(conn: Any, memory_mb: int) -> None:  # pragma: no cover - runs 
         try:
             if kind == "function":
                 answer: tuple = ("ok", _cell_value(functions, name, args, kwargs))
+            elif kind == "book":
+                answer = book_answer(scripts, name, conn.recv_bytes())
             else:
                 book = xw.Book(json=args)
                 script = inspect.unwrap(getattr(scripts, name))
@@ -82,6 +91,26 @@ def _worker_main(conn: Any, memory_mb: int) -> None:  # pragma: no cover - runs 
             conn.send(answer)
         except MemoryError:
             conn.send(("memory",))
+
+
+def book_answer(scripts: Any, name: str, body: bytes) -> tuple:
+    """In the worker: the script ``name`` run on the workbook whose JSON is ``body``, its answer as the
+    JSON xlwings Server would send (``("json", bytes)``), or ``("refused", text)`` when ``body`` is not
+    a workbook as xlwings sends it."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        data = None
+    if not is_book(data):
+        return ("refused", NOT_A_BOOK)
+    import xlwings as xw
+
+    book = xw.Book(json=data)
+    result = inspect.unwrap(getattr(scripts, name))(book)
+    if inspect.isawaitable(result):
+        asyncio.run(result)
+    # as xlwings Server's JSONResponse renders it
+    return ("json", json.dumps(book.json(), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode())
 
 
 def _cell_value(functions: Any, name: str, args: tuple, kwargs: dict) -> Any:  # pragma: no cover - in the worker
@@ -116,8 +145,9 @@ class _Worker:
         self.ready = False
         self.stopped = False
 
-    def run(self, job: tuple, limit: float) -> tuple:
-        """The job's answer, ``("timeout",)`` after ``limit`` seconds or ``("died",)``."""
+    def run(self, job: tuple, limit: float, body: bytes | None = None) -> tuple:
+        """The job's answer (``body``: the workbook of a ``"book"`` job), ``("timeout",)`` after ``limit``
+        seconds or ``("died",)``."""
         try:
             if not self.ready:  # its start-up is not part of the call's time
                 if not self.conn.poll(WORKER_START_SECONDS):
@@ -125,6 +155,8 @@ class _Worker:
                 self.conn.recv()
                 self.ready = True
             self.conn.send(job)
+            if body is not None:
+                self.conn.send_bytes(body)  # as it is: no copy made to pickle it
             if not self.conn.poll(limit):
                 return ("timeout",)
             return self.conn.recv()
@@ -154,6 +186,8 @@ class Pool:
         self._lock = threading.Lock()
         self._closed = False
         self._threads = ThreadPoolExecutor(limits.workers, thread_name_prefix="xlbridge-serve")
+        # scripts wait in a lane of their own, at most all workers but one: a function call finds the last one
+        self._script_threads = ThreadPoolExecutor(max(1, limits.workers - 1), thread_name_prefix="xlbridge-script")
         for _ in range(limits.workers):
             self._idle.put(self._new())
         atexit.register(self.close)
@@ -164,11 +198,11 @@ class Pool:
             self._all = [w for w in self._all if not w.stopped] + [worker]
         return worker
 
-    def _call(self, job: tuple, limit: float) -> tuple:
+    def _call(self, job: tuple, limit: float, body: bytes | None = None) -> tuple:
         worker = self._idle.get()
         answer: tuple = ("died",)
         try:
-            answer = worker.run(job, limit)
+            answer = worker.run(job, limit, body)
         finally:
             if answer[0] in ("timeout", "died", "memory") or self._closed:
                 worker.stop()
@@ -177,10 +211,12 @@ class Pool:
             self._idle.put(worker)
         return answer
 
-    async def call(self, job: tuple, limit: float) -> tuple:
+    async def call(self, job: tuple, limit: float, body: bytes | None = None) -> tuple:
+        """The answer of ``job`` (a function call, or a script: ``job[0] != "function"``), from a thread."""
         if self._closed:
             return ("died",)
-        return await asyncio.get_running_loop().run_in_executor(self._threads, self._call, job, limit)
+        threads = self._threads if job[0] == "function" else self._script_threads
+        return await asyncio.get_running_loop().run_in_executor(threads, self._call, job, limit, body)
 
     def close(self) -> None:
         """Stop every worker (a call still waiting for one is answered "died")."""
@@ -190,6 +226,7 @@ class Pool:
         for worker in workers:
             worker.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
+        self._script_threads.shutdown(wait=False, cancel_futures=True)
 
 
 _POOL: Pool | None = None
@@ -250,9 +287,16 @@ def _served_script(name: str, decorated: Any) -> Any:
         book = next(a for a in (*args, *kwargs.values()) if isinstance(a, xw.Book))
         workers = pool()
         limits = workers.limits
-        answer = await workers.call(("script", name, book.api, None), limits.script_time_limit)
+        handoff = HANDOFF.get()  # the guard kept the workbook as it came: xlwings Server saw a stand-in
+        if handoff is not None:
+            answer = await workers.call(("book", name, None, None), limits.script_time_limit, handoff.body)
+        else:
+            answer = await workers.call(("script", name, book.api, None), limits.script_time_limit)
         if answer[0] == "ok":
             book.json()["actions"].extend(answer[1])
+        elif answer[0] in ("json", "refused"):
+            handoff.answer = ((200, answer[1], b"application/json") if answer[0] == "json"
+                              else (400, answer[1].encode(), b"text/plain; charset=utf-8"))
         elif answer[0] == "error":
             raise RuntimeError(f"{label}: {answer[1]}")
         else:
@@ -278,4 +322,4 @@ def served_scripts() -> dict[str, Any]:
     return {n: _served_script(n, s) for n, s in inspect.getmembers(scripts) if hasattr(s, "__xlscript__")}
 
 
-__all__ = ["Pool", "close", "pool", "served_functions", "served_scripts"]
+__all__ = ["Pool", "book_answer", "close", "pool", "served_functions", "served_scripts"]

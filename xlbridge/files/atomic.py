@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 TEMP_INFIX = ".xlbridge-"
 TEMP_SUFFIX = ".tmp"
@@ -210,11 +211,16 @@ class Snapshot:
     info: os.stat_result
 
     @classmethod
-    def take(cls, path: Path) -> tuple[Snapshot, bytes]:
-        """Read ``path`` once: its snapshot and its bytes (the bytes the snapshot hashes)."""
+    def take(cls, path: Path, check: Callable[[BinaryIO, os.stat_result], object] | None = None
+             ) -> tuple[Snapshot, bytes]:
+        """Read ``path`` once: its snapshot and its bytes (the bytes the snapshot hashes).  ``check`` sees
+        the open file before a byte is read (its size and signature: :func:`xlbridge.files.budget.opened`);
+        no more is read than the file held when it was opened."""
         with open(path, "rb") as handle:
             before = os.fstat(handle.fileno())
-            data = handle.read()
+            if check is not None:
+                check(handle, before)
+            data = handle.read(before.st_size + 1)
             after = os.fstat(handle.fileno())
         if (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns) or len(data) != after.st_size:
             raise ChangedWhileReading(path)

@@ -122,8 +122,7 @@ def carried(source: str | os.PathLike[str] | IO[bytes]) -> Carried:
     """What a save of the workbook at ``source`` (a path or an open binary file) must put back."""
     with zipfile.ZipFile(source) as archive:
         package = Package(archive)
-        return Carried(package_extras(package), drawings.sheet_drawings({n: package.read(n) for n in package.names}),
-                       vba_extras(package))
+        return Carried(package_extras(package), drawings.sheet_drawings(package), vba_extras(package))
 
 
 def _with_extras(extras: Extras, root_rels: bytes, types: bytes, written: set[str]) -> tuple[dict[str, bytes], bytes, bytes]:

@@ -35,8 +35,11 @@ class SheetDrawing:
     defaults: dict[str, str]  # part name -> content type of its extension's Default (parts without an Override)
 
 
-def sheet_drawings(source: str | os.PathLike[str] | Mapping[str, bytes]) -> dict[str, SheetDrawing]:
-    """Every worksheet's drawing in ``source`` (a file, or a mapping of parts), by sheet name."""
+def sheet_drawings(source: str | os.PathLike[str] | Mapping[str, bytes] | Package) -> dict[str, SheetDrawing]:
+    """Every worksheet's drawing in ``source`` (a file, a mapping of parts, or a package being read:
+    only the drawings' parts are read), by sheet name."""
+    if isinstance(source, Package):
+        return _sheet_drawings(source)
     if isinstance(source, Mapping):
         return _sheet_drawings(Package(source))
     with zipfile.ZipFile(source) as archive:

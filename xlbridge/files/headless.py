@@ -1,7 +1,9 @@
 """``xlbridge recalc PATH``: the recalculation without Excel, safely.
 
 - The file is read with openpyxl and recalculated by the same code as the Excel
-  button (:func:`xlbridge.workbooks.recalc.recalculate`).
+  button (:func:`xlbridge.workbooks.recalc.recalculate`) -- only after its
+  signature, its size and every part are checked against one memory budget
+  (:mod:`xlbridge.files.budget`): a zip bomb is refused before it is unpacked.
 - Nothing is written when the workbook has a problem: every problem is reported.
 - Honours every lock a scorer's other programs use (:mod:`xlbridge.files.locks`):
   refuses a workbook open in Excel (``~$NAME``) or LibreOffice (``.~lock.NAME#``)
@@ -29,13 +31,14 @@ import os
 import re
 import stat
 import zipfile
-import zlib
 from pathlib import Path
 from xml.parsers import expat
 
 from xlbridge.rules.problems import N_
 from xlbridge.files import carry
 from xlbridge.files.carry import REL_VBA, vba_parts
+from xlbridge.files.budget import (BUDGET, Budget, check_entries, check_parts, damaged, opened,
+                                   signature_problem)
 from xlbridge.files.atomic import ChangedWhileReading, Keep, Snapshot, clear_stale_temps, commit, discard, prepare
 from xlbridge.files.locks import Busy, RunLock, held_by_another, open_in_excel, open_in_libreoffice
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
@@ -50,6 +53,11 @@ CHANGED = ("{name} changed while it was being recalculated (another program save
            "run xlbridge recalc again")
 OPENED = ("{name} was opened in Excel or LibreOffice during the recalculation; nothing was written: close it there, "
           "then run xlbridge recalc again")
+
+
+FOLDER_READ_ONLY = ("{name}: its folder does not let you create files (xlbridge writes the new version and the "
+                    "backup beside the workbook, then renames them into place); nothing was changed: copy the "
+                    "workbook to a folder of your own, or ask for write access to this one")
 
 
 def backup_path(path: Path) -> Path:
@@ -78,19 +86,6 @@ def real_path(path: Path) -> Path:
 # ------------------------------------------------------------------ reading
 
 
-def unreadable_part(archive: zipfile.ZipFile) -> str | None:
-    """The first part that does not read back (bad CRC, or damaged compressed data:
-    ``ZipFile.testzip`` lets the latter escape as ``zlib.error``)."""
-    for info in archive.infolist():
-        try:
-            with archive.open(info) as part:
-                while part.read(1 << 20):
-                    pass
-        except (zipfile.BadZipFile, zlib.error, EOFError):
-            return info.filename
-    return None
-
-
 def malformed_xml_part(archive: zipfile.ZipFile) -> str | None:
     """The first XML part that is not well-formed (cut off inside a valid zip, say)."""
     for info in archive.infolist():
@@ -116,12 +111,15 @@ def workbook_content_type(package: Package) -> str:
     return overrides.get(package.workbook().lower(), "")
 
 
-#: At most this many merged cells per sheet: openpyxl makes an object of every one
-#: (a merge of A1:XFD1048576 would be 17 billion).
+#: At most this many merged cells, and as many cells with a hyperlink, per sheet: openpyxl makes an
+#: object of every one (a merge of A1:XFD1048576 would be 17 billion; so would a hyperlink over it).
 MAX_MERGED_CELLS = 100_000
 MERGED_FAR = N_("cells merged far outside the sheet's tables (a sheet may have at most {limit:,} merged cells); "
               "unmerge them")
-_MERGE = re.compile(rb"<(?:[\w.-]+:)?mergeCell\b[^>]*?\bref\s*=\s*[\"']([A-Za-z$]{1,4}[$]?\d{1,8})(?::([A-Za-z$]{1,4}[$]?\d{1,8}))?")
+HYPERLINK_FAR = N_("a hyperlink over {count:,} cells (a sheet may have at most {limit:,} cells with a hyperlink); "
+                   "give it one cell")
+_AREA = re.compile(rb"<(?:[\w.-]+:)?(mergeCell|hyperlink)\b[^>]*?\bref\s*=\s*[\"']([A-Za-z$]{1,4}[$]?\d{1,8})"
+                   rb"(?::([A-Za-z$]{1,4}[$]?\d{1,8}))?")
 _REF = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d+)")
 
 
@@ -138,50 +136,51 @@ def _position(ref: bytes) -> tuple[int, int]:
 
 
 def merges_too_large(package: Package) -> list[Problem]:
-    """Sheets whose merged areas openpyxl could not hold (checked before loading)."""
+    """Sheets whose merged areas, or cells with a hyperlink, openpyxl could not hold (checked before loading)."""
     problems = []
     for sheet, part in package.sheets().items():
         data = package.read(part) or b""
-        if b"mergeCell" not in data:
+        if b"mergeCell" not in data and b"hyperlink" not in data:
             continue
-        total, largest, where = 0, 0, ""
-        for match in _MERGE.finditer(data):
-            (r1, c1), (r2, c2) = _position(match[1]), _position(match[2] or match[1])
+        total = {b"mergeCell": 0, b"hyperlink": 0}
+        largest = {b"mergeCell": (0, ""), b"hyperlink": (0, "")}
+        for match in _AREA.finditer(data):
+            (r1, c1), (r2, c2) = _position(match[2]), _position(match[3] or match[2])
             size = (abs(r2 - r1) + 1) * (abs(c2 - c1) + 1)
-            total += size
-            if size > largest:
-                largest, where = size, (match[1] + (b":" + match[2] if match[2] else b"")).decode("ascii")
-        if total > MAX_MERGED_CELLS:
-            problems.append(at(sheet, where.replace("$", ""), "file.sheet.merged-far", MERGED_FAR,
+            if match[1] == b"hyperlink" and size == 1:  # one cell: one element, in the memory budget
+                continue
+            total[match[1]] += size
+            where = (match[2] + (b":" + match[3] if match[3] else b"")).decode("ascii").replace("$", "")
+            largest[match[1]] = max(largest[match[1]], (size, where))
+        if total[b"mergeCell"] > MAX_MERGED_CELLS:
+            problems.append(at(sheet, largest[b"mergeCell"][1], "file.sheet.merged-far", MERGED_FAR,
+                               limit=MAX_MERGED_CELLS))
+        if total[b"hyperlink"] > MAX_MERGED_CELLS:
+            size, where = largest[b"hyperlink"]
+            problems.append(at(sheet, where, "file.sheet.hyperlink-far", HYPERLINK_FAR, count=size,
                                limit=MAX_MERGED_CELLS))
     return problems
 
 
-def _damaged(name: object, part: str) -> FileProblem:
-    return FileProblem(f"{name} is damaged (part {part} does not read back); restore it from its backup")
-
-
-def load_bytes(data: bytes, name: object):
+def load_bytes(data: bytes, name: object, budget: Budget = BUDGET):
     """Open the .xlsx (or .xlsm) whose bytes are ``data`` with openpyxl, with a clear
-    message (naming the file ``name``) for what it is not.  A macro-enabled
-    workbook is loaded with its VBA project kept."""
+    message (naming the file ``name``) for what it is not, and only within ``budget``
+    (:mod:`xlbridge.files.budget`: every part measured before openpyxl reads one).  A
+    macro-enabled workbook is loaded with its VBA project kept."""
     from openpyxl import load_workbook
 
-    if data.startswith(b"\xd0\xcf\x11\xe0"):
-        raise FileProblem(f"{name} is password-protected or an old .xls workbook; save it from Excel as an "
-                          "unprotected .xlsx workbook first")
-    source = io.BytesIO(data)
-    if not zipfile.is_zipfile(source):
+    problem = signature_problem(data[:8], name)
+    if problem is not None:
+        raise problem
+    if not zipfile.is_zipfile(io.BytesIO(data)):
         raise FileProblem(f"{name} is not an .xlsx workbook (damaged, or another kind of file renamed)")
+    check_entries(data, name, budget)
     try:
-        with zipfile.ZipFile(source) as archive:
-            names = set(archive.namelist())
-            bad = unreadable_part(archive)
-            if not {"[Content_Types].xml", "xl/workbook.xml"} <= names:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if not {"[Content_Types].xml", "xl/workbook.xml"} <= set(archive.namelist()):
                 raise FileProblem(f"{name} is a zip file but not an Excel workbook (it has no xl/workbook.xml); "
                                   "use the real workbook")
-            if bad is not None:
-                raise _damaged(name, bad)
+            check_parts(archive, len(data), name, budget)
             package = Package(archive)
             keep_vba = macro_enabled(package)
             too_large = merges_too_large(package)
@@ -198,18 +197,19 @@ def load_bytes(data: bytes, name: object):
         except (zipfile.BadZipFile, OSError, ValueError):
             bad = None
         if bad is not None:
-            raise _damaged(name, bad) from None
+            raise damaged(name, bad) from None
         raise FileProblem(f"{name} is not a readable .xlsx workbook ({type(error).__name__}: {error})") from None
 
 
-def load(path: Path):
+def load(path: Path, budget: Budget = BUDGET):
     """Open an .xlsx with openpyxl, with a clear message for what it is not."""
     path = Path(path)
     if not path.exists():
         raise FileProblem(f"{path}: no such file")
     if path.is_dir():
         raise FileProblem(f"{path} is a folder, not a workbook")
-    return load_bytes(path.read_bytes(), path)
+    _, data = Snapshot.take(path, lambda handle, info: opened(handle, info.st_size, path, budget))
+    return load_bytes(data, path, budget)
 
 
 # ------------------------------------------------------------------ the checks
@@ -223,7 +223,8 @@ def check_name(shown: Path) -> None:
 
 
 def check_file(shown: Path, real: Path) -> os.stat_result:
-    """The workbook is there, a regular file, writable, with one name; its stat."""
+    """The workbook is there, a regular file, writable, in a folder this user may write, with one name;
+    its stat."""
     if not shown.exists():
         raise FileProblem(f"{shown}: no such file")
     if shown.is_dir():
@@ -234,6 +235,8 @@ def check_file(shown: Path, real: Path) -> os.stat_result:
     if not info.st_mode & 0o222 or not os.access(real, os.W_OK):
         raise FileProblem(f"{shown} is read-only; nothing was changed: make it writable first if it should be "
                           "recalculated")
+    if not os.access(real.parent, os.W_OK | os.X_OK):
+        raise FileProblem(FOLDER_READ_ONLY.format(name=shown))
     if info.st_nlink > 1:
         raise FileProblem(f"{shown} has {info.st_nlink} names (hard links); xlbridge recalc replaces the file, which "
                           "would leave the other names on the old version: copy it to a file of its own first")
@@ -311,26 +314,28 @@ def _write_backup(data: bytes, info: os.stat_result):
 
 
 def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str | None = None,
-                language: str | None = None, finish=None) -> Report:
+                language: str | None = None, finish=None, budget: Budget = BUDGET) -> Report:
     """Recalculate the workbook at ``path`` in place (see the module docstring), in its
-    own language or ``language``.  ``finish(temp, workbook, report)``: a last step on the
-    saved new version before it replaces the file (the CLI puts back lost xlwings Lite code)."""
+    own language or ``language``; a file beyond ``budget`` is refused before it is read.
+    ``finish(temp, workbook, report)``: a last step on the saved new version before it
+    replaces the file (the CLI puts back lost xlwings Lite code)."""
     return _on_path(path, backup, lambda workbook: recalculate(OpenpyxlBook(workbook), when=when, language=language),
-                    finish)
+                    budget, finish)
 
 
 def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None = None, next_period: bool = False,
-                    backup: bool = True, language: str | None = None, today=None):
+                    backup: bool = True, language: str | None = None, today=None, budget: Budget = BUDGET):
     """``xlbridge next PATH``: add the next evening or tournament sheet to the workbook at
     ``path`` (:func:`xlbridge.workbooks.nextsheet.add_next`) with every safety of
     :func:`recalc_path`: locks, atomic save, backup, nothing written on a problem."""
     from xlbridge.workbooks.nextsheet import add_next
 
     return _on_path(path, backup, lambda workbook: add_next(OpenpyxlBook(workbook), day=day, name=name,
-                                                            next_period=next_period, language=language, today=today))
+                                                            next_period=next_period, language=language, today=today),
+                    budget)
 
 
-def _on_path(path: str | os.PathLike[str], backup: bool, change, finish=None):
+def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget, finish=None):
     shown = Path(path)
     check_name(shown)
     try:
@@ -340,7 +345,7 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change, finish=None):
         if backup:
             check_backup_place(shown, real)
         with RunLock(lock_path(real), LOCK_WAIT_SECONDS):
-            return _changed_locked(shown, real, backup=backup, change=change, finish=finish)
+            return _changed_locked(shown, real, backup=backup, change=change, budget=budget, finish=finish)
     except Busy:
         raise FileProblem(f"{shown} is being recalculated by another run; try again when it is done") from None
     except ChangedWhileReading:
@@ -349,7 +354,7 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change, finish=None):
         raise from_os_error(shown, error) from None
 
 
-def _changed_locked(shown: Path, real: Path, *, backup: bool, change, finish=None):
+def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Budget, finish=None):
     """Read, ``change(workbook)`` (nothing written when it raises), then save atomically
     with the backup (``finish``: see :func:`recalc_path`); what ``change`` returned."""
     clear_stale_temps(real)
@@ -357,8 +362,8 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change, finish=Non
         clear_stale_temps(backup_path(real))
     check_file(shown, real)  # again: it may have changed while this run waited
     check_not_open(shown, real)
-    snapshot, data = Snapshot.take(real)
-    workbook = load_bytes(data, shown)
+    snapshot, data = Snapshot.take(real, lambda handle, info: opened(handle, info.st_size, shown, budget))
+    workbook = load_bytes(data, shown, budget)
     report = change(workbook)
     keep = Keep.of(snapshot.info)
     parts = carry.carried(io.BytesIO(data))

@@ -121,9 +121,12 @@ class RunLock:
         flags = os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
             return os.open(self.path, os.O_RDWR | flags, usual_mode())
-        except PermissionError:
+        except PermissionError as denied:
             # another user's lock file that we may not write: flock needs only reading
-            return os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+            try:
+                return os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+            except FileNotFoundError:  # no lock file, and the folder does not let us make one: that is the error
+                raise denied from None
 
     def __exit__(self, *exc: object) -> None:
         if self._fallback is not None:  # pragma: no cover - Windows
