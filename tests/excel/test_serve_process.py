@@ -150,7 +150,7 @@ def test_seasons_recalculated_at_once_leave_a_worker_to_function_calls(tmp_path,
     call waited 5.5 to 10.7 s behind them.  Scripts take at most all workers but one: a light call sent
     while three seasons are being recalculated is answered before the first of them."""
     from bench.seasons import heeg_workbook
-    from xlbridge.excel.emulate import payload
+    from tests.emulate import payload
 
     monkeypatch.setenv("XLWINGS_LICENSE_KEY", "noncommercial")  # emulate's payload asks xlwings for its version
     book = json.dumps(payload(heeg_workbook(16))).encode()  # 3.6 MB, more than a second to recalculate
@@ -184,7 +184,7 @@ def test_a_scripts_workbook_is_parsed_in_the_worker_and_its_answer_sent_as_the_w
     is the script's actions, the same as the script gives in this process; what is not a workbook is 400."""
     from openpyxl import load_workbook
 
-    from xlbridge.excel.emulate import payload
+    from tests.emulate import payload
     from xlbridge.excel.shipped import build
 
     monkeypatch.setenv("XLWINGS_LICENSE_KEY", "noncommercial")

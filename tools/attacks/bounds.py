@@ -479,7 +479,7 @@ def heavy_payload() -> bytes:
     """What Office.js sends for Recalculate season on a 16x Heeg season (3.6 MB)."""
     os.environ.setdefault("XLWINGS_LICENSE_KEY", "noncommercial")  # the payload asks xlwings for its version
     from bench.seasons import heeg_workbook
-    from xlbridge.excel.emulate import payload
+    from tests.emulate import payload
 
     return json.dumps(payload(heeg_workbook(16))).encode()
 
