@@ -216,7 +216,8 @@ def test_blank_template(tmp_path):
 def test_a_blank_season_recalculated_says_nothing_is_filled_in(tmp_path):
     """Nothing typed at all: no problem, nothing computed, "nothing is filled in yet" (as Heeg; issue 16,
     point 11); the file is a season still."""
-    from xlbridge.workbooks.messages import done_text, is_done_message
+    from tests.alerts import is_done_message
+    from xlbridge.workbooks.messages import done_text
 
     path = tmp_path / "t.xlsx"
     assert main(["new", "bridgemania", str(path), "--blank", "--lang", "en"]) == 0
