@@ -159,6 +159,7 @@ def _scores(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[list[str],
         number = as_number(score)
         where = TABLE.cell(SCORE, row)
         odd = [p for p in (cell_problem(sheet, TABLE.cell(UNIT, row), unit, field=UNIT),
+                           cell_problem(sheet, TABLE.cell(NAMES, row), cell(grid, row, TABLE.col(NAMES)), field=NAMES),
                            cell_problem(sheet, where, score, field=SCORE)) if p is not None]
         if odd:  # a formula or an error value: once, at its cell
             problems.extend(odd)
