@@ -21,6 +21,7 @@ from openpyxl import load_workbook
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.clubs.heeg import HeegInputError, HeegSettings, Period, compute
 from xlbridge.excel.shipped import build
+from xlbridge.rules.problems import RuleError
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 
@@ -147,6 +148,13 @@ def test_a_whole_score_is_on_the_scale_and_a_fraction_is_not(whole, part):
         assert ("bm.score.scale" in codes) is off
 
 
+def test_bm_pct_takes_the_same_scale():
+    with pytest.raises(RuleError) as caught:
+        bm.bm_pct([8, 2.5, 4], 8)
+    assert caught.value.problem.code == "bm.pct.score-scale"
+    assert bm.bm_pct([8, 3, 4], 8) == 62.5  # a tie
+
+
 # ------------------------------------------------------------------ 5. spaces around ids, evenings in order
 
 
@@ -174,6 +182,12 @@ def test_a_bridgemania_id_typed_with_a_space_is_a_warning(bridgemania):
     assert [(w.sheet, w.cell, w.code) for w in report.warnings] == [("Season", "L6", "cell.spaced"),
                                                                      ("T01", "A9", "cell.spaced")]
     assert report.warnings[1].message == documented("W-ID-SPACED").split(": ", 1)[1].replace("'A", "'BE")
+
+
+def test_an_event_sheets_unit_typed_with_a_space_is_a_warning(tmp_path):
+    wb = edited(build("tbf-club", tmp_path / "tbf.xlsx", language="en"), Tournament={"A12": " 4"})
+    report = recalculate(OpenpyxlBook(wb), when="t")
+    assert [(w.sheet, w.cell, w.code) for w in report.warnings] == [("Tournament", "A12", "cell.spaced")]
 
 
 @pytest.mark.parametrize("cells, at, before", [

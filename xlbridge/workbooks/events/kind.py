@@ -21,7 +21,7 @@ from xlbridge.workbooks.events.declaration import NEVER_READ
 from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, IN_PLACE_ORDER, NAMES, OPTIONS, PLACE, READER,
                                                    SCHEME, SCORE, UNIT, shown_unit)
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
-from xlbridge.workbooks.typed import cell_problem
+from xlbridge.workbooks.typed import cell_problem, spaced
 
 TABLE = READER.table("results")
 RANKED = READER.table("in_place_order")
@@ -80,6 +80,8 @@ class EventSheets:
                     blocks = _sheet(sheet, grid)
                     plan.blocks.extend(blocks)
                     plan.blocks.append(in_place_order(sheet, grid, blocks))
+                    plan.warnings += [w for r in range(FIRST_ROW, len(grid) + 1) if (w := spaced(
+                        sheet, TABLE.cell(UNIT, r), cell(grid, r, TABLE.col(UNIT)), field=UNIT)) is not None]
                 except BookInputError as error:
                     problems.extend(error.problems)
         if problems:
