@@ -118,6 +118,11 @@ def test_the_tournament_list_out_of_date_order_is_a_problem_naming_both_rows(bri
                              "tournament follow the list")]
 
 
+def test_one_mistyped_date_is_one_problem_naming_both_rows(bridgemania):
+    wb = edited(bridgemania, Season={"K6": dt.datetime(2020, 10, 4)})  # T02 2019-10-04 typed a year late
+    assert [p[:3] for p in problems(wb)] == [("Season", "K7", "bm.season.date-order")]
+
+
 def test_a_tournament_date_that_is_no_date_is_a_problem(bridgemania):
     wb = edited(bridgemania, Season={"K6": "soon"})
     assert [p[:3] for p in problems(wb)] == [("Season", "K6", "bm.season.date")]
@@ -193,6 +198,7 @@ def test_an_event_sheets_unit_typed_with_a_space_is_a_warning(tmp_path):
 @pytest.mark.parametrize("cells, at, before", [
     ({"C12": dt.datetime(2025, 9, 11), "D12": dt.datetime(2025, 9, 4)}, "D12", "2025-09-11 (C12)"),  # in a period
     ({"C13": dt.datetime(2025, 10, 9), "H12": dt.datetime(2025, 10, 16)}, "C13", "2025-10-16 (H12)"),  # across
+    ({"D12": dt.datetime(2026, 9, 11)}, "E12", "2026-09-11 (D12)"),  # a year late: one problem, after it
 ])
 def test_heeg_evenings_out_of_date_order_are_a_problem(heeg, cells, at, before):
     found = problems(edited(heeg, Season=cells))

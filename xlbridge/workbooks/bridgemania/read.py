@@ -224,7 +224,8 @@ def read_season(grid: Grid, where: SeasonPlaces, problems: list[Problem]
 
 def _in_date_order(grid: Grid, where: SeasonPlaces, problems: list[Problem]) -> None:
     """Every typed date is a date, and the list is in date order: the standings after each tournament and the
-    Chart follow the list (issue 25: T04 and T05 swapped gave the standings in the wrong order, without a word)."""
+    Chart follow the list (issue 25: T04 and T05 swapped gave the standings in the wrong order, without a word).
+    Each date is compared with the one above it: a mistyped date gives one problem, naming both rows."""
     last: tuple[int, str, Any] | None = None
     for r, tid in where.calendar:
         typed = cell(grid, r, d.CALENDAR.col("date"))
@@ -239,7 +240,7 @@ def _in_date_order(grid: Grid, where: SeasonPlaces, problems: list[Problem]) -> 
                                "standings after each tournament follow the list", tournament=tid, field="date",
                                row=r, day=day.isoformat(), other=last[1], other_day=last[2].isoformat(),
                                other_row=last[0]))
-        if day is not None and (last is None or day >= last[2]):
+        if day is not None:
             last = (r, tid, day)
 
 

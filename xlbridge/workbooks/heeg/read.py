@@ -272,7 +272,8 @@ def _evenings(sheet: _Season, row: int, name: str, evening_cells: dict[dt.date, 
             sheet.bad_at(ref, "heeg.periods.date-twice", "evening {day} is listed twice (also {other})", field="evening",
                       day=day.isoformat(), other=evening_cells[day], value=raw)
         else:
-            before = next(reversed(evening_cells), None)  # the evening listed last (row by row, left to right)
+            # the evening listed just before (row by row, left to right): a mistyped date is one problem
+            before = next(reversed(evening_cells), None)
             if before is not None and day < before:
                 sheet.bad_at(ref, "heeg.periods.date-order", "evening {day} is listed after {other_day} ({other}): "
                              "list the evenings in date order, period by period", field="evening", period=name,
