@@ -5,7 +5,8 @@
    cells of every kind;
 3. the BridgeMania tournament list out of date order (T04 and T05 swapped);
 4. BridgeMania board scores 2.5 and 7.5 on a board that still adds up;
-5. a pair id with a space after it (Heeg ``"3 "``, BridgeMania ``"BE "``), Heeg evenings out of date order.
+5. a pair id with a space after it (Heeg ``"3 "``, BridgeMania ``"BE "``, a TBF pair ``" 4"``), Heeg evenings out
+   of date order.
 
 A wrong value holds when xlbridge stops at its cell (exit 2, an ``xlbridge: error:`` line naming the sheet and
 cell of each, nothing written), an id with a space when the run goes on with a warning at its cell; each group
