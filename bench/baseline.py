@@ -181,6 +181,11 @@ def render(table: Table, results: dict[str, Any]) -> None:
 
 
 def run(table: Table, *, quick: bool = False, sizes: tuple[int, ...] | None = None) -> None:
+    root = Path(__file__).resolve().parent.parent
+    if subprocess.run(["git", "cat-file", "-e", f"{BASELINE}^{{commit}}"], cwd=root, capture_output=True).returncode:
+        table.add(SECTION, f"today beside the baseline {BASELINE}",
+                  note=f"not measured: this clone lacks the commit {BASELINE} (git fetch --unshallow)")
+        return
     try:
         results = measure(quick=quick, sizes=sizes)
     except Exception as error:  # noqa: BLE001 - reported in the table

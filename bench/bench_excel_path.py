@@ -375,7 +375,8 @@ def render(table: Table, results: dict[str, Any]) -> None:
                                  f"{_kb(info['zip_bytes'])} zip; median of {len(fresh)} starts)",
                         statistics.median(fresh), py["main"] / cp["main"], "of CPython", f"≤ {IMPORT_SECONDS} s",
                         note=f"starts {', '.join(fmt_time(x) for x in fresh)}; first start {fmt_time(py['main'])}, "
-                             f"CPython {fmt_time(cp['main'])}; Pyodide load {py['load']:.1f} s, wheels {py['install']:.2f} s")
+                             f"CPython {fmt_time(cp['main'])}; Pyodide load {py['load']:.1f} s, "
+                             f"wheels {py['install']:.2f} s")
         _ok(row, statistics.median(fresh) <= IMPORT_SECONDS)
         table.add(SECTION, "  xlwings import before it (Lite imports it anyway)", py["xlwings"], py["xlwings"] / cp["xlwings"],
                   "of CPython")

@@ -212,5 +212,6 @@ async def _bench_collect(request):
     return {"collected": gc.collect()}
 
 
-_OPS.update({"collect": _bench_collect, "reload_main": _bench_reload_main, "import_main": _bench_import_main, "reads": _bench_reads, "phases": _bench_phases,
+_OPS.update({"collect": _bench_collect, "reload_main": _bench_reload_main,
+             "import_main": _bench_import_main, "reads": _bench_reads, "phases": _bench_phases,
              "profile": _bench_profile})

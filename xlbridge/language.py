@@ -56,7 +56,8 @@ def installed() -> tuple[str, ...]:
     """The languages whose catalogue is here (English always): the code an xlwings Lite
     workbook carries has its own language's only (:func:`xlbridge.excel.bundle.source_files`)."""
     root = resources.files("xlbridge").joinpath("locale")
-    return tuple(lang for lang in LANGUAGES if lang == "en" or root.joinpath(lang, "LC_MESSAGES", f"{DOMAIN}.mo").is_file())
+    return tuple(lang for lang in LANGUAGES
+                 if lang == "en" or root.joinpath(lang, "LC_MESSAGES", f"{DOMAIN}.mo").is_file())
 
 
 def current() -> str:
