@@ -14,6 +14,8 @@ Requests:
   measured apart on a copy, ``decode_ms`` (base64), ``extract_ms`` (zip to the
   file system) and ``package_ms`` (``import xlbridge.excel.functions`` from the
   unpacked files);
+- ``import_main``: ``main.py`` imported afresh as on start-up (as ``reload_main`` leaves it), only that;
+  replies ``main_ms`` (under ``profile``: where the start-up goes);
 - ``reads`` with ``name`` and ``payload``: the script run as ``script`` does,
   replying the sheets the recalculation read (``XlwingsBook._read``), in order;
 - ``phases`` with ``name`` and ``payload``: the script run as ``script`` does, replying
@@ -85,6 +87,15 @@ async def _bench_reload_main(request):
     _state["main"] = importlib.import_module("main")
     return {"main_ms": main_ms, "decode_ms": decode_ms, "extract_ms": extract_ms, "package_ms": package_ms,
             "zip_bytes": len(data), "bundle_chars": len(bundle), "files": files}
+
+
+async def _bench_import_main(request):
+    import importlib
+
+    _bench_forget_package()
+    start = _bench_time.perf_counter()
+    _state["main"] = importlib.import_module("main")
+    return {"main_ms": _ms(start)}
 
 
 async def _bench_reads(request):
@@ -201,5 +212,6 @@ async def _bench_collect(request):
     return {"collected": gc.collect()}
 
 
-_OPS.update({"collect": _bench_collect, "reload_main": _bench_reload_main, "reads": _bench_reads, "phases": _bench_phases,
+_OPS.update({"collect": _bench_collect, "reload_main": _bench_reload_main,
+             "import_main": _bench_import_main, "reads": _bench_reads, "phases": _bench_phases,
              "profile": _bench_profile})

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from xlbridge.excel import lite
+from xlbridge.excel import bundle, lite
 from xlbridge.files import carry
 from xlbridge.excel.bundle import REQUIREMENTS, main_py, source_files, unpack
 from xlbridge.excel.shipped import KINDS, SHIPPED
@@ -22,13 +22,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_PATHS = [ROOT / rel for _, _, rel in SHIPPED]
 
 
-@pytest.mark.parametrize("path", SHIPPED_PATHS, ids=lambda p: p.name)
-def test_shipped_workbook_carries_exactly_the_current_sources(path):
+@pytest.mark.parametrize(("kind", "path"), [(kind, ROOT / rel) for kind, _, rel in SHIPPED], ids=lambda p: str(p))
+def test_shipped_workbook_carries_exactly_the_current_sources(kind, path):
     files = lite.extract(path)
     assert set(files) == {"main.py", "requirements.txt", "pyodideVersion", "addinVersion"}
     assert files["requirements.txt"] == REQUIREMENTS
     bundled = unpack(files["main.py"])
-    current = source_files()
+    current = source_files(KINDS[kind].recognised_as, KINDS[kind].language)
     assert sorted(bundled) == sorted(current), "rebuild: python -m xlbridge.excel.shipped"
     stale = [name for name in current if bundled[name] != current[name]]
     assert not stale, f"out of date in {path.name}: {stale[:5]} -- rebuild: python -m xlbridge.excel.shipped"
@@ -54,6 +54,31 @@ def test_bundle_leaves_out_what_needs_files_or_openpyxl():
     names = set(source_files())
     assert "xlbridge/excel/functions.py" in names and "xlbridge/rules/data/tr_tablo3.csv" in names
     assert not {"xlbridge/cli.py", "xlbridge/files/headless.py", "xlbridge/excel/shipped.py"} & names
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_each_kind_carries_only_its_own_code_and_catalogue(name):
+    """Start-up (issue 23, point 7): a workbook unpacks and imports only what its kind's Excel path imports."""
+    kind = KINDS[name]
+    names = set(source_files(kind.recognised_as, kind.language))
+    own = {"heeg": "heeg", "bridgemania": "bridgemania", "event awards": "events"}[kind.recognised_as]
+    packages = {n.split("/")[2] for n in names if n.startswith("xlbridge/workbooks/") and n.count("/") == 3}
+    assert packages == {own}, packages
+    assert {"xlbridge/__init__.py", "xlbridge/excel/functions.py", "xlbridge/excel/scripts.py",
+            f"xlbridge/workbooks/{own}/__init__.py", "xlbridge/rules/se_fsb/__init__.py",
+            "xlbridge/rules/data/tr_tablo3.csv"} <= names
+    assert {n.split("/")[2] for n in names if n.endswith(".mo")} == {kind.language} - {"en"}
+    assert not {n for n in names if n.startswith(("xlbridge/results/", "xlbridge/examples/"))}
+    assert names < set(source_files())
+
+
+def test_the_import_walk_follows_every_import_statement():
+    files = {"p/__init__.py": b"from p.a import x\n", "p/a.py": b"def f():\n    from . import b\n",
+             "p/b.py": b"import p.c.d\n", "p/c/__init__.py": b"", "p/c/d.py": b"from .e import y\n",
+             "p/c/e.py": b"", "p/unused.py": b"import os\n"}
+    modules = {name.removesuffix(".py").removesuffix("/__init__").replace("/", "."): name for name in files}
+    assert bundle.imported_by(["p"], files, modules) == {"p", "p.a", "p.b", "p.c", "p.c.d", "p.c.e"}
+    assert bundle.imported_by(["p.c.e"], files, modules) == {"p", "p.a", "p.b", "p.c", "p.c.d", "p.c.e"}
 
 
 #: What xlwings Lite's documentation lists as not available: ``.api``, ``Sheet.autofit``, a

@@ -30,7 +30,7 @@ from importlib import resources
 
 from xlbridge.rules.problems import N_, set_translator, translator
 
-__all__ = ["LANGUAGES", "DOMAIN", "catalogue", "speaking", "current", "_", "N_", "label", "sheet_name"]
+__all__ = ["LANGUAGES", "DOMAIN", "installed", "catalogue", "speaking", "current", "_", "N_", "label", "sheet_name"]
 
 #: The languages of the catalogues; English is the language of the code.
 LANGUAGES: tuple[str, ...] = ("en", "nl", "it", "sv", "tr")
@@ -49,6 +49,15 @@ def catalogue(language: str) -> gettext.NullTranslations:
     path = resources.files("xlbridge").joinpath("locale", language, "LC_MESSAGES", f"{DOMAIN}.mo")
     with path.open("rb") as fp:
         return gettext.GNUTranslations(fp)
+
+
+@lru_cache(maxsize=None)
+def installed() -> tuple[str, ...]:
+    """The languages whose catalogue is here (English always): the code an xlwings Lite
+    workbook carries has its own language's only (:func:`xlbridge.excel.bundle.source_files`)."""
+    root = resources.files("xlbridge").joinpath("locale")
+    return tuple(lang for lang in LANGUAGES
+                 if lang == "en" or root.joinpath(lang, "LC_MESSAGES", f"{DOMAIN}.mo").is_file())
 
 
 def current() -> str:

@@ -5,7 +5,9 @@ xlwings Lite runs the workbook's ``main.py`` in Pyodide and installs what
 something Lite can install by name, so the workbook carries the package itself:
 ``main.py`` defines the "Recalculate season" script itself (Lite lists the scripts
 it finds in ``main.py``; a thin call into the package) and holds a zip of the
-``xlbridge`` package (its modules and data tables, base64), which it unpacks into
+``xlbridge`` package (base64) -- of a built workbook, only the modules its kind's
+Excel path imports with their data tables, and its language's catalogue
+(:func:`source_files`: fewer files to unpack and compile on start) -- which it unpacks into
 Pyodide's in-memory file system on start; it then imports the worksheet functions
 into its own namespace, where Lite finds and registers them.  The Excel path needs
 only the standard library and xlwings (``requirements.txt``).
@@ -17,6 +19,7 @@ that every shipped workbook carries exactly the current sources.
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import io
@@ -26,7 +29,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import PurePosixPath
 
+from xlbridge.rules import RULE_SET_MODULES
 from xlbridge.rules.problems import N_
+from xlbridge.workbooks.kinds import MODULES as KIND_MODULES
 
 #: What ``requirements.txt`` asks Lite to install: xlwings only, besides the two
 #: packages every Lite workbook observed carried as "required" (the add-in's own
@@ -184,8 +189,13 @@ from xlbridge.excel.functions import *  # noqa: E402,F401,F403  (the worksheet f
 '''
 
 
-def source_files() -> dict[str, bytes]:
-    """The package files that go into the bundle: path inside the zip -> bytes."""
+def source_files(kind: str | None = None, language: str | None = None) -> dict[str, bytes]:
+    """The package files that go into the bundle: path inside the zip -> bytes.
+
+    ``kind`` (the recalculation's name of a workbook kind, :data:`xlbridge.workbooks.kinds.MODULES`):
+    only the modules that kind's Excel path imports (:func:`imported_by`), with the data
+    files of their packages; ``language``: only that language's catalogue (English has
+    none).  Without them: every file Excel may need, every catalogue."""
     root = resources.files("xlbridge")
     found: dict[str, bytes] = {}
 
@@ -199,7 +209,60 @@ def source_files() -> dict[str, bytes]:
                 found[f"xlbridge/{rel}"] = child.read_bytes()
 
     walk(root, PurePosixPath())
-    return found
+    if language is not None:
+        found = {name: data for name, data in found.items()
+                 if not name.endswith(".mo") or name.startswith(f"xlbridge/locale/{language}/")}
+    if kind is None:
+        return found
+    modules = {_module(name): name for name in found if name.endswith(".py")}
+    needed = imported_by(ENTRIES + (KIND_MODULES[kind][0],) + tuple(RULE_SET_MODULES), found, modules)
+    packages = {modules[m].rsplit("/", 1)[0] for m in needed if modules[m].endswith("/__init__.py")}
+
+    def data_kept(name: str) -> bool:  # a data file belongs to the nearest package above it
+        folder = name.rsplit("/", 1)[0]
+        while f"{folder}/__init__.py" not in found:
+            folder = folder.rsplit("/", 1)[0]
+        return folder in packages
+
+    kept = {modules[m] for m in needed}
+    return {name: data for name, data in found.items() if (name in kept if name.endswith(".py") else data_kept(name))}
+
+
+#: Where every kind's Excel path starts: the worksheet functions (``main.py`` imports them) and
+#: the scripts (the first click imports them); with them the kind's own package and the rule
+#: sets, which code imports by name (:data:`xlbridge.workbooks.kinds.MODULES`, ``RULE_SET_MODULES``).
+ENTRIES = ("xlbridge.excel.functions", "xlbridge.excel.scripts")
+
+
+def _module(path: str) -> str:
+    """``xlbridge/a/b.py`` -> ``xlbridge.a.b``; ``xlbridge/a/__init__.py`` -> ``xlbridge.a``."""
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def imported_by(entries: Sequence[str], files: dict[str, bytes], modules: dict[str, str]) -> set[str]:
+    """The modules of ``modules`` (name -> path in ``files``) that ``entries`` import, directly or
+    not: every ``import`` statement of a module counts, also one inside a function (it runs when
+    that function does), and importing a module imports the packages above it."""
+    needed: set[str] = set()
+    todo = list(entries)
+    while todo:
+        name = todo.pop()
+        if name in needed or name not in modules:
+            continue  # (outside the package, or left out of the bundle: EXCLUDED)
+        needed.add(name)
+        todo.extend(name.rsplit(".", depth)[0] for depth in range(1, name.count(".") + 1))
+        package = name if modules[name].endswith("/__init__.py") else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(files[modules[name]])):
+            if isinstance(node, ast.Import):
+                todo.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+                todo.append(base)
+                todo.extend(f"{base}.{alias.name}" for alias in node.names)
+    return needed
 
 
 def _zip(files: dict[str, bytes]) -> bytes:
@@ -265,7 +328,8 @@ def next_script(button: Button, exclude: Sequence[str] = (), language: str = "en
 
 
 def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] | None = None,
-            exclude: Sequence[str] = (), language: str = "en", next_button: Button | None = None) -> str:
+            exclude: Sequence[str] = (), language: str = "en", next_button: Button | None = None,
+            kind: str | None = None) -> str:
     """The ``main.py`` a workbook carries: the scorer's docstring (App Mode shows
     it), the script wired to ``button``, and the bundled package; the prose in
     ``language`` (:func:`lite_texts`), the code and the script's name as they are.
@@ -276,12 +340,14 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
     (no patterns), so the sheets a recalculation reads by pattern (an evening or
     tournament sheet per date) cannot be *included*; an excluded name the workbook
     does not have is ignored.  Never name a sheet the recalculation reads: it would
-    arrive empty."""
+    arrive empty.  ``kind``: the bundle holds only what that kind's Excel path imports,
+    and only the catalogue of ``language`` (:func:`source_files`; default: everything)."""
     import json
 
     from xlbridge import __version__
 
-    files = source_files() if files is None else files
+    if files is None:
+        files = source_files(kind, language) if kind is not None else source_files()
     data = _zip(files)
     digest = hashlib.sha256(data).hexdigest()
     encoded = base64.b64encode(data).decode("ascii")
@@ -296,12 +362,12 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
 
 
 def lite_files(button: Button, *, title: str, rules: str, exclude: Sequence[str] = (),
-               language: str = "en", next_button: Button | None = None) -> dict[str, str]:
+               language: str = "en", next_button: Button | None = None, kind: str | None = None) -> dict[str, str]:
     """Every file of the workbook's Lite project (``exclude``: see :func:`main_py`;
     ``language``: the language of its prose; ``next_button``: the New evening / New
-    tournament script's button, for a season that has one)."""
+    tournament script's button, for a season that has one; ``kind``: see :func:`main_py`)."""
     return {"main.py": main_py(button, title=title, rules=rules, exclude=exclude, language=language,
-                               next_button=next_button),
+                               next_button=next_button, kind=kind),
             "requirements.txt": REQUIREMENTS}
 
 

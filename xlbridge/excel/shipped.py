@@ -117,15 +117,19 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
     write_atomically(path, write)
 
 
+def kind_lite_files(kind: WorkbookKind) -> dict[str, str]:
+    """The xlwings Lite files of ``kind`` as built: its language's text, catalogue and only its own code."""
+    return lite_files(kind.button, title=kind.title, rules=kind.rules, exclude=kind.never_read,
+                      language=kind.language, next_button=kind.next_button, kind=kind.recognised_as or None)
+
+
 def embed_code(path: Path, kind: WorkbookKind, guid: str) -> None:
     """The xlwings Lite code of ``kind`` (its language's) and its buttons, into the saved file
     ``path``; a button the file has already (by its sheet and name) stays as it is."""
     from xlbridge.excel import button as buttons
     from xlbridge.excel import lite
 
-    files = lite_files(kind.button, title=kind.title, rules=kind.rules, exclude=kind.never_read,
-                       language=kind.language, next_button=kind.next_button)
-    lite.embed(path, files, guid=guid)
+    lite.embed(path, kind_lite_files(kind), guid=guid)
     present = {(b["sheet"], b["name"]) for b in buttons.buttons(path)}
     for button in (kind.button, kind.next_button):
         if button is not None and (button.sheet, button.name) not in present:

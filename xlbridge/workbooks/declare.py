@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from xlbridge.language import _, label
@@ -71,8 +72,9 @@ def choice(label_id: str, allowed: Sequence[str], typed: Any, language: str | No
     return None
 
 
+@lru_cache(maxsize=1 << 16)
 def cell_ref(row: int, col: int) -> str:
-    """``cell_ref(7, 4) == "D7"``."""
+    """``cell_ref(7, 4) == "D7"`` (remembered: a click asks for every typed cell's, docs/performance.md)."""
     return f"{column_letter(col)}{row}"
 
 

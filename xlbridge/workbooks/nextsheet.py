@@ -50,15 +50,9 @@ def plan_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None
               next_period: bool = False, today: dt.date | None = None) -> NextSheet:
     """The next sheet of ``book`` (already seen through its English sheet names, in its
     language): raises :class:`BookInputError` with every problem, writes nothing."""
-    kind = detect(book)
-    if kind.name == "heeg":
-        from xlbridge.workbooks.heeg.next import next_evening
-
-        return next_evening(book, day=day, next_period=next_period, today=today or dt.date.today())
-    if kind.name == "bridgemania":
-        from xlbridge.workbooks.bridgemania.next import next_tournament
-
-        return next_tournament(book, day=day, name=name, today=today or dt.date.today())
+    planner = getattr(detect(book), "plan_next", None)  # a season kind plans its own next sheet
+    if planner is not None:
+        return planner(book, day=day, name=name, next_period=next_period, today=today or dt.date.today())
     raise BookInputError([at("workbook", None, "next.no-season", "this workbook has no next sheet to add: only a "
                              "Heeg season (New evening) and a BridgeMania season (New tournament) have one")])
 

@@ -1,6 +1,6 @@
 """One recalculation for every kind of xlbridge workbook, on any backend.
 
-:func:`recalculate` detects the kind (:data:`xlbridge.workbooks.kinds.KINDS`), lets
+:func:`recalculate` detects the kind (:func:`xlbridge.workbooks.kinds.kinds`), lets
 it plan (reads only; :class:`~xlbridge.workbooks.plan.BookInputError` lists every
 problem and nothing is written), diffs the plan against the cells, applies it
 through the :class:`~xlbridge.workbooks.book.BookAdapter` and appends the changed
@@ -16,7 +16,7 @@ from typing import Any
 
 from xlbridge.language import _, speaking
 from xlbridge.workbooks.book import BookAdapter
-from xlbridge.workbooks.kinds import KINDS
+from xlbridge.workbooks.kinds import kinds
 from xlbridge.workbooks.plan import BookInputError, Kind, Problem, Report, at
 from xlbridge.workbooks.record import RECORD, Comparison, compare, make_record, read_record, write_record
 from xlbridge.workbooks.speak import language_of, localised
@@ -26,8 +26,8 @@ __all__ = ["recalculate", "detect", "diff", "apply", "append_corrections", "now_
            "BookInputError", "Problem", "Report"]
 
 
-def _kinds() -> list[Kind]:
-    return KINDS
+def _kinds() -> tuple[Kind, ...]:
+    return kinds()
 
 
 def detect(book: BookAdapter) -> Kind:

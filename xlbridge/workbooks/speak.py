@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xlbridge.language import LANGUAGES, current, sheet_name, speaking
+from xlbridge.language import LANGUAGES, current, installed, sheet_name, speaking
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout
 
 __all__ = ["SHEET_NAMES", "SHEET_PREFIXES", "Localised", "language_of", "localised", "rename_sheets", "built_in", "shown_name"]
@@ -38,10 +38,10 @@ def _names(language: str) -> dict[str, str]:
 
 def language_of(book: BookAdapter, default: str = "en") -> str:
     """The language whose sheet names the workbook has most of (``default`` on a
-    tie or when it has none of any language's)."""
+    tie or when it has none of any installed language's)."""
     names = book.sheet_names()
     scores = {}
-    for language in LANGUAGES:
+    for language in installed():
         own = set(_names(language))
         prefixes = [sheet_name(p, language) for p in SHEET_PREFIXES]
         scores[language] = sum(1 for n in names if n in own or any(n.startswith(p) for p in prefixes))

@@ -430,7 +430,7 @@ def test_an_empty_workbook(tmp_path):
 def test_the_kind_is_registered_and_recognised(built):
     from xlbridge.workbooks import kinds
 
-    assert any(isinstance(k, HeegSeason) for k in kinds.KINDS)
+    assert any(isinstance(k, HeegSeason) for k in kinds.kinds())
     assert HeegSeason().recognises(OpenpyxlBook(load_workbook(built)))
 
 

@@ -13,7 +13,7 @@ and writes the computed cells.  One module per job:
 - :mod:`~xlbridge.workbooks.bridgemania.locate` -- the engine's problems put at
   their cells from their codes and concerns;
 - :mod:`~xlbridge.workbooks.bridgemania.plan` -- the kind
-  (:class:`BridgeManiaSeason`, registered in :data:`xlbridge.workbooks.kinds.KINDS`)
+  (:class:`BridgeManiaSeason`, registered in :data:`xlbridge.workbooks.kinds.MODULES`)
   and the computed cells it plans;
 - :mod:`~xlbridge.workbooks.bridgemania.build` -- the builder
   (:func:`bridgemania_workbook`, ``xlbridge new bridgemania PATH``): imported only

@@ -1,6 +1,6 @@
 """The BridgeMania season kind: read the workbook, recalculate, plan the computed cells.
 
-:class:`BridgeManiaSeason` (registered in :data:`xlbridge.workbooks.kinds.KINDS`)
+:class:`BridgeManiaSeason` (registered in :data:`xlbridge.workbooks.kinds.MODULES`)
 reads the sheets into a :class:`~xlbridge.clubs.bridgemania.Season`
 (:mod:`~xlbridge.workbooks.bridgemania.read`), calls the engine
 (:func:`xlbridge.clubs.bridgemania.recalculate`) and returns the computed cells:
@@ -14,6 +14,7 @@ Standard library only: the recalculation runs in xlwings Lite.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 
 from xlbridge.language import N_, _
@@ -36,7 +37,7 @@ from xlbridge.workbooks.bridgemania.read import (
     read_tournament,
 )
 from xlbridge.workbooks.declare import COMPUTED
-from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
+from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, Problem, at
 from xlbridge.workbooks.typed import one_per_cell
 
 __all__ = ["BridgeManiaSeason"]
@@ -57,6 +58,13 @@ class BridgeManiaSeason:
             return isinstance(title, str) and title.startswith(_(d.SEASON_TITLE_START))
         # the season sheet renamed or deleted: still ours if a tournament sheet is there
         return any(is_tournament_sheet(book.read(n)) for n in names if n not in (d.CHAMPIONSHIP, d.PARTICIPATION))
+
+    def plan_next(self, book: BookAdapter, *, day: dt.date | None, name: str | None, next_period: bool,
+                  today: dt.date) -> NextSheet:
+        """The next tournament (:func:`xlbridge.workbooks.bridgemania.next.next_tournament`; no periods)."""
+        from xlbridge.workbooks.bridgemania.next import next_tournament
+
+        return next_tournament(book, day=day, name=name, today=today)
 
     def plan(self, book: BookAdapter) -> Plan:
         names = book.sheet_names()
