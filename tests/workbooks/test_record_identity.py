@@ -56,6 +56,24 @@ def test_another_workbook_s_record_copied_in_is_set_aside(sources, tmp_path: Pat
     _set_aside(path, FOREIGN_CODE)
 
 
+def _documented(code_id: str) -> str:
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text("utf-8")
+    match = re.search(rf"^\| `{code_id}` \|[^|]*\| `([^`]+)` \|", text, re.M)
+    assert match, code_id
+    return match[1]
+
+
+def test_the_warnings_are_the_catalogue_s(sources, tmp_path: Path) -> None:
+    path = with_record(sources["heeg-blank"], tmp_path / "copied.xlsx", record_of(sources["heeg"]))
+    assert [str(w) for w in recalc_path(path, backup=False).warnings] == [_documented("W-RECORD-FOREIGN")]
+    record = record_of(sources["tbf"])
+    record["s"]["Tournament"]["t"].append([300, 1, [0] * MAX_RECORD_CELLS])
+    path = with_record(sources["tbf"], tmp_path / "huge.xlsx", record)
+    assert [str(w) for w in recalc_path(path, backup=False).warnings] == [_documented("W-RECORD-TOO-LARGE")]
+
+
 def test_a_record_of_another_kind_is_set_aside(sources, tmp_path: Path) -> None:
     path = with_record(sources["bm"], tmp_path / "heeg-record.xlsx", record_of(sources["heeg"]))
     _set_aside(path, FOREIGN_CODE)

@@ -81,7 +81,7 @@ def as_excel_writes(path: Path) -> Path:
     comment in the chart's XML and a colour style part (``xl/charts/colors1.xml``) the chart refers to."""
     from xlbridge.files.package import CONTENT_TYPES, add_override, add_relationship, relative, rels_name, rewrite
 
-    chart = next(n for parts in chart_sheets(path).values() for n in parts if n.startswith("xl/charts/chart"))
+    chart = next(n for parts in chart_sheet_parts(path).values() for n in parts if n.startswith("xl/charts/chart"))
     with zipfile.ZipFile(path) as archive:
         xml, types = archive.read(chart), archive.read(CONTENT_TYPES)
         rels = archive.read(rels_name(chart)) if rels_name(chart) in archive.namelist() else None
@@ -178,7 +178,8 @@ def other_parts(path: Path) -> dict[str, bytes]:
 
 
 def kept_chart_sheet(tree: Tree, path: Path, title: str = "Chart1", *args: str) -> Case:
-    """``xlbridge recalc PATH`` (or ``ARGS``) goes on, and the chart sheet is there after it, its parts byte for byte."""
+    """``xlbridge recalc PATH`` (or ``ARGS``) goes on, and the chart sheet is there after it, its parts byte
+    for byte."""
     before = other_parts(path)
     run = tree.measure(*(args or ("recalc", path.name, "--no-backup")), cwd=path.parent)
     after = other_parts(path) if path.exists() else {}
@@ -189,7 +190,7 @@ def kept_chart_sheet(tree: Tree, path: Path, title: str = "Chart1", *args: str) 
                 f"{'kept' if after == before else 'CHANGED'}: {run.line}")
 
 
-def chart_sheets(path: Path) -> dict[str, list[str]]:
+def chart_sheet_parts(path: Path) -> dict[str, list[str]]:
     """The chart sheets of the workbook at ``path`` (read from its parts, as any release writes them: openpyxl
     fails on an empty chart sheet), each with its parts: the sheet, then what it refers to."""
     from xml.etree import ElementTree as ET
@@ -216,7 +217,7 @@ def chart_sheets(path: Path) -> dict[str, list[str]]:
 
 
 def chart_sheet_names(path: Path) -> list[str]:
-    return list(chart_sheets(path))
+    return list(chart_sheet_parts(path))
 
 
 def corrections_causes(path: Path) -> list[str]:
@@ -236,8 +237,9 @@ def set_aside(tree: Tree, path: Path, words: str) -> Case:
     again = tree.measure("recalc", path.name, "--no-backup", cwd=path.parent)
     held = run.code == 0 and words in run.err and mine == 0 and run.mb <= MEMORY_MB and again.code == 0 \
         and "warning: xlbridge" not in again.err
+    said = next((line for line in run.err.splitlines() if words in line), run.line)[:160]
     return Case(path.name, held, f"exit {run.code}, {run.mb:,.0f} MB, {run.seconds:.1f} s, {mine} 'your change' "
-                f"rows; next run exit {again.code}: {next((ln for ln in run.err.splitlines() if words in ln), run.line)[:160]}")
+                f"rows; next run exit {again.code}: {said}")
 
 
 # ------------------------------------------------------------------ the groups
@@ -285,15 +287,15 @@ def other_case(tree: Tree, folder: Path) -> list[Case]:
     base = new_workbook(tree, folder, "tbf-club")
     heeg = new_workbook(tree, folder, "heeg")
     dutch = new_workbook(tree, folder, "heeg", "nl")
-    files = [
-        with_sheet(base, folder / "XLBridge.xlsx", "XLBridge", replace="xlbridge"),
-        with_sheet(base, folder / "CORRECTIONS.xlsx", "CORRECTIONS"),
-        with_sheet(heeg, folder / "heeg-CORRECTIONS.xlsx", "CORRECTIONS"),
-        with_sheet(heeg, folder / "heeg-messages.xlsx", "messages"),
-        renamed(heeg, folder / "heeg-season.xlsx", "Season", "season"),
-        with_sheet(dutch, folder / "heeg-nl-CORRECTIES.xlsx", "CORRECTIES"),
+    files = [  # (the message is in the workbook's language: it names the sheet)
+        (with_sheet(base, folder / "XLBridge.xlsx", "XLBridge", replace="xlbridge"), "XLBridge"),
+        (with_sheet(base, folder / "CORRECTIONS.xlsx", "CORRECTIONS"), "CORRECTIONS"),
+        (with_sheet(heeg, folder / "heeg-CORRECTIONS.xlsx", "CORRECTIONS"), "CORRECTIONS"),
+        (with_sheet(heeg, folder / "heeg-messages.xlsx", "messages"), "messages"),
+        (renamed(heeg, folder / "heeg-season.xlsx", "Season", "season"), "season"),
+        (with_sheet(dutch, folder / "heeg-nl-CORRECTIES.xlsx", "CORRECTIES"), "CORRECTIES"),
     ]
-    return [attempt(tree, path, "in another case") for path in files]
+    return [attempt(tree, path, f"error: {sheet}: ") for path, sheet in files]
 
 
 @group("10. next --name against Excel's rules")

@@ -121,7 +121,8 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
     if warnings and done:
         done += RuleProblem("recalc.warnings", DONE_WARNINGS, count=len(warnings)).message
     local = Localised.local_name(MESSAGES, getattr(book, "language", "en")).casefold()
-    clash = MESSAGES not in names and any(n.casefold() == local for n in names)  # "MESSAGES": sheetnames.py
+    others = getattr(book, "other_sheets", list)()  # (chart sheets)
+    clash = MESSAGES not in names and any(n.casefold() == local for n in [*names, *others])  # sheetnames.py
     if clash or (MESSAGES not in names and not problems and not warnings):
         if problems:
             book.alert(_("Nothing was recalculated: {count} problem(s).").format(count=len(problems)) + "\n"

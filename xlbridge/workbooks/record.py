@@ -28,7 +28,11 @@ blank tournament).  A built workbook (``xlbridge new``, the shipped files and te
 holds the record of its own recalculation (:func:`xlbridge.excel.shipped.built`), so the
 scorer's first change already counts as one.  A missing record is "no record" (a workbook
 of an earlier release, a deleted sheet); a damaged one (a scorer unhid it and typed in it) is also "no record", with a
-warning that says so; a new record is written either way.  The record holds no time:
+warning that says so; a new record is written either way.  The record names the kind it was made
+for; one that is not this workbook's (another kind's, or one most of whose typed values differ from
+the cells: a record copied from another workbook) or larger than :data:`MAX_RECORD_CELLS` /
+:data:`MAX_RECORD_TEXT` is set aside with a warning, never turned into "your change" rows
+(:func:`foreign`; docs/reliability.md, "The record").  The record holds no time:
 recalculating an unchanged workbook writes the same record, i.e. no cell.
 
 Standard library only: the recalculation runs in xlwings Lite.
@@ -100,7 +104,9 @@ class Record:
         self._views: dict[str, Cells] = {}
 
     def dumps(self) -> str:
-        data = {"v": _VERSION, "s": self.sheets} if self.kind is None else {"v": _VERSION, "k": self.kind, "s": self.sheets}
+        data = {"v": _VERSION, "s": self.sheets}
+        if self.kind is not None:
+            data = {"v": _VERSION, "k": self.kind, "s": self.sheets}
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
