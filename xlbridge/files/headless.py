@@ -190,7 +190,8 @@ def load_bytes(data: bytes, name: object, budget: Budget = BUDGET):
         return load_workbook(io.BytesIO(set_aside(data)), keep_vba=keep_vba)  # chart sheets: othersheets.py
     except (FileProblem, BookInputError):
         raise
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, SyntaxError, expat.ExpatError) as error:
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, AttributeError, SyntaxError,
+            expat.ExpatError) as error:  # (AttributeError: openpyxl on a part it half understands)
         # an XML part cut off inside a valid zip (openpyxl: a raw ParseError) is a damaged file
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:

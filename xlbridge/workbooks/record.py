@@ -254,20 +254,18 @@ def foreign(record: Record, now: Record, kind: str) -> Problem | None:
     """A warning when ``record`` is not a record of this workbook (``now``: the record of this run): made
     for another kind, or more than half of the typed values it holds (and more than :data:`FOREIGN_MIN`)
     differ from the cells now -- a record copied from another workbook."""
-    if record.kind is not None and record.kind != kind:
-        differing, held = 1, 0
-    else:
-        differing = held = 0
-        for sheet in now.sheets:
-            if sheet not in record.sheets:
-                continue
-            before, cells, computed = record.typed(sheet), now.typed(sheet), record.computed(sheet)
-            for key, old in before.items():
-                if old is not None and key not in computed:
-                    held += 1
-                    differing += not _same(old, cells.get(key))
-        if differing <= FOREIGN_MIN or 2 * differing <= held:
-            return None
+    differing = held = 0
+    for sheet in now.sheets:
+        if sheet not in record.sheets:
+            continue
+        before, cells, computed = record.typed(sheet), now.typed(sheet), record.computed(sheet)
+        for key, old in before.items():
+            if old is not None and key not in computed:
+                held += 1
+                differing += not _same(old, cells.get(key))
+    other_kind = record.kind is not None and record.kind != kind
+    if not other_kind and (differing <= FOREIGN_MIN or 2 * differing <= held):
+        return None
     return at(RECORD, None, FOREIGN_CODE, N_(
         "the record of the last recalculation (the hidden sheet {sheet}) is not this workbook's: it was made for "
         "another workbook (copied with its sheet), or more than half of the typed cells it holds were changed "
