@@ -1,5 +1,5 @@
 """Sheet drawings: the button shape (xlbridge/files/drawings.py) and keeping every
-sheet's drawing byte for byte through a headless recalculation (xlbridge/files/parts.py)."""
+sheet's drawing byte for byte through a headless recalculation (xlbridge/files/carry.py)."""
 
 from __future__ import annotations
 

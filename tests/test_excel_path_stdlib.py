@@ -21,7 +21,7 @@ from openpyxl import load_workbook
 from xlbridge.excel import lite
 from tests.emulate import function_body, payload
 from xlbridge.excel.shipped import SHIPPED
-from xlbridge.workbooks.messages import is_done_message
+from tests.alerts import is_done_message
 
 ROOT = Path(__file__).resolve().parent.parent
 

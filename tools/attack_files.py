@@ -1,7 +1,7 @@
 """Attack ``xlbridge recalc`` and ``xlbridge serve`` as a careless or hostile world would.
 
     python -m tools.attack_files                   # issue 25's groups: one table, exit 1 on a failure
-    python -m tools.attack_files --group 11 --group 14   # some groups (by the start of their title)
+    python -m tools.attack_files --group 11 --group 14   # some groups (by number, or the start of their title)
     python -m tools.attack_files --root /tmp/old   # another tree (e.g. an older commit), the same attacks
     python -m tools.attack_files --issue 14        # issue 14's soak run: about 10 minutes (--quick: 1)
 
@@ -427,8 +427,8 @@ def server(tree: Tree, folder: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tools.attack_files", description=__doc__.split("\n\n")[0])
     p.add_argument("--root", type=Path, default=HERE, help="the xlbridge tree to attack (default: this one)")
-    p.add_argument("--group", action="append", metavar="TITLE", help="issue 25: only the groups whose title "
-                                                                      "starts so (e.g. 11; repeatable)")
+    p.add_argument("--group", action="append", metavar="TITLE",
+                   help="issue 25: only the group of this number (e.g. 11), or whose title starts so (repeatable)")
     p.add_argument("--issue", type=int, choices=(14, 25), default=25, help="25: the groups' table (default); "
                                                                             "14: the soak run as JSON")
     p.add_argument("--size", type=int, default=16, help="issue 14: the season for the save and kill runs (16x)")

@@ -111,10 +111,27 @@ def test_bad_input_reaches_the_scorer_and_nothing_is_computed(demo_file, tmp_pat
     assert [str(p) for p in caught.value.problems] == [m for m in messages if m]
 
 
+def test_a_formula_in_a_name_is_one_problem_at_its_cell_both_ways(demo_file, tmp_path):
+    """Issue 25, point 2: the formula's text became the pair's name everywhere (in Excel the formula's value
+    would arrive; text typed as '=1+1 arrives as this text, in Excel and headless)."""
+    path = tmp_path / "formula.xlsx"
+    wb = load_workbook(demo_file)
+    wb["Season"]["D5"] = "=1+1"  # the name of base pair BE
+    wb.save(path)
+    with pytest.raises(recalc.BookInputError) as caught:
+        recalc.recalculate(OpenpyxlBook(load_workbook(path)))
+    assert [(p.sheet, p.cell, p.code) for p in caught.value.problems] == [("Season", "D5", "cell.formula")]
+    excel = load_workbook(path)
+    alerts = apply_actions(excel, run_script(scripts, "recalculate_season", load_workbook(path)))
+    assert len(alerts) == 1 and alerts[0].startswith("Nothing was recalculated")
+    assert excel["Messages"].cell(2, 1).value == str(caught.value.problems[0])
+    assert excel["Championship"]["C6"].value != "=1+1" and excel["Season"]["D5"].fill.start_color.rgb == "FFFFC7CE"
+
+
 def test_formula_like_names_stay_text_both_ways(demo_file, tmp_path):
     path = tmp_path / "names.xlsx"
     wb = load_workbook(demo_file)
-    wb["Season"]["D5"] = "=1+1"  # the name of base pair BE
+    wb["Season"]["D5"] = "+1+1"  # the name of base pair BE
     wb["Season"]["D6"] = "-Dino & Giulia-"
     wb["Season"]["D7"] = "@Gaetano"
     wb.save(path)
@@ -123,7 +140,7 @@ def test_formula_like_names_stay_text_both_ways(demo_file, tmp_path):
     for book in (headless, excel):
         ws = book["Championship"]
         names = {ws.cell(r, 2).value: ws.cell(r, 3) for r in range(6, 17)}
-        assert names["BE"].value == "=1+1" and names["BE"].data_type == "s"
+        assert names["BE"].value == "+1+1" and names["BE"].data_type == "s"
         assert names["DG"].value == "-Dino & Giulia-" and names["DG"].data_type == "s"
         assert names["GM"].value == "@Gaetano" and names["GM"].data_type == "s"
 

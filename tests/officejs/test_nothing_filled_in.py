@@ -13,7 +13,8 @@ from tests.emulate import payload
 from xlbridge.excel.shipped import build
 from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.bridgemania.declaration import BLANK_TOURNAMENT, CALENDAR, SEASON
-from xlbridge.workbooks.messages import DONE_EMPTY, is_done_message
+from tests.alerts import is_done_message
+from xlbridge.workbooks.messages import DONE_EMPTY
 
 
 def click(wb) -> list[str]:

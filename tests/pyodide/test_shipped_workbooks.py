@@ -30,7 +30,7 @@ from tests.pyodide import runtime
 from tests.pyodide.harness import CPythonWorkbook, HarnessError, PyodideWorkbook, PythonError
 from xlbridge.excel.shipped import KINDS
 from xlbridge.language import _, speaking
-from xlbridge.workbooks.messages import is_done_message
+from tests.alerts import is_done_message
 from xlbridge.workbooks.speak import Localised
 from xlbridge.workbooks.write import CORRECTIONS_SPEC
 from xlbridge.workbooks.record import TYPED

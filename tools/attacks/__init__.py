@@ -152,10 +152,11 @@ class Tree:
 
 
 def run_groups(tree: Tree, folder: Path, titles: list[str] | None = None) -> list[tuple[str, list[Case]]]:
-    """Run the groups (those whose title starts with one of ``titles``; default all), each in its own folder."""
+    """Run the groups (those whose number is one of ``titles``, or whose title starts with one; default all),
+    each in its own folder: ``1`` is group 1, not 11 to 15."""
     results = []
     for title, attack in load_groups().items():
-        if titles and not any(title.startswith(t) for t in titles):
+        if titles and not any(title.split(".", 1)[0] == t if t.isdigit() else title.startswith(t) for t in titles):
             continue
         place = folder / f"group{len(results) + 1}"
         place.mkdir()

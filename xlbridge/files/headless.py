@@ -69,16 +69,6 @@ def lock_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.xlbridge-lock")
 
 
-def owner_file(path: Path) -> Path:
-    """Excel's lock ("owner") file: ``~$`` + the name (Excel drops the first two
-    characters of long names; both spellings are checked)."""
-    return path.with_name("~$" + path.name)
-
-
-def excel_has_it_open(path: Path) -> bool:
-    return open_in_excel(path)
-
-
 def real_path(path: Path) -> Path:
     """Where the workbook at ``path`` really is (links followed)."""
     return Path(os.path.realpath(path))

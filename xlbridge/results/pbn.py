@@ -75,7 +75,7 @@ class _Scan:
 
 
 def _scan(text: str) -> _Scan:
-    scan, game, tokens = _Scan(), [], []
+    scan, tokens = _Scan(), []
     brace = 0  # the line of an open {comment}, 0 when none
 
     def close_game() -> None:

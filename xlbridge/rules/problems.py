@@ -193,9 +193,3 @@ class ProblemsError(RuleError):
 def first(problems: Sequence[Problem], code: str) -> Problem | None:
     """The first problem with ``code`` (``None`` when there is none)."""
     return next((p for p in problems if p.code == code), None)
-
-
-def by_concern(problems: Iterable[Problem], **concerns: Any) -> list[Problem]:
-    """The problems whose concerns include all of ``concerns``."""
-    return [p for p in problems if all(p.params.get(k) == v for k, v in concerns.items())]
-

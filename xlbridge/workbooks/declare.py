@@ -31,7 +31,7 @@ Standard library only: the recalculation runs in xlwings Lite.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 

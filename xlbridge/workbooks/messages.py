@@ -88,23 +88,6 @@ def done_text(report: Report, how: str = "") -> str:
     return problem.message
 
 
-def is_done_message(text: str, *, empty: bool | None = None) -> bool:
-    """Whether ``text`` is what :func:`done_text` says, in any language (for tests and
-    tools; ``empty``: only the "nothing is filled in yet" text, or only the others)."""
-    import re
-
-    from xlbridge.language import LANGUAGES, speaking
-
-    templates = {True: (DONE_EMPTY,), False: (DONE, DONE_CHANGED)}.get(empty, (DONE, DONE_CHANGED, DONE_EMPTY))
-    for language in LANGUAGES:
-        with speaking(language):
-            for template in templates:
-                pattern = re.sub(r"\\\{\w+\\\}", ".*", re.escape(_(template)))
-                if re.fullmatch(pattern + ".*", text, re.DOTALL):
-                    return True
-    return False
-
-
 def nothing_written(count: int, how: str = "") -> str:
     """What the scorer reads after the problems: nothing was written, and what to
     do next (``how``: the command, for the CLI)."""

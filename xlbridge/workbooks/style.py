@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from xlbridge.workbooks.book import looks_like_formula
@@ -47,14 +47,6 @@ def write_lines(ws: Any, lines: list[str], col: int = 1, width: int = 0) -> None
         rows.extend(broken or [line])
     for row, line in enumerate(rows, start=1):
         write_text(ws, row, col, line)
-
-
-def style_header(ws, row: int, headers: list[str], widths: list[int]) -> None:
-    for col, (text, width) in enumerate(zip(headers, widths), start=1):
-        cell = ws.cell(row=row, column=col, value=text)
-        cell.fill, cell.font = HEADER_FILL, HEADER_FONT
-        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-        ws.column_dimensions[get_column_letter(col)].width = width
 
 
 def print_setup(ws) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.plan import Problem, at
 
-__all__ = ["EXCEL_ERRORS", "not_a_value", "cell_problem", "one_per_cell"]
+__all__ = ["EXCEL_ERRORS", "not_a_value", "cell_problem", "one_per_cell", "spaced"]
 
 _REF = re.compile(r"([A-Z]{1,3})([0-9]+)")
 
@@ -57,6 +57,19 @@ def cell_problem(sheet: str, ref: str, value: Any, **params: Any) -> Problem | N
         return at(sheet, ref, "cell.error", "this cell holds the error value {value}; type the value (a deleted "
                   "cell or sheet leaves #REF!)", value=str(value).strip(), **params)
     return None
+
+
+def spaced(sheet: str, ref: str, value: Any, **params: Any) -> Problem | None:
+    """The warning of a typed id (a pair number or id, a tournament) with a space or another blank before or
+    after it, else ``None``: ids are compared without them (issue 25: pair ``"BE "`` was silently pair ``BE``).
+
+    >>> spaced("T01", "A9", "BE ").message, spaced("T01", "A9", "BE"), spaced("T01", "A9", 3.0)
+    ("'BE ' has a space before or after it; it is read as 'BE' (delete the space)", None, None)
+    """
+    if not isinstance(value, str) or value == value.strip() or not value.strip() or not_a_value(value):
+        return None
+    return at(sheet, ref, "cell.spaced", "{value!r} has a space before or after it; it is read as {trimmed!r} "
+              "(delete the space)", value=value, trimmed=value.strip(), **params)
 
 
 def _position(ref: str) -> tuple[int, int] | None:

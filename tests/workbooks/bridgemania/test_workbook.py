@@ -216,7 +216,8 @@ def test_blank_template(tmp_path):
 def test_a_blank_season_recalculated_says_nothing_is_filled_in(tmp_path):
     """Nothing typed at all: no problem, nothing computed, "nothing is filled in yet" (as Heeg; issue 16,
     point 11); the file is a season still."""
-    from xlbridge.workbooks.messages import done_text, is_done_message
+    from tests.alerts import is_done_message
+    from xlbridge.workbooks.messages import done_text
 
     path = tmp_path / "t.xlsx"
     assert main(["new", "bridgemania", str(path), "--blank", "--lang", "en"]) == 0
@@ -398,14 +399,26 @@ def test_a_hand_made_season_and_ineligible_pairs(tmp_path):
     assert wb["Championship"].cell(C_FIRST, 2).fill.start_color.rgb == "FFDDEBF7"
 
 
+def test_a_name_typed_as_a_formula_is_a_problem_at_its_cell(tmp_path):
+    """Issue 25, point 2: a Name built by a formula became the pair's name, as its text, everywhere."""
+    path = tmp_path / "formula.xlsx"
+    season_workbook(small_season()).save(path)
+    wb = load_workbook(path)
+    ref = next(f"D{r}" for r in range(5, 20) if wb["Season"][f"D{r}"].value == "Pair A")
+    wb["Season"][ref] = f'=B{ref[1:]}&" & "&C{ref[1:]}'
+    with pytest.raises(BookInputError) as caught:
+        recalc_book(OpenpyxlBook(wb))
+    assert [(p.sheet, p.cell, p.code) for p in caught.value.problems] == [("Season", ref, "cell.formula")]
+
+
 def test_formula_like_text_is_copied_as_text(tmp_path):
-    season = small_season(names={"A": "=SUM(A1:A3)", "B": "-Rossi-"}, guest=("@casa", "+ospiti"))
+    season = small_season(names={"A": "+Bianchi", "B": "-Rossi-"}, guest=("@casa", "+ospiti"))
     path = tmp_path / "names.xlsx"
     season_workbook(season).save(path)
     recalc_path(path)
     wb = load_workbook(path)
     final = {wb["Championship"].cell(r, 2).value: wb["Championship"].cell(r, 3) for r in range(C_FIRST, C_FIRST + 9)}
-    assert final["A"].value == "=SUM(A1:A3)" and final["A"].data_type == "s"
+    assert final["A"].value == "+Bianchi" and final["A"].data_type == "s"
     assert final["B"].value == "-Rossi-" and final["B"].data_type == "s"
     general = [wb["Championship"].cell(r, GENERAL_COL + 1) for r in range(C_FIRST, C_FIRST + 9)]
     guest = next(c for c in general if c.value == "@casa")

@@ -240,6 +240,10 @@ def _score(tid: str, entry: str, board: int, value: Any, out: Collector) -> floa
     elif number < 0:
         out.add("bm.score.negative", "score {value!r} is negative", **where)
         return None
+    elif not number.is_integer():  # C.01 "secondo la scala 0 - 2 - 4 -... fino al TOP"; a tie shares: 1, 3, ...
+        out.add("bm.score.scale", "score {value!r} is not on the scale 0-2-4-...-TOP: a board score is a whole "
+                "number (2 for each result beaten, 1 for each tie)", **where)
+        return None
     return number
 
 

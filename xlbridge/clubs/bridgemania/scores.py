@@ -82,6 +82,9 @@ def bm_pct(scores: Sequence[Any], top: Any, penalty: Any = 0) -> float:
         if not 0 <= number <= t:
             raise RuleError("bm.pct.score-range", "BM_PCT: board {board}: score {value!r} is outside 0..{top}",
                             argument="scores", board=board, value=value, top=t)
+        if not number.is_integer():  # C.01: the scale 0 - 2 - 4 -... up to the TOP (a tie: 1, 3, ...)
+            raise RuleError("bm.pct.score-scale", "BM_PCT: board {board}: score {value!r} is not on the scale "
+                            "0-2-4-...-TOP (a whole number)", argument="scores", board=board, value=value)
         total += number
     pen = as_number(penalty)
     if pen is None:

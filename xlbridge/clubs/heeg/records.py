@@ -69,6 +69,7 @@ class Entry:
     in_doubt: bool = False
     ref: Any = None
     problems: tuple[HeegProblem, ...] = ()
+    round_mp: tuple[tuple[int, float], ...] = ()  # (round, MP) of every round typed (``r1``, ``r2``, ...)
 
     def roster_line(self, settings: HeegSettings) -> str:
         """The line the roster gives this pair in this evening's period (``""`` when none)."""
@@ -136,6 +137,7 @@ def parse_row(raw: Mapping[str, Any], settings: HeegSettings, *, ref: Any = None
     code = _code(row, get("code"))
     mp, max_mp = _mp(row, get("mp"), get("max_mp"))
     rounds = _rounds(row, get("rounds"), settings)
+    round_mp = _round_mp(row, {k: get(k) for k in (raw if fields is None else fields) if _is_round(k)})
     combi_mp, combi_top = _combi(row, get("combi_mp"), get("combi_top"), settings)
     line_top = _number(row, get("line_top"), "line_top", "heeg.line-top.invalid",
                        "line top {value!r} is not a number above 0", 0, True)
@@ -145,7 +147,28 @@ def parse_row(raw: Mapping[str, Any], settings: HeegSettings, *, ref: Any = None
     names = get("names")
     in_doubt = not is_blank(get("in_doubt")) and bool(get("in_doubt"))
     return Entry(row.day, key, shown, "" if is_blank(names) else str(names), line, period, mp, code, combi_mp,
-                 max_mp, rounds, combi_top, line_top, in_doubt, ref, tuple(row.problems))
+                 max_mp, rounds, combi_top, line_top, in_doubt, ref, tuple(row.problems), round_mp)
+
+
+def _is_round(key: Any) -> bool:
+    """``r1``, ``r2``, ...: the MP of one round."""
+    return isinstance(key, str) and key[:1] == "r" and key[1:].isdigit() and int(key[1:]) >= 1
+
+
+def _round_mp(row: _Row, typed: Mapping[str, Any]) -> tuple[tuple[int, float], ...]:
+    """The MP of every round typed, by round number (a number from 0; else a problem)."""
+    out = []
+    for key, raw in sorted(typed.items(), key=lambda item: int(item[0][1:])):
+        if is_blank(raw):
+            continue
+        number, i = as_number(raw), int(key[1:])
+        if number is None:
+            row.bad("heeg.round.not-a-number", "MP {value!r} in round {round} is not a number", key, raw, round=i)
+        elif number < 0:
+            row.bad("heeg.round.negative", "MP {value!r} in round {round} is negative", key, raw, round=i)
+        else:
+            out.append((i, number))
+    return tuple(out)
 
 
 def _pair(row: _Row, raw_pair: Any, settings: HeegSettings) -> int | str | None:

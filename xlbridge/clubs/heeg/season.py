@@ -277,7 +277,24 @@ def _score(entry: Entry, own_top: float | None, settings: HeegSettings, problems
                                     value=entry.combi_mp, mp=entry.mp or 0, combi=c_corr, score=score,
                                     maximum=max_mp, **where))
         return None
+    # (a total above the evening's maximum says so at the MP cell; a round can be above its own within the total)
+    if own_top is not None and _rounds_above_max(entry, settings.boards_per_round * own_top, own_top, settings,
+                                                 problems):
+        return None
     return c_corr, max_mp, score
+
+
+def _rounds_above_max(entry: Entry, maximum: float, own_top: float, settings: HeegSettings,
+                      problems: list[HeegProblem]) -> bool:
+    """Whether a round's MP is above the round's maximum, boards per round x the line's top (a problem each):
+    a round of 90 where 48 is the most stays unseen in an evening total under its maximum (issue 25)."""
+    over = [(i, mp) for i, mp in entry.round_mp if mp > maximum + 1e-9]
+    for i, mp in over:
+        problems.append(problem("heeg.round.above-max", "MP {value:g} in round {round} is above the round's maximum "
+                                "{maximum:g} ({boards} boards x the line's top {top:g})", evening=entry.date,
+                                pair=entry.typed_pair, field=f"r{i}", row=entry.ref, value=mp, round=i,
+                                maximum=maximum, boards=settings.boards_per_round, top=own_top))
+    return bool(over)
 
 
 def _exact_pct(entry: Entry, own_top: float | None, settings: HeegSettings, egs: _Running, nth: int) -> Fraction:

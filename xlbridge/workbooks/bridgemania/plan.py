@@ -28,7 +28,9 @@ from xlbridge.workbooks.bridgemania.read import (
     SeasonPlaces,
     TournamentPlaces,
     check_headers,
+    formulas,
     ids,
+    spaced_ids,
     is_tournament_sheet,
     read_season,
     read_tournament,
@@ -104,6 +106,10 @@ class BridgeManiaSeason:
         assert standings is not None
         plan = _plan(grid, names, season, standings, where, sheets, next_list)
         plan_chart(plan, chart, season, standings, {b.id: display_name(b) for b in season.base_pairs})
+        plan.warnings += spaced_ids(d.CHART, chart or [], [(d.CHART_PAIR.row, d.CHART_PAIR.col)])
+        if d.PARTICIPATION in names:
+            plan.warnings += spaced_ids(d.PARTICIPATION, grid(d.PARTICIPATION),
+                                        [(s.row, s.col) for s in (d.NEXT_HOST, d.UNABLE)])
         return plan
 
 
@@ -144,6 +150,10 @@ def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: 
 def _next_list(grid: Grid, standings: bm.Standings, reference: Sequence[str],
                problems: list[Problem]) -> list[tuple[str, str]] | None:
     """The next tournament's participation list, when the next host is typed."""
+    found = formulas(d.PARTICIPATION, grid, ((s.row, s.col) for s in (d.NEXT_HOST, d.CAPACITY, d.UNABLE)))
+    if found:
+        problems += found
+        return None
     host, capacity, unable = (s.value(grid) for s in (d.NEXT_HOST, d.CAPACITY, d.UNABLE))
     if is_blank(host):
         return None
@@ -224,7 +234,7 @@ def _tie_note(row: bm.FinalRow, final: Sequence[bm.FinalRow]) -> str | None:
 
 def _plan(grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings, where: SeasonPlaces,
           sheets: dict[str, TournamentPlaces], next_list: list[tuple[str, str]] | None) -> Plan:
-    plan = Plan()
+    plan = Plan(warnings=where.warnings + [w for ts in sheets.values() for w in ts.warnings])
     _calendar(plan, grid(d.SEASON), standings, where)
     results = {r.id: r for r in standings.tournaments}
     names_of = {b.id: display_name(b) for b in season.base_pairs}

@@ -14,6 +14,7 @@ Standard library only: the recalculation runs in xlwings Lite.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,9 +26,10 @@ from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.declare import SheetSpec, Table, cell_ref
 from xlbridge.workbooks.plan import Problem, at
+from xlbridge.workbooks.typed import cell_problem, spaced
 
 __all__ = ["SeasonPlaces", "TournamentPlaces", "read_season", "read_tournament", "is_tournament_sheet",
-           "check_headers", "ids"]
+           "check_headers", "ids", "formulas"]
 
 SPLIT_WORDS = {"split", "s", "scoppiata", "scoppiati", "scoppiate"}
 YES = {"yes", "y", "si", "sì", "true", "1", "x"}
@@ -46,6 +48,7 @@ class SeasonPlaces:
     calendar_rows: dict[str, list[int]] = field(default_factory=dict)
     calendar: list[tuple[int, str]] = field(default_factory=list)  # (row, tournament id), in order
     last_calendar_row: int = d.CALENDAR.first_row - 1
+    warnings: list[Problem] = field(default_factory=list)  # an id typed with a space before or after it
 
 
 @dataclass
@@ -66,6 +69,7 @@ class TournamentPlaces:
     hand_rows: dict[str, int] = field(default_factory=dict)
     typed_split: set[str] = field(default_factory=set)
     sections: dict[str, int] = field(default_factory=dict)  # section id -> title row
+    warnings: list[Problem] = field(default_factory=list)  # an id typed with a space before or after it
 
     def board_col(self, board: int) -> int:
         return self.first_board + board - 1
@@ -134,6 +138,57 @@ def check_headers(sheet: str, grid: Grid, table: Table, only: tuple[str, ...] | 
     return out
 
 
+def formulas(sheet: str, grid: Grid, cells: Iterable[tuple[int, int]]) -> list[Problem]:
+    """A problem at every typed cell of ``cells`` that holds a formula or an error value (:mod:`..typed`):
+    the same located problem as in every kind (issue 25: a Name built by a formula became the pair's name)."""
+    return [p for r, c in cells if (p := cell_problem(sheet, cell_ref(r, c), cell(grid, r, c))) is not None]
+
+
+def spaced_ids(sheet: str, grid: Grid, cells: Iterable[tuple[int, int]]) -> list[Problem]:
+    """A warning at every id of ``cells`` typed with a space before or after it (compared without)."""
+    return [w for r, c in cells if (w := spaced(sheet, cell_ref(r, c), cell(grid, r, c))) is not None]
+
+
+#: The columns holding ids: of the Season sheet's tables, of a tournament's pairs and sections.
+SEASON_IDS = ((d.BASE, "pair"), (d.GUESTS, "guest"), (d.CALENDAR, "tournament"), (d.CALENDAR, "host"))
+TOURNAMENT_IDS = {"penalties": ("pair",), "rectifications": ("row", "ns"), "bridge": ("pair",)}
+
+
+def _season_ids(grid: Grid) -> Iterator[tuple[int, int]]:
+    for table, column in SEASON_IDS:
+        yield from ((r, table.col(column)) for r in range(table.first_row, len(grid) + 1))
+
+
+def _tournament_ids(grid: Grid, ts: TournamentPlaces) -> Iterator[tuple[int, int]]:
+    yield d.EXTRA.row, d.EXTRA.col
+    yield from ((r, d.PAIRS.col("pair")) for r in range(d.PAIRS.first_row, ts.main_end + 1))
+    for section in d.SECTIONS:
+        for r in ts.section_rows(section.id, len(grid)):
+            yield from ((r, section.table.col(c)) for c in TOURNAMENT_IDS[section.id])
+
+
+def _season_cells(grid: Grid) -> Iterator[tuple[int, int]]:
+    """Every typed cell of the Season sheet: its name and the typed columns of its three tables."""
+    name = d.SEASON_SHEET.setting("name")
+    yield name.row, name.col
+    for table in (d.BASE, d.GUESTS, d.CALENDAR):
+        for column in table.typed():
+            yield from ((r, table.col(column.id)) for r in range(table.first_row, len(grid) + 1))
+
+
+def _tournament_cells(grid: Grid, ts: TournamentPlaces) -> Iterator[tuple[int, int]]:
+    """Every typed cell of a tournament sheet: the settings, the pairs with their boards, the sections."""
+    yield from ((s.row, s.col) for s in d.TOURNAMENT_SETTINGS)
+    boards = [ts.board_col(b) for b in range(1, ts.board_width + 1)]
+    for r in range(d.PAIRS.first_row, ts.main_end + 1):
+        yield from ((r, c) for c in [d.PAIRS.col(column.id) for column in d.PAIRS.typed()] + boards)
+    for section in d.SECTIONS:
+        table = section.table  # (its columns; below its title at ts.sections[section.id])
+        cols = [table.col(column.id) for column in table.typed()] + (boards if section.id == "bridge" else [])
+        for r in ts.section_rows(section.id, len(grid)):
+            yield from ((r, c) for c in cols)
+
+
 # ------------------------------------------------------------------ the Season sheet
 
 
@@ -144,6 +199,8 @@ def read_season(grid: Grid, where: SeasonPlaces, problems: list[Problem]
     lots: list[tuple[int, Any, str]] = []
     guests: list[bm.Guest] = []
     calendar: list[tuple[str, str]] = []
+    problems += formulas(d.SEASON, grid, _season_cells(grid))
+    where.warnings += spaced_ids(d.SEASON, grid, _season_ids(grid))
     for r in range(d.BASE.first_row, len(grid) + 1):
         pair = _base_row(grid, r, problems)
         if pair is not None:
@@ -161,7 +218,30 @@ def read_season(grid: Grid, where: SeasonPlaces, problems: list[Problem]
             where.calendar_rows.setdefault(tid, []).append(r)
             where.last_calendar_row = r
             calendar.append((date, host))
+    _in_date_order(grid, where, problems)
     return base_pairs, guests, _reference(lots, problems), calendar
+
+
+def _in_date_order(grid: Grid, where: SeasonPlaces, problems: list[Problem]) -> None:
+    """Every typed date is a date, and the list is in date order: the standings after each tournament and the
+    Chart follow the list (issue 25: T04 and T05 swapped gave the standings in the wrong order, without a word).
+    Each date is compared with the one above it: a mistyped date gives one problem, naming both rows."""
+    last: tuple[int, str, Any] | None = None
+    for r, tid in where.calendar:
+        typed = cell(grid, r, d.CALENDAR.col("date"))
+        day = as_date(typed)
+        place = d.CALENDAR.cell("date", r)
+        if day is None and not is_blank(typed):
+            problems.append(at(d.SEASON, place, "bm.season.date", "{tournament}: date {value!r} is not a date (type "
+                               "a date, e.g. 2019-09-20)", tournament=tid, field="date", row=r, value=typed))
+        elif day is not None and last is not None and day < last[2]:
+            problems.append(at(d.SEASON, place, "bm.season.date-order", "{tournament} ({day}) is listed after "
+                               "{other} ({other_day}, row {other_row}): list the tournaments in date order, as the "
+                               "standings after each tournament follow the list", tournament=tid, field="date",
+                               row=r, day=day.isoformat(), other=last[1], other_day=last[2].isoformat(),
+                               other_row=last[0]))
+        if day is not None:
+            last = (r, tid, day)
 
 
 def _base_row(grid: Grid, r: int, problems: list[Problem]) -> bm.BasePair | None:
@@ -239,6 +319,8 @@ def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host:
     """One tournament sheet as the scorer typed it (``None`` when its structure is broken)."""
     if not _structure(tid, grid, ts, problems):
         return None
+    problems += formulas(tid, grid, _tournament_cells(grid, ts))
+    ts.warnings += spaced_ids(tid, grid, _tournament_ids(grid, ts))
     scores, status, splits = _pairs(tid, grid, ts, base_ids, guest_ids, problems)
     penalties = _penalties(tid, grid, ts, problems)
     rectifications = _rectifications(tid, grid, ts, problems)

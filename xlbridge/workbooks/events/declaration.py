@@ -101,8 +101,3 @@ UNIT_WORDS = ("green", "red", "yellow", "white", "gp", "sp", "bp")
 def shown_unit(text: str) -> str:
     """An award's unit text (``"sp + 7 bp"``, ``"green"``) in the language spoken: each unit word translated."""
     return " ".join(text_of("unit", word) if word in UNIT_WORDS else word for word in text.split(" "))
-
-
-def label_cell(setting_id: str) -> str:
-    """The cell of a setting's value (``B3`` for the scheme)."""
-    return READER.setting(setting_id).cell

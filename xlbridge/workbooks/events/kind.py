@@ -21,7 +21,7 @@ from xlbridge.workbooks.events.declaration import NEVER_READ
 from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, IN_PLACE_ORDER, NAMES, OPTIONS, PLACE, READER,
                                                    SCHEME, SCORE, UNIT, shown_unit)
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
-from xlbridge.workbooks.typed import cell_problem
+from xlbridge.workbooks.typed import cell_problem, spaced
 
 TABLE = READER.table("results")
 RANKED = READER.table("in_place_order")
@@ -80,6 +80,8 @@ class EventSheets:
                     blocks = _sheet(sheet, grid)
                     plan.blocks.extend(blocks)
                     plan.blocks.append(in_place_order(sheet, grid, blocks))
+                    plan.warnings += [w for r in range(FIRST_ROW, len(grid) + 1) if (w := spaced(
+                        sheet, TABLE.cell(UNIT, r), cell(grid, r, TABLE.col(UNIT)), field=UNIT)) is not None]
                 except BookInputError as error:
                     problems.extend(error.problems)
         if problems:
@@ -159,6 +161,7 @@ def _scores(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[list[str],
         number = as_number(score)
         where = TABLE.cell(SCORE, row)
         odd = [p for p in (cell_problem(sheet, TABLE.cell(UNIT, row), unit, field=UNIT),
+                           cell_problem(sheet, TABLE.cell(NAMES, row), cell(grid, row, TABLE.col(NAMES)), field=NAMES),
                            cell_problem(sheet, where, score, field=SCORE)) if p is not None]
         if odd:  # a formula or an error value: once, at its cell
             problems.extend(odd)

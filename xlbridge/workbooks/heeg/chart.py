@@ -25,7 +25,7 @@ from xlbridge.clubs.heeg.season import SeasonResult
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.language import N_, _
 from xlbridge.values import pair_key
-from xlbridge.workbooks.book import Grid, cell
+from xlbridge.workbooks.book import Grid
 from xlbridge.workbooks.heeg.declaration import CHART, CHART_PAIR, chart_spec
 from xlbridge.workbooks import chartsheet
 from xlbridge.workbooks.plan import Plan, Problem, at

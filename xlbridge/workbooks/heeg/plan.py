@@ -30,11 +30,12 @@ from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.declare import INPUT, SheetSpec, cell_ref
-from xlbridge.workbooks.heeg.chart import chart_problems, plan_chart
+from xlbridge.workbooks.heeg.chart import chart_problems, plan_chart, typed_pair
 from xlbridge.workbooks.heeg.declaration import NEVER_READ
 from xlbridge.workbooks.heeg.declaration import (
     AUDIT_NAMES,
     CHART,
+    CHART_PAIR,
     EVENING_PREFIX,
     HOWTO,
     PERIOD_PREFIX,
@@ -60,6 +61,7 @@ from xlbridge.workbooks.heeg.declaration import (
 from xlbridge.workbooks.heeg.read import EveningSheet, SeasonSheet, read_evening, read_season
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
 from xlbridge.workbooks.speak import shown_name
+from xlbridge.workbooks.typed import spaced
 
 __all__ = ["HeegSeason", "small_line_message", "value_out", "plan_new_evening", "evening_members"]
 
@@ -188,7 +190,8 @@ class HeegSeason:
         by_day: dict[dt.date, list[tuple[Entry, dict[str, Any]]]] = {}
         for entry, values in zip(result.entries, result.values):
             by_day.setdefault(entry.date, []).append((entry, values))  # type: ignore[arg-type]
-        plan = Plan(warnings=[w for sheet in evenings for w in sheet.warnings])
+        plan = Plan(warnings=season_sheet.warnings + [w for sheet in evenings for w in sheet.warnings])
+        plan.warnings += [w for w in [spaced(CHART, CHART_PAIR.cell, typed_pair(chart))] if w]
         exact = {entry.ref: value for entry, value in zip(result.entries, result.exact)}  # the exact % of each row
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)

@@ -34,7 +34,7 @@ from xlbridge.workbooks.heeg.declaration import (
     periods_table,
 )
 from xlbridge.workbooks.plan import Problem, at
-from xlbridge.workbooks.typed import cell_problem
+from xlbridge.workbooks.typed import cell_problem, spaced
 
 __all__ = ["SeasonSheet", "read_season", "EveningRow", "EveningSheet", "read_evening"]
 
@@ -45,7 +45,7 @@ _SPEC = {s.id: s for s in SETTINGS}
 #: while a part of the Season sheet is in doubt (it has a problem of its own), so that
 #: one wrong Season cell does not give a message on every evening row (issue 14, point 7).
 _MAXIMUM = frozenset({"heeg.mp.above-max", "heeg.score.above-max", "heeg.mp.above-sit-out-max",
-                      "heeg.combi-mp.above-max", "heeg.line.too-small"})
+                      "heeg.combi-mp.above-max", "heeg.line.too-small", "heeg.round.above-max"})
 DEPENDS: dict[str, frozenset[str]] = {
     "lines": frozenset({"heeg.line.unknown", "heeg.line.not-roster", "heeg.line.too-small"}),
     "rounds": _MAXIMUM,
@@ -73,6 +73,7 @@ class SeasonSheet:
     pair_rows: dict[Any, int]  # pair key -> row
     evening_cells: dict[dt.date, str]  # date -> cell on the Season sheet
     doubtful: frozenset[str] = frozenset()
+    warnings: list[Problem] = field(default_factory=list)  # a pair typed with a space before or after it
 
     def depends(self, code: str) -> bool:
         """Whether an evening check of this code depends on a doubtful part (then it is not reported)."""
@@ -87,6 +88,7 @@ class _Season:
         self.problems = problems
         self.bad: set[tuple[int, int]] = set()  # cells holding a formula or an error value (read as blank)
         self.doubtful: set[str] = set()
+        self.warnings: list[Problem] = []
 
     def value(self, row: int, col: int) -> Any:
         return None if (row, col) in self.bad else cell(self.grid, row, col)
@@ -143,7 +145,8 @@ def read_season(grid: Grid, problems: list[Problem]) -> SeasonSheet | None:
         problems.append(Problem(SEASON, None, p))
     if checked or (len(problems) > start and settings.check()):
         sheet.doubtful.add("settings")
-    return SeasonSheet(settings, period_rows, pair_rows, evening_cells, frozenset(sheet.doubtful - {""}))
+    return SeasonSheet(settings, period_rows, pair_rows, evening_cells, frozenset(sheet.doubtful - {""}),
+                       sheet.warnings)
 
 
 def _label_problems(grid: Grid) -> list[Any]:
@@ -269,6 +272,13 @@ def _evenings(sheet: _Season, row: int, name: str, evening_cells: dict[dt.date, 
             sheet.bad_at(ref, "heeg.periods.date-twice", "evening {day} is listed twice (also {other})", field="evening",
                       day=day.isoformat(), other=evening_cells[day], value=raw)
         else:
+            # the evening listed just before (row by row, left to right): a mistyped date is one problem
+            before = next(reversed(evening_cells), None)
+            if before is not None and day < before:
+                sheet.bad_at(ref, "heeg.periods.date-order", "evening {day} is listed after {other_day} ({other}): "
+                             "list the evenings in date order, period by period", field="evening", period=name,
+                             day=day.isoformat(), other_day=before.isoformat(), other=evening_cells[before],
+                             value=raw)
             days.append(day)
             evening_cells[day] = ref
     return days
@@ -314,6 +324,7 @@ def _pair_row(sheet: _Season, table: Table, row: int, labels: list[str], lines: 
                       "clear the row)", field="pair")
         return None
     key = pair_key(raw)
+    sheet.warnings += [w for w in [spaced(SEASON, table.cell("pair", row), raw, field="pair")] if w]
     if key in pair_rows:
         sheet.bad_at(table.cell("pair", row), "heeg.pairs.twice", "pair {value!r} is on the roster twice (also row "
                   "{other})", field="pair", pair=key, value=raw, other=pair_rows[key])
@@ -502,6 +513,8 @@ def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[An
         _in_doubt(sheet, cols, row, None)
         return
     key = pair_key(raw_pair)
+    sheet.warnings += [w for w in [spaced(name, cell_ref(row, cols["pair"]), raw_pair, evening=sheet.day, row=row)]
+                       if w]
     if key in seen:
         problems.append(at(name, cell_ref(row, cols["pair"]), "heeg.evening.pair-twice", "pair {typed} is on this "
                            "evening twice (rows {first} and {second}); one row per pair", evening=sheet.day,
@@ -539,5 +552,6 @@ def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[An
         "code": typed_code(cell(grid, row, cols["code"])),
         "combi_mp": cell(grid, row, cols["combi_mp"]),
         "in_doubt": False,
+        **{f"r{i}": cell(grid, row, cols[f"r{i}"]) for i in range(1, sheet.rounds + 1)},  # (each within its maximum)
     }))
     sheet.rows.append(EveningRow(row, key, str(key), mp_from_rounds))
