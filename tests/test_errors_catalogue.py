@@ -848,11 +848,12 @@ def _(ctx):
     return printed
 
 
-def next_file(ctx: Ctx, kind: str, *options: str) -> list[str]:
+def next_file(ctx: Ctx, kind: str | None, *options: str) -> list[str]:
     """``xlbridge next season.xlsx`` (New evening / New tournament) refuses: the messages, then
     that nothing was added; the file is not touched, no backup."""
     path = Path(BOOK)
-    path.write_bytes(ctx.sources(kind))
+    if kind is not None:  # (None: season.xlsx is there already)
+        path.write_bytes(ctx.sources(kind))
     before = path.read_bytes()
     code, out, err = cli("next", BOOK, *options)
     assert code == 2 and out == "", (code, out, err)
@@ -863,6 +864,39 @@ def next_file(ctx: Ctx, kind: str, *options: str) -> list[str]:
     return [line[len(PREFIX):] for line in lines[:-1]]
 
 
+scenario("E-SHEET-NAME-TOO-LONG")(lambda ctx: next_file(ctx, "bm", "--name", "Tournament of the spring season 2026"))
+scenario("E-SHEET-NAME-CHARACTER")(lambda ctx: next_file(ctx, "bm", "--name", "T3/spring"))
+scenario("E-SHEET-NAME-APOSTROPHE")(lambda ctx: next_file(ctx, "bm", "--name", "'T3'"))
+scenario("E-SHEET-NAME-RESERVED")(lambda ctx: next_file(ctx, "bm", "--name", "Corrections"))
+
+
+def _chart_sheet(wb: Workbook, title: str) -> None:
+    """A chart sheet ``title`` (Excel's Move Chart, New sheet) with a bar chart of the first sheet."""
+    from openpyxl.chart import BarChart, Reference
+
+    chart = BarChart()
+    chart.add_data(Reference(wb.worksheets[0], min_col=2, min_row=1, max_row=8))
+    wb.create_chartsheet(title).add_chart(chart)
+
+
+@scenario("E-SHEET-NAME-TAKEN")
+def _(ctx):
+    wb = load_workbook(io.BytesIO(ctx.sources("bm")))
+    _chart_sheet(wb, "Chart1")
+    wb.save(BOOK)
+    return next_file(ctx, None, "--name", "CHART1")
+
+
+simple("E-SHEET-NAME-CASE", "tbf-club", lambda wb: wb.create_sheet("CORRECTIONS"))
+simple("E-SHEET-NAME-CHART-SHEET", "tbf-club", lambda wb: _chart_sheet(wb, "Corrections"))
+
+
+def _own_xlbridge(wb: Workbook) -> None:
+    del wb["xlbridge"]
+    wb.create_sheet("xlbridge")["A1"] = "my notes"
+
+
+simple("E-SHEET-NAME-NOT-THE-RECORD", "tbf-club", _own_xlbridge)
 scenario("E-CLI-NEXT-DATE")(lambda ctx: cli_error("next", BOOK, "--date", "someday"))
 scenario("E-NEXT-HEEG-PERIOD-FULL")(lambda ctx: next_file(ctx, "heeg-demo"))
 scenario("E-NEXT-HEEG-LIST-FULL")(lambda ctx: next_file(ctx, "heeg-demo", "--next-period"))

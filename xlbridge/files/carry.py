@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from xlbridge.files import drawings
+from xlbridge.files import drawings, othersheets
 from xlbridge.files.package import (CONTENT_TYPES, ROOT_RELS, Package, Rel, add_default, add_override,
                                     add_relationship, is_internal_part, parse_rels, rels_name, resolve, rewrite)
 
@@ -56,15 +56,16 @@ class Extras:
 
 @dataclass(frozen=True)
 class Carried:
-    """Everything a save must put back: the package-level extras and every
-    worksheet's drawing, by sheet name."""
+    """Everything a save must put back: the package-level extras, every
+    worksheet's drawing and every sheet that is not a worksheet (a chart sheet), by sheet name."""
 
     extras: Extras = field(default_factory=Extras)
     drawings: dict[str, drawings.SheetDrawing] = field(default_factory=dict)
     vba: Extras = field(default_factory=Extras)  # parts only (no root relationships)
+    others: dict[str, othersheets.OtherSheet] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.extras or self.drawings or self.vba.parts)
+        return bool(self.extras or self.drawings or self.vba.parts or self.others)
 
 
 def package_extras(package: Package) -> Extras:
@@ -122,7 +123,8 @@ def carried(source: str | os.PathLike[str] | IO[bytes]) -> Carried:
     """What a save of the workbook at ``source`` (a path or an open binary file) must put back."""
     with zipfile.ZipFile(source) as archive:
         package = Package(archive)
-        return Carried(package_extras(package), drawings.sheet_drawings(package), vba_extras(package))
+        return Carried(package_extras(package), drawings.sheet_drawings(package), vba_extras(package),
+                       othersheets.other_sheets(package))
 
 
 def _with_extras(extras: Extras, root_rels: bytes, types: bytes, written: set[str]) -> tuple[dict[str, bytes], bytes, bytes]:
@@ -158,11 +160,11 @@ def detach_drawings(workbook, carried: Carried) -> None:
 def _held(carried: Carried, name: str) -> bool:
     """Whether a part openpyxl writes must wait until it has written everything
     else: the root relationships and the content types always (the extras
-    complete them), with drawings also the workbook, its relationships and every
-    worksheet with its relationships (:func:`drawings.place` completes them)."""
+    complete them), with drawings or other sheets also the workbook, its relationships and every
+    worksheet with its relationships (:func:`drawings.place`, :func:`othersheets.restore` complete them)."""
     if name in (ROOT_RELS, CONTENT_TYPES):
         return True
-    if not carried.drawings:
+    if not carried.drawings and not carried.others:
         return False
     return name in ("xl/workbook.xml", "xl/_rels/workbook.xml.rels") or name.startswith("xl/worksheets/")
 
@@ -184,6 +186,8 @@ def _finish(carried: Carried, held: dict[str, bytes], written: list[str]) -> dic
         taken |= {n.lower() for n in parts}
     if carried.drawings:
         out = drawings.place(carried.drawings, [n for n in written if n not in out], out)
+    if carried.others:
+        out = othersheets.restore(carried.others, [n for n in written if n not in out], out)
     return out
 
 

@@ -46,41 +46,91 @@ def sheet_drawings(source: str | os.PathLike[str] | Mapping[str, bytes] | Packag
         return _sheet_drawings(Package(archive))
 
 
-def _sheet_drawings(package: Package) -> dict[str, SheetDrawing]:
+def reached(package: Package, start: str, skip: set[str]) -> dict[str, bytes]:
+    """``start`` and every part it refers to (recursively, leaving out ``skip``: lower-case names), with their
+    relationship parts, by name, ``start`` first."""
+    parts: dict[str, bytes] = {}
+    queue = [start]
+    while queue:
+        current = queue.pop(0)
+        if current in parts:
+            continue
+        parts[current] = package.read(current)
+        rels = package.find(rels_name(current))
+        if rels is None:
+            continue
+        parts[rels] = package.read(rels)
+        for rel in parse_rels(parts[rels]):
+            if not is_internal_part(rel):
+                continue
+            referred = package.find(resolve(current, rel.target))
+            if referred is not None and referred.lower() not in skip and referred not in parts:
+                queue.append(referred)
+    return parts
+
+
+def types_of(package: Package, parts: Mapping[str, bytes]) -> tuple[dict[str, str], dict[str, str]]:
+    """The content types of ``parts``: by Override, and by their extension's Default (the others)."""
     overrides, defaults = package.content_types()
+    typed, by_extension = {}, {}
+    for name in parts:
+        if name.endswith(".rels"):
+            continue
+        if name.lower() in overrides:
+            typed[name] = overrides[name.lower()]
+        elif (ext := posixpath.splitext(name)[1][1:].lower()) in defaults:
+            by_extension[name] = defaults[ext]
+    return typed, by_extension
+
+
+def _sheet_drawings(package: Package) -> dict[str, SheetDrawing]:
     skip = package.workbook_level()
     found = {}
     for sheet, part in package.sheets().items():
         drawing = package.drawing_of(part)
         if drawing is None or drawing not in package:
             continue
-        parts: dict[str, bytes] = {}
-        queue = [drawing]
-        while queue:
-            current = queue.pop(0)
-            if current in parts:
-                continue
-            parts[current] = package.read(current)
-            rels = package.find(rels_name(current))
-            if rels is None:
-                continue
-            parts[rels] = package.read(rels)
-            for rel in parse_rels(parts[rels]):
-                if not is_internal_part(rel):
-                    continue
-                referred = package.find(resolve(current, rel.target))
-                if referred is not None and referred.lower() not in skip and referred not in parts:
-                    queue.append(referred)
-        typed, by_extension = {}, {}
-        for name in parts:
-            if name.endswith(".rels"):
-                continue
-            if name.lower() in overrides:
-                typed[name] = overrides[name.lower()]
-            elif (ext := posixpath.splitext(name)[1][1:].lower()) in defaults:
-                by_extension[name] = defaults[ext]
-        found[sheet] = SheetDrawing(sheet, drawing, parts, typed, by_extension)
+        parts = reached(package, drawing, skip)
+        found[sheet] = SheetDrawing(sheet, drawing, parts, *types_of(package, parts))
     return found
+
+
+def put(parts: Mapping[str, bytes], overrides: Mapping[str, str], defaults: Mapping[str, str], names: dict[str, str],
+        taken: set[str], out: dict[str, bytes], types: bytes) -> bytes:
+    """Put ``parts`` (and their relationship parts) into ``out``, each under its own name unless that is
+    taken (then the same folder and stem with a free number: ``names`` maps each old name to its new one),
+    their relationships re-targeted; the content types ``types`` completed, returned."""
+    owners = [p for p in parts if not p.endswith(".rels")]
+    for part in owners:
+        if part not in names:
+            names[part] = free_name(part, taken)
+            taken |= {names[part].lower(), rels_name(names[part]).lower()}
+    for part in owners:
+        new = names[part]
+        if new in out:
+            continue  # shared with parts placed before
+        out[new] = parts[part]
+        rels = next((r for r in parts if r.lower() == rels_name(part).lower()), None)
+        if rels is not None:
+            def change(target: str, external: bool, source: str = part, new_source: str = new) -> str | None:
+                if external or not target or target.startswith("#"):
+                    return None
+                referred = next((n for n in names if n.lower() == resolve(source, target).lower()), None)
+                if referred is None or (names[referred] == referred and new_source == source):
+                    return None
+                if target.startswith("/"):
+                    return "/" + names[referred]
+                return relative(new_source, names[referred])
+
+            out[rels_name(new)] = retarget(parts[rels], change)
+        if part in overrides:
+            types = add_override(types, new, overrides[part])
+        elif part in defaults:
+            extension = posixpath.splitext(new)[1][1:]
+            types, fits = add_default(types, extension, defaults[part])
+            if not fits:
+                types = add_override(types, new, defaults[part])
+    return types
 
 
 def place(drawings: Mapping[str, SheetDrawing], written: Iterable[str], held: Mapping[str, bytes]) -> dict[str, bytes]:
@@ -107,36 +157,7 @@ def place(drawings: Mapping[str, SheetDrawing], written: Iterable[str], held: Ma
         if sheet not in drawings:
             continue
         carried = drawings[sheet]
-        owners = [p for p in carried.parts if not p.endswith(".rels")]
-        for part in owners:
-            if part not in names:
-                names[part] = free_name(part, taken)
-                taken |= {names[part].lower(), rels_name(names[part]).lower()}
-        for part in owners:
-            new = names[part]
-            if new in out:
-                continue  # shared with a drawing placed before
-            out[new] = carried.parts[part]
-            rels = next((r for r in carried.parts if r.lower() == rels_name(part).lower()), None)
-            if rels is not None:
-                def change(target: str, external: bool, source: str = part, new_source: str = new) -> str | None:
-                    if external or not target or target.startswith("#"):
-                        return None
-                    referred = next((n for n in names if n.lower() == resolve(source, target).lower()), None)
-                    if referred is None or (names[referred] == referred and new_source == source):
-                        return None
-                    if target.startswith("/"):
-                        return "/" + names[referred]
-                    return relative(new_source, names[referred])
-
-                out[rels_name(new)] = retarget(carried.parts[rels], change)
-            if part in carried.overrides:
-                types = add_override(types, new, carried.overrides[part])
-            elif part in carried.defaults:
-                extension = posixpath.splitext(new)[1][1:]
-                types, fits = add_default(types, extension, carried.defaults[part])
-                if not fits:
-                    types = add_override(types, new, carried.defaults[part])
+        types = put(carried.parts, carried.overrides, carried.defaults, names, taken, out, types)
         sheet_part = sheets[sheet]
         sheet_xml = out.get(sheet_part)
         if sheet_xml is None:
@@ -153,4 +174,4 @@ def place(drawings: Mapping[str, SheetDrawing], written: Iterable[str], held: Ma
     return out
 
 
-__all__ = ["sheet_drawings", "place", "SheetDrawing"]
+__all__ = ["sheet_drawings", "place", "SheetDrawing", "reached", "types_of", "put"]

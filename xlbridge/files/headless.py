@@ -40,6 +40,7 @@ from xlbridge.files.carry import REL_VBA, vba_parts
 from xlbridge.files.budget import (BUDGET, Budget, check_entries, check_parts, damaged, opened,
                                    signature_problem)
 from xlbridge.files.atomic import ChangedWhileReading, Keep, Snapshot, clear_stale_temps, commit, discard, prepare
+from xlbridge.files.othersheets import set_aside
 from xlbridge.files.locks import Busy, RunLock, held_by_another, open_in_excel, open_in_libreoffice
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.files.package import CONTENT_TYPES, Package
@@ -176,10 +177,11 @@ def load_bytes(data: bytes, name: object, budget: Budget = BUDGET):
             too_large = merges_too_large(package)
         if too_large:
             raise BookInputError(too_large)
-        return load_workbook(io.BytesIO(data), keep_vba=keep_vba)
+        return load_workbook(io.BytesIO(set_aside(data)), keep_vba=keep_vba)  # chart sheets: othersheets.py
     except (FileProblem, BookInputError):
         raise
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, SyntaxError, expat.ExpatError) as error:
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, AttributeError, SyntaxError,
+            expat.ExpatError) as error:  # (AttributeError: openpyxl on a part it half understands)
         # an XML part cut off inside a valid zip (openpyxl: a raw ParseError) is a damaged file
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:

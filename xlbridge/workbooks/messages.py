@@ -15,14 +15,14 @@ from xlbridge.language import N_, _
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.plan import Problem, Report
-from xlbridge.workbooks.record import DAMAGED_CODE, TYPED_OVER_CODE
+from xlbridge.workbooks.record import DAMAGED_CODE, FOREIGN_CODE, TOO_LARGE_CODE, TYPED_OVER_CODE
 from xlbridge.workbooks.speak import Localised
 
 MESSAGES = "Messages"
 #: Warnings whose cell is not marked (nor named in column B, which the next run unmarks
 #: with the typed-cell yellow): a computed cell typed over keeps its computed look (its
 #: fill is the kind's, which xlwings cannot read back), the record's sheet is hidden.
-NOT_MARKED = (TYPED_OVER_CODE, DAMAGED_CODE)
+NOT_MARKED = (TYPED_OVER_CODE, DAMAGED_CODE, FOREIGN_CODE, TOO_LARGE_CODE)
 MARK = "#FFC7CE"  # Excel's light red "bad" fill
 WARNING_MARK = "#FFEB9C"  # Excel's light orange "neutral" fill: a warning's cell
 #: The one name of the action, everywhere (the button, the script, the guides, the CLI's texts).
@@ -103,8 +103,14 @@ def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | 
     names = book.sheet_names()
     if warnings and done:
         done += RuleProblem("recalc.warnings", DONE_WARNINGS, count=len(warnings)).message
-    if MESSAGES not in names and not problems and not warnings:
-        if done:
+    local = Localised.local_name(MESSAGES, getattr(book, "language", "en")).casefold()
+    others = getattr(book, "other_sheets", list)()  # (chart sheets)
+    clash = MESSAGES not in names and any(n.casefold() == local for n in [*names, *others])  # sheetnames.py
+    if clash or (MESSAGES not in names and not problems and not warnings):
+        if problems:
+            book.alert(_("Nothing was recalculated: {count} problem(s).").format(count=len(problems)) + "\n"
+                       + "\n".join(str(p) for p in problems[:10]))
+        elif done:
             book.alert(done)
         return
     if MESSAGES not in names:

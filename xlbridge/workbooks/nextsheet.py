@@ -27,6 +27,7 @@ from xlbridge.language import N_, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.plan import BookInputError, NextSheet, at
 from xlbridge.workbooks.recalc import detect
+from xlbridge.workbooks.sheetnames import misnamed, other_sheets
 from xlbridge.workbooks.speak import language_of, localised
 from xlbridge.workbooks.write import RECORD_SHEET, apply
 
@@ -47,12 +48,14 @@ NOTHING_ADDED = N_("nothing was added: fix the {count} problem(s) at their cells
 
 
 def plan_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None = None,
-              next_period: bool = False, today: dt.date | None = None) -> NextSheet:
+              next_period: bool = False, today: dt.date | None = None, taken: list[str] | None = None) -> NextSheet:
     """The next sheet of ``book`` (already seen through its English sheet names, in its
-    language): raises :class:`BookInputError` with every problem, writes nothing."""
+    language): raises :class:`BookInputError` with every problem, writes nothing.  ``taken``: every
+    sheet's name as the scorer sees it (default: ``book``'s), chart sheets too."""
     planner = getattr(detect(book), "plan_next", None)  # a season kind plans its own next sheet
     if planner is not None:
-        return planner(book, day=day, name=name, next_period=next_period, today=today or dt.date.today())
+        return planner(book, day=day, name=name, next_period=next_period, today=today or dt.date.today(),
+                       taken=book.sheet_names() if taken is None else taken)
     raise BookInputError([at("workbook", None, "next.no-season", "this workbook has no next sheet to add: only a "
                              "Heeg season (New evening) and a BridgeMania season (New tournament) have one")])
 
@@ -64,9 +67,13 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
     (:class:`BookInputError`, ``.language`` the workbook's)."""
     language = language or getattr(book, "language", None) or language_of(book)
     with speaking(language):
+        taken = book.sheet_names() + other_sheets(book)  # (by the names the scorer sees)
+        problems = misnamed(book, language)
         book = localised(book, language)
         try:
-            found = plan_next(book, day=day, name=name, next_period=next_period, today=today)
+            if problems:
+                raise BookInputError(problems)
+            found = plan_next(book, day=day, name=name, next_period=next_period, today=today, taken=taken)
         except BookInputError as error:
             error.language = language
             raise

@@ -33,6 +33,8 @@ MAX_CELLS = 2_000_000
 MAX_REPORTED = 20
 FAR_OUT = N_("this value is far outside the sheet's tables (a sheet xlbridge reads may use at most {rows:,} rows, "
            "{columns:,} columns and {cells:,} cells); delete it")
+#: The code name of the empty worksheet read in the place of a chart sheet (xlbridge.files.othersheets).
+SET_ASIDE = "xlbridgeSetAside"
 MERGED = N_("this computed cell is merged into {area}; unmerge {area} (Home, Merge & Center) so that xlbridge can write it")
 
 
@@ -92,6 +94,11 @@ def add_rule(ws: Any, area: tuple[int, int, int, int], rule: Rule) -> None:
     ws.add_data_validation(dv)
 
 
+def _set_aside(ws: Any) -> bool:
+    properties = getattr(ws, "sheet_properties", None)
+    return getattr(properties, "codeName", None) == SET_ASIDE
+
+
 class OpenpyxlBook(_ReadOnce):
     """Headless backend on an ``openpyxl.Workbook`` (loaded with formulas, not values)."""
 
@@ -103,7 +110,13 @@ class OpenpyxlBook(_ReadOnce):
         self._fill_ids: dict[str | None, int] = {}  # colour -> index in the workbook's fills
 
     def sheet_names(self) -> list[str]:
-        return list(self.wb.sheetnames)
+        """The worksheets (a chart sheet has no cells: never read nor written, :meth:`other_sheets`)."""
+        return [ws.title for ws in self.wb.worksheets if not _set_aside(ws)]
+
+    def other_sheets(self) -> list[str]:
+        """The sheets that are not worksheets (chart sheets), as loaded or set aside."""
+        others = {ws.title for ws in self.wb.chartsheets} | {ws.title for ws in self.wb.worksheets if _set_aside(ws)}
+        return [name for name in self.wb.sheetnames if name in others]
 
     def _ws(self, sheet: str) -> Any:
         ws = self._sheets.get(sheet)

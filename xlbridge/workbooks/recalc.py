@@ -18,7 +18,9 @@ from xlbridge.language import _, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import kinds
 from xlbridge.workbooks.plan import BookInputError, Kind, Problem, Report, at
-from xlbridge.workbooks.record import RECORD, Comparison, compare, make_record, read_record, write_record
+from xlbridge.workbooks.record import (RECORD, Comparison, compare, foreign, make_record, read_record,
+                                      write_record)
+from xlbridge.workbooks.sheetnames import misnamed
 from xlbridge.workbooks.speak import language_of, localised
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
 
@@ -57,9 +59,12 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
     """
     language = language or getattr(book, "language", None) or language_of(book)
     with speaking(language):
+        misnamed_sheets = misnamed(book, language)  # (by the names the scorer sees)
         book = localised(book, language)
         kinds_view = _WithoutRecord(book)
         try:
+            if misnamed_sheets:
+                raise BookInputError(misnamed_sheets)
             kind = detect(kinds_view)
             plan = kind.plan(kinds_view)
         except BookInputError as error:
@@ -67,7 +72,10 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
             raise
         changes = diff(book, plan)
         record, damaged = read_record(book)
-        now = make_record(kinds_view, plan, getattr(kind, "never_read", ()), record)
+        now = make_record(kinds_view, plan, getattr(kind, "never_read", ()), record, kind.name)
+        aside = foreign(record, now, kind.name) if record is not None else None
+        if aside is not None:  # another workbook's record: never "your change" rows
+            record, damaged = None, damaged + [aside]
         found = compare(book, plan, record, now, changes) if record is not None else Comparison()
         written = apply(book, plan)
         write_record(book, now, record)

@@ -24,7 +24,8 @@ from xlbridge.workbooks.book import BookAdapter, Layout
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.read import SeasonPlaces, check_headers, read_season
 from xlbridge.workbooks.declare import COMPUTED_HEADER, INPUT, cell_ref, merge_areas, rule_of
-from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, at
+from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, Problem, at
+from xlbridge.workbooks.sheetnames import name_problem
 from xlbridge.workbooks.speak import shown_name
 
 __all__ = ["next_tournament", "next_id", "tournament_blocks", "WEEK", "FIRST_ID"]
@@ -47,7 +48,9 @@ def next_id(ids: list[str]) -> str | None:
     return match[1] + str(int(match[2]) + 1).zfill(len(match[2]))
 
 
-def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None, today: dt.date) -> NextSheet:
+def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None, today: dt.date,
+                    taken: list[str] | None = None) -> NextSheet:
+    """The next tournament sheet (``taken``: every sheet's name as the scorer sees it, chart sheets too)."""
     names = book.sheet_names()
     if d.SEASON not in names:
         raise BookInputError([at(d.SEASON, None, "bm.book.season-missing", "the season sheet is missing: a sheet "
@@ -70,13 +73,18 @@ def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None,
         raise BookInputError([at(d.SEASON, d.CALENDAR.cell("tournament", where.calendar[-1][0]), "bm.next.no-number",
                                  "the next tournament's name cannot follow from {last!r} (no number at its end): "
                                  "give the name of the new tournament", last=ids[-1])])
-    shown = {shown_name(n): n for n in names}  # the sheets as the scorer names them
-    if tid in names or tid in shown or tid in ids:
-        row = where.calendar_rows.get(tid, [None])[0]
-        raise BookInputError([at(d.SEASON if row else shown.get(tid, tid),
+    folded = tid.casefold()  # Excel tells sheet names apart without case
+    sheet = next((n for n in names if folded in (n.casefold(), shown_name(n).casefold())), None)
+    listed = next((t for t in ids if t.casefold() == folded), None)
+    if sheet is not None or listed is not None:
+        row = where.calendar_rows.get(listed, [None])[0] if listed is not None else None
+        raise BookInputError([at(d.SEASON if row else sheet or tid,
                                  d.CALENDAR.cell("tournament", row) if row else None,
                                  "bm.next.exists", "a tournament {tournament!r} is already there (a sheet or a row "
                                  "of the calendar); nothing was added: give another name", tournament=tid)])
+    problem = name_problem(tid, names if taken is None else taken)
+    if problem is not None:
+        raise BookInputError([Problem(d.SEASON, d.CALENDAR.cell("tournament", where.last_calendar_row + 1), problem)])
     dates = [(r, as_date(date)) for (r, _tid), (date, _host) in zip(where.calendar, calendar)]
     dated = [(day_, r) for r, day_ in dates if day_ is not None]
     last = max(dated) if dated else None

@@ -60,11 +60,12 @@ class BridgeManiaSeason:
         return any(is_tournament_sheet(book.read(n)) for n in names if n not in (d.CHAMPIONSHIP, d.PARTICIPATION))
 
     def plan_next(self, book: BookAdapter, *, day: dt.date | None, name: str | None, next_period: bool,
-                  today: dt.date) -> NextSheet:
-        """The next tournament (:func:`xlbridge.workbooks.bridgemania.next.next_tournament`; no periods)."""
+                  today: dt.date, taken: list[str]) -> NextSheet:
+        """The next tournament (:func:`xlbridge.workbooks.bridgemania.next.next_tournament`; no periods;
+        ``taken``: every sheet's name, chart sheets too)."""
         from xlbridge.workbooks.bridgemania.next import next_tournament
 
-        return next_tournament(book, day=day, name=name, today=today)
+        return next_tournament(book, day=day, name=name, today=today, taken=taken)
 
     def plan(self, book: BookAdapter) -> Plan:
         names = book.sheet_names()

@@ -164,8 +164,9 @@ class HeegSeason:
     # -- planning ---------------------------------------------------------
 
     def plan_next(self, book: BookAdapter, *, day: dt.date | None, name: str | None, next_period: bool,
-                  today: dt.date) -> NextSheet:
-        """The next evening (:func:`xlbridge.workbooks.heeg.next.next_evening`; ``name`` is not asked)."""
+                  today: dt.date, taken: list[str]) -> NextSheet:
+        """The next evening (:func:`xlbridge.workbooks.heeg.next.next_evening`; ``name`` and ``taken`` are
+        not asked: an evening's sheet is named by its date)."""
         from xlbridge.workbooks.heeg.next import next_evening
 
         return next_evening(book, day=day, next_period=next_period, today=today)

@@ -1,0 +1,155 @@
+"""The sheet names xlbridge owns and Excel's rules for a sheet name (issue 25, points 6, 7, 9, 10).
+
+Each case failed on main before this work: ``next --name Corrections`` was added (and the next
+recalculation's Corrections rows landed in it), a scorer's own sheet ``xlbridge`` was overwritten by
+the record, ``XLBridge`` / ``CORRECTIONS`` / ``--name t14`` raised ``KeyError``, and a 5,000-character
+or ``'quoted'`` name was written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from openpyxl import load_workbook
+
+from tools.attacks.sheets import renamed, with_sheet
+from xlbridge.excel.shipped import build
+from xlbridge.files.headless import next_sheet_path, recalc_path
+from xlbridge.language import LANGUAGES, sheet_name
+from xlbridge.workbooks.plan import BookInputError
+from xlbridge.workbooks.speak import SHEET_NAMES
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("sources")
+    return {kind: build(kind, folder / f"{kind}.xlsx", language="en")
+            for kind in ("heeg", "bridgemania", "tbf-club", "se-masterpoints")}
+
+
+def _copy(source: Path, tmp_path: Path, name: str = "book.xlsx") -> Path:
+    target = tmp_path / name
+    target.write_bytes(source.read_bytes())
+    return target
+
+
+def _refused(call, path: Path) -> list[tuple[str, str | None, str]]:
+    """The problems of a refused run (sheet, cell, code); the file byte for byte, no backup."""
+    before = path.read_bytes()
+    with pytest.raises(BookInputError) as raised:
+        call()
+    assert path.read_bytes() == before
+    assert not path.with_name(f"{path.stem}.backup{path.suffix}").exists()
+    return [(p.sheet, p.cell, p.code) for p in raised.value.problems]
+
+
+# ------------------------------------------------------------------ 6 and 10: next --name
+
+
+@pytest.mark.parametrize("name", ["Corrections", "Messages", "corrections", "Correcties", "MESSAGGI", "Mesajlar",
+                                  "Rättelser", "History"])
+def test_next_refuses_xlbridge_s_own_names_in_every_language_and_case(sources, tmp_path: Path, name: str) -> None:
+    path = _copy(sources["bridgemania"], tmp_path)
+    assert _refused(lambda: next_sheet_path(path, name=name), path) == [("Season", "J19", "sheet.name.reserved")]
+
+
+@pytest.mark.parametrize("name, code", [
+    ("x" * 5000, "sheet.name.too-long"), ("y" * 32, "sheet.name.too-long"), ("'quoted'", "sheet.name.apostrophe"),
+    ("it's'", "sheet.name.apostrophe"), ("a/b", "sheet.name.character"), ("T[15]", "sheet.name.character"),
+    ("a:b", "sheet.name.character"), ("a?*", "sheet.name.character"), ("back\\slash", "sheet.name.character")])
+def test_next_follows_excel_s_sheet_name_rules(sources, tmp_path: Path, name: str, code: str) -> None:
+    path = _copy(sources["bridgemania"], tmp_path)
+    assert _refused(lambda: next_sheet_path(path, name=name), path) == [("Season", "J19", code)]
+
+
+@pytest.mark.parametrize("name, where", [("t14", ("Season", "J18")), ("T14", ("Season", "J18")),
+                                         ("xlbridge", ("xlbridge", None)), ("XLBRIDGE", ("xlbridge", None)),
+                                         ("chart", ("Chart", None))])
+def test_next_tells_names_apart_without_case_as_excel_does(sources, tmp_path: Path, name: str, where) -> None:
+    path = _copy(sources["bridgemania"], tmp_path)
+    assert _refused(lambda: next_sheet_path(path, name=name), path) == [(*where, "bm.next.exists")]
+
+
+def test_a_name_of_31_characters_is_added(sources, tmp_path: Path) -> None:
+    path = _copy(sources["bridgemania"], tmp_path)
+    found = next_sheet_path(path, name="z" * 31, backup=False)
+    assert found.sheet == "z" * 31 and "z" * 31 in load_workbook(path).sheetnames
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=40))
+def test_a_name_that_passes_is_one_excel_takes(name: str) -> None:
+    from xlbridge.workbooks.sheetnames import FORBIDDEN, name_problem, owned
+
+    if name_problem(name) is None:
+        assert 0 < len(name) <= 31 and not set(name) & set(FORBIDDEN) and name[0] != "'" != name[-1]
+        assert name.casefold() not in owned() and name.casefold() != "history"
+
+
+def test_xlbridge_owns_every_declared_sheet_name_in_every_language() -> None:
+    from xlbridge.workbooks.sheetnames import owned
+
+    names = owned()
+    for language in LANGUAGES:
+        for english in SHEET_NAMES:
+            assert names[sheet_name(english, language).casefold()] == sheet_name(english, language)
+    assert names["xlbridge"] == "xlbridge"
+
+
+# ------------------------------------------------------------------ 7 and 9: a scorer's sheets
+
+
+@pytest.mark.parametrize("kind", ["heeg", "bridgemania", "tbf-club", "se-masterpoints"])
+def test_a_scorer_s_own_sheet_named_xlbridge_is_a_problem_never_overwritten(sources, tmp_path: Path,
+                                                                            kind: str) -> None:
+    path = with_sheet(sources[kind], tmp_path / "own.xlsx", "xlbridge", replace="xlbridge")
+    assert _refused(lambda: recalc_path(path), path) == [("xlbridge", None, "sheet.name.not-the-record")]
+    sheet = load_workbook(path)["xlbridge"]
+    assert (sheet["A1"].value, sheet["B2"].value, sheet.sheet_state) == ("my own notes", 42, "visible")
+
+
+@pytest.mark.parametrize("kind, title, replace", [
+    ("tbf-club", "XLBridge", "xlbridge"), ("tbf-club", "CORRECTIONS", None), ("heeg", "CORRECTIONS", None),
+    ("heeg", "messages", None), ("se-masterpoints", "MESSAGES", None), ("bridgemania", "corrections", None)])
+def test_a_sheet_named_like_xlbridge_s_own_in_another_case_is_a_problem(sources, tmp_path: Path, kind: str,
+                                                                        title: str, replace: str | None) -> None:
+    path = with_sheet(sources[kind], tmp_path / "case.xlsx", title, replace=replace)
+    assert _refused(lambda: recalc_path(path), path) == [(title, None, "sheet.name.case")]
+
+
+def test_the_season_sheet_in_another_case_and_in_dutch(sources, tmp_path: Path) -> None:
+    path = renamed(sources["heeg"], tmp_path / "season.xlsx", "Season", "season")
+    assert _refused(lambda: recalc_path(path), path) == [("season", None, "sheet.name.case")]
+    dutch = build("heeg", tmp_path / "nl.xlsx", language="nl")
+    path = with_sheet(dutch, tmp_path / "correcties.xlsx", "CORRECTIES")
+    before = path.read_bytes()
+    with pytest.raises(BookInputError) as raised:
+        recalc_path(path)
+    assert [(p.sheet, p.code) for p in raised.value.problems] == [("CORRECTIES", "sheet.name.case")]
+    assert raised.value.language == "nl" and path.read_bytes() == before
+
+
+def test_next_refuses_a_workbook_with_a_misnamed_sheet(sources, tmp_path: Path) -> None:
+    path = with_sheet(sources["bridgemania"], tmp_path / "case.xlsx", "CORRECTIONS")
+    assert _refused(lambda: next_sheet_path(path), path) == [("CORRECTIONS", None, "sheet.name.case")]
+
+
+def test_a_damaged_record_is_still_the_record(sources, tmp_path: Path) -> None:
+    """The record's title in A1 (or its cells in column A) say it is xlbridge's: a warning, a new record."""
+    path = _copy(sources["tbf-club"], tmp_path)
+    wb = load_workbook(path)
+    wb["xlbridge"]["A2"] = "I looked in here"
+    wb.save(path)
+    report = recalc_path(path, backup=False)
+    assert [w.code for w in report.warnings if w.sheet == "xlbridge"] == ["recalc.record-damaged"]
+
+
+def test_a_scorer_s_sheet_named_chart_in_a_dutch_workbook_is_left_alone(tmp_path: Path) -> None:
+    """Only the workbook's own language's names are refused on a scorer's sheets (docs/reliability.md)."""
+    path = with_sheet(build("heeg", tmp_path / "nl.xlsx", language="nl"), tmp_path / "chart.xlsx", "Corrections")
+    report = recalc_path(path, backup=False)
+    assert report.kind == "heeg"
+    assert load_workbook(path)["Corrections"]["B2"].value == 42
