@@ -37,6 +37,43 @@ def quotes(source_text):
 
     return of
 
+class Built:
+    """Workbooks made once per session and kept as bytes; every call writes a fresh copy, so that a test may
+    change its copy freely (tests never share a mutable workbook)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._bytes: dict[tuple, bytes] = {}
+
+    def __call__(self, kind: str, path, *, blank: bool = False, language: str | None = None) -> Path:
+        """A copy at ``path`` of what ``xlbridge.excel.shipped.build(kind, path, ...)`` writes (its file
+        name is part of the key: the embedded add-in's id comes from it)."""
+        from xlbridge.excel.shipped import build
+
+        return self.copy(("build", kind, blank, language), path,
+                         lambda made: build(kind, made, blank=blank, language=language))
+
+    def copy(self, key, path, make) -> Path:
+        """A copy at ``path`` of the file ``make(made)`` writes at ``made`` (a path of the same name), made
+        once per ``key`` and file name."""
+        path = Path(path)
+        key = (*key, path.name)
+        if key not in self._bytes:
+            made = self.folder / str(len(self._bytes)) / path.name
+            made.parent.mkdir()
+            make(made)
+            self._bytes[key] = made.read_bytes()
+        path.write_bytes(self._bytes[key])
+        return path
+
+
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory) -> Built:
+    """``built_once(kind, path, blank=..., language=...)``: the shipped build, made once per session, copied
+    to ``path``; ``built_once.copy(key, path, make)`` for any other workbook made once."""
+    return Built(tmp_path_factory.mktemp("built"))
+
+
 import os
 
 # tests/officejs needs xlwings imported with XLWINGS_ON_SERVER=true; it runs in its own

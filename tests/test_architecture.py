@@ -135,6 +135,7 @@ def _is_message(node: ast.AST) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_no_code_decides_from_message_text():
     """Cells, colours and behaviour are decided on problem codes and concern fields:
     no ``"..." in msg``, ``msg.startswith(...)``, ``message == "..."`` anywhere."""

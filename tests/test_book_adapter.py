@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,6 +95,7 @@ TYPED_TEXTS = st.one_of(
                      "1/2", "3-4", "(5)", "50%", "T15", "R", "NS, EW"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=600)
 @given(TYPED_TEXTS)
 def test_text_excel_would_read_otherwise_gets_the_text_prefix_and_stays_text(text):

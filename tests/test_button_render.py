@@ -58,6 +58,7 @@ def pdfs(tmp_path_factory) -> dict[str, str]:
     return {path.stem: words(pdf_text(outdir / f"{path.stem}.pdf")) for path in files}
 
 
+@pytest.mark.slow
 def test_the_control_has_no_label(pdfs):
     assert LABEL not in pdfs["control"] and "Pair" in pdfs["control"]
 

@@ -40,6 +40,7 @@ def test_schemes_lists_pinned_ids(capsys):
     assert {"tr.club", "tr.online", "tr.regional", "tr.festival"} <= ids
 
 
+@pytest.mark.slow
 def test_demo_recalculates_the_bundled_heeg_season(capsys, tmp_path):
     code, out, _ = run(capsys, "demo", "--dir", str(tmp_path), "--lang", "en")
     lines = out.splitlines()
@@ -54,6 +55,7 @@ def test_demo_recalculates_the_bundled_heeg_season(capsys, tmp_path):
     assert (tmp_path / "heeg-demo.backup.xlsx").exists()
 
 
+@pytest.mark.slow
 def test_demo_speaks_the_clubs_language(capsys, tmp_path):
     code, out, _ = run(capsys, "demo", "--dir", str(tmp_path))
     lines = out.splitlines()

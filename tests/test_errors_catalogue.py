@@ -60,6 +60,8 @@ from xlbridge.excel.shipped import build
 from xlbridge.results import ResultsFileError, read_results
 from xlbridge.results.matchpoints import matchpoints
 
+pytestmark = pytest.mark.slow  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
+
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "docs" / "errors.md"
 PREFIX = "xlbridge: error: "

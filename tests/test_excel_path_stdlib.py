@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from openpyxl import load_workbook
 
 from xlbridge.excel import lite
@@ -61,6 +62,7 @@ FUNCTIONS = [
 ]
 
 
+@pytest.mark.slow
 def test_every_kind_recalculates_without_pandas_numpy_openpyxl(tmp_path):
     done = set()
     for kind, blank, rel in SHIPPED:

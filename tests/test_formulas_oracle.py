@@ -113,6 +113,7 @@ def close(a, b) -> bool:
 RANKS = [1, 2, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
 
 
+@pytest.mark.slow
 def test_award_and_award_unit_with_references_and_ranges(evaluate):
     cells: dict[str, object] = {"A1": "tr.club", "B1": "boards=24"}
     for i, rank in enumerate(RANKS, start=2):

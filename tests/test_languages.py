@@ -41,6 +41,7 @@ def test_the_languages_are_the_catalogues():
     assert sorted(p.name for p in catalogues.LOCALE.iterdir()) == sorted(LANGUAGES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_message_and_label_is_an_entry(template, language):
     catalog = catalogues.read(language)
@@ -50,6 +51,7 @@ def test_every_message_and_label_is_an_entry(template, language):
     assert stale == [], "entries no code uses any more: python -m tools.catalogues update"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", FINISHED)
 def test_a_finished_language_translates_every_entry(template, language):
     assert catalogues.missing(language) == []
@@ -104,6 +106,7 @@ def heeg_books(tmp_path_factory):
     return build("heeg", folder / "nl.xlsx"), build("heeg", folder / "en.xlsx", language="en")
 
 
+@pytest.mark.slow
 def test_heeg_is_dutch_unless_asked(heeg_books):
     dutch, english = (load_workbook(p) for p in heeg_books)
     assert KINDS["heeg"].language == "nl"
@@ -118,6 +121,7 @@ def test_heeg_is_dutch_unless_asked(heeg_books):
     assert dutch["Uitleg"]["A1"].value == "Zo houdt u het seizoen van Heeg bij in deze werkmap"
 
 
+@pytest.mark.slow
 def test_a_season_gives_the_same_numbers_in_dutch_and_in_english(heeg_books, tmp_path):
     dutch, english = heeg_books
     for path in heeg_books:  # a late correction typed in both: the same MP on the same evening
@@ -137,6 +141,7 @@ def test_a_season_gives_the_same_numbers_in_dutch_and_in_english(heeg_books, tmp
     assert corrections["B2"].value.startswith("Avond ")
 
 
+@pytest.mark.slow
 def test_the_dutch_workbook_speaks_dutch_on_the_command_line(heeg_books, tmp_path, capsys):
     path = tmp_path / "bad.xlsx"
     path.write_bytes(heeg_books[0].read_bytes())
@@ -189,6 +194,7 @@ def bm_books(tmp_path_factory):
     return build("bridgemania", folder / "it.xlsx"), build("bridgemania", folder / "en.xlsx", language="en")
 
 
+@pytest.mark.slow
 def test_bridgemania_is_italian_unless_asked(bm_books):
     italian, english = (load_workbook(p) for p in bm_books)
     assert KINDS["bridgemania"].language == "it"
@@ -207,6 +213,7 @@ def test_bridgemania_is_italian_unless_asked(bm_books):
     assert {"lista di attesa", "malattia"} <= statuses and not statuses & {"waiting", "ill", "unable"}
 
 
+@pytest.mark.slow
 def test_a_season_gives_the_same_numbers_in_italian_and_in_english(bm_books):
     for path in bm_books:  # a late correction typed in both: two scores of a board swapped
         wb = load_workbook(path)
@@ -227,6 +234,7 @@ def test_a_season_gives_the_same_numbers_in_italian_and_in_english(bm_books):
 # ------------------------------------------------------------------ the event workbooks in Turkish and Swedish
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, language, sheet, header, unit", [
     ("tbf-club", "tr", "Turnuva", ["Çift", "Oyuncular", "Skor %", "Derece", "MP", "Renk"], "yeşil"),
     ("se-masterpoints", "sv", "Brons par", ["Par", "Spelare", "Resultat %", "Plac", "Poäng", "Enhet"], "bp"),

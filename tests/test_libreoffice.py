@@ -33,6 +33,8 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook, load_workbook
 
+pytestmark = pytest.mark.slow  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "workbooks").glob("*.xlsx")) + sorted((ROOT / "templates").glob("*.xlsx"))
 DEMOS = sorted((ROOT / "workbooks").glob("*.xlsx"))

@@ -238,6 +238,7 @@ def _documented(code_id: str) -> str:
     return match[1]
 
 
+@pytest.mark.slow
 def test_a_workbook_saved_by_libreoffice_gets_its_lite_code_back_on_recalc(tmp_path, capsys):
     from openpyxl import load_workbook
 

@@ -43,6 +43,7 @@ def located(path: Path, sheet: str, **cells) -> list[tuple[str, str | None, str,
     return [(p.sheet, p.cell, p.code, p.message) for p in caught.value.problems]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ref", "value", "message"), [
     ("B6", 1e308, "rounds per evening 1e+308 is more than 30, the largest that makes sense"),
     ("B7", 10**25, "boards per round 10000000000000000000000000 is more than 36, the largest that makes sense"),
@@ -56,6 +57,7 @@ def test_a_huge_heeg_setting_is_one_message_at_its_cell(heeg, ref, value, messag
 TOO_LARGE = "{what} {value!r} is more than {maximum:,g}, the largest that makes sense"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ref", "value", "what", "maximum"), [
     ("B6", 1e308, "ronden per avond", 30),
     ("B7", 10**25, "spellen per ronde", 36),

@@ -11,10 +11,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def test_officejs_dispatch_suite_passes():
+def test_officejs_dispatch_suite_passes(request):
     env = dict(os.environ, XLWINGS_ON_SERVER="true", XLWINGS_LICENSE_KEY="noncommercial")
+    marks = request.config.option.markexpr  # -m "not slow" (the inner loop) runs the quick ones there too
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(HERE / "officejs")],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *(["-m", marks] if marks else []),
+         str(HERE / "officejs")],
         cwd=HERE.parent, env=env, capture_output=True, text=True, timeout=900,
     )
     summary = result.stdout.strip().splitlines()[-1:] if result.stdout.strip() else []

@@ -70,6 +70,7 @@ def test_new_says_what_to_do_next(language: str, tmp_path: Path, capsys: pytest.
     assert out[0] != english[0] and out[1] != english[1] and (ROOT / "docs" / "guide-heeg.nl.md").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["club", "en"])
 @pytest.mark.parametrize("kind", ["heeg", "bridgemania", "tbf-club", "se-masterpoints"])
 def test_an_empty_template_says_nothing_is_filled_in(kind: str, language: str, tmp_path: Path,
@@ -113,6 +114,7 @@ def test_a_filled_in_workbook_says_how_many_cells(language: str, tmp_path: Path,
     assert load_workbook(path)[sheet_name("Tournament", language)]["D9"].value == 1
 
 
+@pytest.mark.slow
 def test_a_season_with_its_pairs_but_no_results_says_nothing_is_filled_in(tmp_path: Path,
                                                                            capsys: pytest.CaptureFixture[str]) -> None:
     """The first recalculation of a new Heeg season adds the evening sheets with the

@@ -24,6 +24,7 @@ def cells(path):
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, blank, rel", SHIPPED)
 def test_shipped_workbooks_are_what_the_code_builds(tmp_path, kind, blank, rel):
     fresh = build(kind, tmp_path / Path(rel).name, blank=blank)
@@ -70,6 +71,7 @@ def _formula_cells(path):
             if c.data_type == "f"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, blank, rel", SHIPPED)
 def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank, rel):
     """Every formula cell of a shipped file, and of what ``xlbridge new`` writes,

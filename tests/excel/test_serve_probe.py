@@ -11,6 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -63,6 +65,7 @@ def test_does_nothing_in_xlwings_lite():
     assert r["done"] is False and r["marked"] is False and r["ffi"] == "absent"
 
 
+@pytest.mark.slow
 def test_the_server_app_marks_it_and_answers_as_before(tmp_path):
     r = child(f"""
         import asyncio, json, os, sys

@@ -24,6 +24,8 @@ import pytest
 if any(importlib.util.find_spec(name) is None for name in ("xlwings_server", "uvicorn")):  # pragma: no cover
     pytest.skip("the server extra is not installed", allow_module_level=True)
 
+pytestmark = pytest.mark.slow  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
+
 ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 120
 

@@ -62,6 +62,7 @@ def club(tmp_path) -> Path:
     return build("tbf-club", tmp_path / "club.xlsx", language="en")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="the child's memory limit is a Unix limit")
 @pytest.mark.parametrize("sheet", ["Tournament", "How to"])
 def test_a_stray_value_in_xfd1048576_is_a_located_problem_not_a_huge_grid(club, sheet):
@@ -75,6 +76,7 @@ def test_a_stray_value_in_xfd1048576_is_a_located_problem_not_a_huge_grid(club, 
     assert digest(club) == before and not backup_path(club).exists()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="the child's memory limit is a Unix limit")
 def test_formatted_empty_cells_far_out_do_not_count(club):
     from openpyxl.styles import PatternFill

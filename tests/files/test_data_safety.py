@@ -22,7 +22,6 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from xlbridge.workbooks.record import RECORD
 from xlbridge.excel import lite
 from xlbridge.files.headless import recalc_path
-from xlbridge.excel.shipped import build
 
 COMPUTED_TBF = {("Tournament", col) for col in "DEFGHIJKLM"}  # Place, MP, Colour; the results in place order
 
@@ -62,8 +61,8 @@ def fingerprint(path: Path, computed: set[tuple[str, str]]) -> dict:
 
 
 @pytest.fixture
-def club(tmp_path) -> Path:
-    return build("tbf-club", tmp_path / "club.xlsx", language="en")
+def club(tmp_path, built_once) -> Path:
+    return built_once("tbf-club", tmp_path / "club.xlsx", language="en")
 
 
 def dress_up(path: Path) -> None:
@@ -121,6 +120,7 @@ SLOW_SAVE = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_killed_during_the_write_leaves_the_original_untouched(club, tmp_path):
     wb = load_workbook(club)
     wb["Tournament"]["C20"] = 66.0
@@ -146,6 +146,7 @@ def test_killed_during_the_write_leaves_the_original_untouched(club, tmp_path):
 RUN = "import sys; from xlbridge.files.headless import recalc_path; recalc_path(sys.argv[1]); print('ok')"
 
 
+@pytest.mark.slow
 def test_two_runs_at_once_never_corrupt(club):
     wb = load_workbook(club)
     wb["Tournament"]["C20"] = 66.0
@@ -206,9 +207,10 @@ def owned(path: Path, computed: set[tuple[str, str]], filled: set[tuple[str, str
             "lite": lite.extract(path)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["heeg", "bridgemania", "se-masterpoints"])
-def test_season_workbooks_change_only_computed_cells(tmp_path, kind):
-    path = build(kind, tmp_path / f"{kind}.xlsx", language="en")  # (plan_cells plans by the sheets' own names)
+def test_season_workbooks_change_only_computed_cells(tmp_path, kind, built_once):
+    path = built_once(kind, tmp_path / f"{kind}.xlsx", language="en")  # (plan_cells plans by the sheets' own names)
     computed, filled, added, audited = plan_cells(path)
     wb = load_workbook(path)
     # the scorer's own additions over a season

@@ -340,6 +340,7 @@ FSIZE = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="RLIMIT_FSIZE is a Unix limit")
 def test_a_file_size_limit_mid_write_keeps_the_last_good_backup(club):
     recalc_path(club)  # a good backup

@@ -26,6 +26,8 @@ from openpyxl import load_workbook
 from xlbridge.excel.shipped import build
 from xlbridge.files.headless import backup_path
 
+pytestmark = pytest.mark.slow  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
+
 ROOT = Path(__file__).resolve().parents[2]
 RUNS = 3
 

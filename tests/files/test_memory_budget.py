@@ -25,7 +25,8 @@ from xlbridge.excel.shipped import build
 from xlbridge.files.budget import BUDGET, MB, Budget
 from xlbridge.files.headless import backup_path
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a child's peak memory is read with resource")
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="a child's peak memory is read with resource"),
+              pytest.mark.slow]  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A refused file is not unpacked: the child stays near the interpreter's own memory (about 50 MB here).

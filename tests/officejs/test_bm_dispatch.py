@@ -47,6 +47,7 @@ def late_correction(ws):
     return up, down
 
 
+@pytest.mark.slow
 def test_demo_cell_for_cell(demo_file, tmp_path):
     path = tmp_path / "demo.xlsx"
     wb = load_workbook(demo_file)
@@ -74,6 +75,7 @@ def test_demo_cell_for_cell(demo_file, tmp_path):
     assert not any(line[1] == "T03" for line in corrections)  # refilled, not changed
 
 
+@pytest.mark.slow
 def test_the_built_demo_is_unchanged_both_ways(demo_file):
     headless, excel, alerts = both_ways(demo_file)
     assert snapshot(excel) == snapshot(headless)  # the record of the recalculation included
@@ -82,6 +84,7 @@ def test_the_built_demo_is_unchanged_both_ways(demo_file):
     assert alerts == [alerts[0]] and alerts[0].startswith("Recalculated")
 
 
+@pytest.mark.slow
 def test_bad_input_reaches_the_scorer_and_nothing_is_computed(demo_file, tmp_path):
     path = tmp_path / "bad.xlsx"
     wb = load_workbook(demo_file)
@@ -128,6 +131,7 @@ def test_a_formula_in_a_name_is_one_problem_at_its_cell_both_ways(demo_file, tmp
     assert excel["Championship"]["C6"].value != "=1+1" and excel["Season"]["D5"].fill.start_color.rgb == "FFFFC7CE"
 
 
+@pytest.mark.slow
 def test_formula_like_names_stay_text_both_ways(demo_file, tmp_path):
     path = tmp_path / "names.xlsx"
     wb = load_workbook(demo_file)
@@ -181,6 +185,7 @@ def test_award_with_bm_schemes(call):
     assert call("award", "bm.f1-fast", 5.0, 10.0, "status=waiting") == [[8.417]]
 
 
+@pytest.mark.slow
 def test_an_earlier_release_file_gets_its_sorted_result_the_same_way(tmp_path):
     """A season of an earlier release (board 1 in D): the Excel path writes the sorted result right
     of the per-pair columns, with the same values and look as the headless run; headless sets it to

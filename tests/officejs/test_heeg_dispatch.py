@@ -68,6 +68,7 @@ def test_heeg_c_and_messages(call):
 
 
 
+@pytest.mark.slow
 def test_recalculate_season_cell_for_cell_with_fills(book):
     wb = load_workbook(book)
     ws = wb[E3]
@@ -119,6 +120,7 @@ def test_a_new_season_creates_the_evening_sheets_both_ways(tmp_path):
     assert new["cells"]["P2"][0] == "0.00" and new["cells"]["K9"][0] == "0.00"  # % and C corrected
 
 
+@pytest.mark.slow
 def test_a_deleted_year_sheet_comes_back_with_the_same_look_both_ways(book):
     wb = load_workbook(book)
     del wb["Year"]
@@ -132,6 +134,7 @@ def test_a_deleted_year_sheet_comes_back_with_the_same_look_both_ways(book):
     assert looks["Year"]["cells"]["F4"][0] == "0.00"
 
 
+@pytest.mark.slow
 def test_problems_reach_the_scorer_and_nothing_is_recalculated(book):
     wb = load_workbook(book)
     wb[E3]["D5"] = "1O3"
@@ -153,6 +156,7 @@ def test_problems_reach_the_scorer_and_nothing_is_recalculated(book):
     assert diff == [(4, 3), (6, 13)]  # D5 and N7: the marks
 
 
+@pytest.mark.slow
 def test_a_fixed_problem_on_a_signal_cell_keeps_its_signal(book):
     """Pair 9's 4th mark of period 1 (evening 4, 'a') makes its inv cell red. A typo
     there is marked; once fixed, the red signal is back (the old mark is cleared

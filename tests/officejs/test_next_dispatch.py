@@ -46,6 +46,7 @@ def with_pairs(path):
     wb.save(path)
 
 
+@pytest.mark.slow
 def test_new_evening_script_with_its_date_field(tmp_path):
     path = build("heeg", tmp_path / "heeg.xlsx", blank=True)
     main = own_code(path, tmp_path)
@@ -61,6 +62,7 @@ def test_new_evening_script_with_its_date_field(tmp_path):
     assert len(alerts) == 1 and "Avond 2026-09-03" in alerts[0] and "C12" in alerts[0]
 
 
+@pytest.mark.slow
 def test_new_tournament_button_click_uses_the_defaults(tmp_path):
     path = build("bridgemania", tmp_path / "bm.xlsx")
     main = own_code(path, tmp_path)
@@ -73,6 +75,7 @@ def test_new_tournament_button_click_uses_the_defaults(tmp_path):
     assert len(alerts) == 1 and "T15" in alerts[0]
 
 
+@pytest.mark.slow
 def test_a_bad_case_writes_nothing_and_says_where(tmp_path):
     path = build("heeg", tmp_path / "heeg.xlsx")  # the demo: period 3 is full
     main = own_code(path, tmp_path)

@@ -32,6 +32,7 @@ def test_a_blank_template_clicked_says_nothing_is_filled_in(tmp_path, kind, lang
         assert alerts[0].startswith(_(DONE_EMPTY).split(":")[0]), alerts
 
 
+@pytest.mark.slow
 def test_a_tournament_without_base_pairs_clicked_is_the_located_problem(tmp_path):
     wb = load_workbook(build("bridgemania", tmp_path / "t.xlsx", blank=True))
     season = wb[sheet_name(SEASON, "it")]

@@ -43,6 +43,7 @@ def book(built, tmp_path):
     return target
 
 
+@pytest.mark.slow
 def test_the_built_record_is_kept_and_the_first_click_writes_nothing(built, tmp_path):
     target = tmp_path / "built.xlsx"
     shutil.copy(built, target)
@@ -66,6 +67,7 @@ def writes(actions: list[dict]) -> int:
     return sum(len(a["values"]) * len(a["values"][0]) for a in actions if a["func"] == "setValues")
 
 
+@pytest.mark.slow
 def test_the_first_click_adds_the_record_as_headless_does_but_visible(book):
     headless, excel, _alerts = excel_and_headless(book)
     assert excel.sheetnames[-1] == RECORD and headless.sheetnames[-1] == RECORD
@@ -74,6 +76,7 @@ def test_the_first_click_adds_the_record_as_headless_does_but_visible(book):
     assert snapshot(excel) == snapshot(headless)  # the record cell for cell
 
 
+@pytest.mark.slow
 def test_the_second_click_writes_nothing(book):
     wb = load_workbook(book)
     first = click(wb)
@@ -83,6 +86,7 @@ def test_the_second_click_writes_nothing(book):
     assert writes(second) == 0 and not any(a["func"] == "addSheet" for a in second)
 
 
+@pytest.mark.slow
 def test_a_typed_change_goes_first_and_a_typed_over_cell_is_a_warning(book):
     wb = load_workbook(book)
     apply_actions(wb, click(wb))

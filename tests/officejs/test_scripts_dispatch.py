@@ -65,6 +65,7 @@ def test_meta_lists_the_recalc_script():
     assert "recalculate_season" in names
 
 
+@pytest.mark.slow
 def test_se_masterpoints_cell_for_cell(tmp_path):
     path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
     wb = load_workbook(path)

@@ -83,6 +83,7 @@ def test_code_associates_every_function(client):
         assert f'CustomFunctions.associate("{name.upper()}", {name});' in response.text
 
 
+@pytest.mark.slow
 def test_award_is_computed(client):
     response = client.post("/xlwings/custom-functions-call", json=body("award", "tr.club", 1, 26, "boards=24"))
     assert response.status_code == 200

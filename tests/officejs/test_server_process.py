@@ -13,6 +13,8 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
+
 START_SECONDS = 90
 STOP_SECONDS = 20
 
@@ -28,6 +30,7 @@ def get(url: str) -> tuple[int, bytes]:
         return response.status, response.read()
 
 
+@pytest.mark.slow
 def test_xlbridge_serve_on_loopback(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("XLWINGS_ON_SERVER", "XLWINGS_PROJECT_DIR")}

@@ -15,6 +15,8 @@ from tests.pyodide.harness import HarnessError, PyodideWorkbook, PythonError
 from xlbridge.excel import lite
 from tests.emulate import apply_actions
 
+pytestmark = pytest.mark.slow  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
+
 REQUIREMENTS = runtime.HARNESS_REQUIREMENTS  # "xlwings>=0.37,<0.38"
 
 TINY_MAIN = '''"""A tiny xlwings Lite project (the harness self-test)."""

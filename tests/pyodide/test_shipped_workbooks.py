@@ -27,7 +27,7 @@ import pytest
 from openpyxl import load_workbook
 
 from tests.pyodide import runtime
-from tests.pyodide.harness import CPythonWorkbook, HarnessError, PyodideWorkbook, PythonError
+from tests.pyodide.harness import CPythonWorkbook, HarnessError, PyodideWorkbook, PythonError, runtime_key
 from xlbridge.excel.shipped import KINDS
 from xlbridge.language import _, speaking
 from tests.alerts import is_done_message
@@ -44,12 +44,24 @@ RECALC_SCRIPTS = ("recalculate_season", "recalc_season")
 CLOCK = "xlbridge.workbooks.recalc.now_stamp"
 STAMP = "2026-11-30 12:00"
 
+pytestmark = pytest.mark.slow  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
+
 SHIPPED = runtime.shipped()
-#: (workbook, Pyodide version); the demo workbooks first, so that the late-correction
-#: test's targets have the same positions as in the full list and pytest runs every
-#: test of one target together (one runtime started per target, not one per test).
-TARGETS = [(book, version) for book in sorted(SHIPPED, key=lambda b: b.blank)
-           for version in (book.versions or [None])]
+BOOKS = {book.rel: book for book in SHIPPED}
+
+
+def _runtime_key(rel: str, version: str | None) -> tuple:
+    files = BOOKS[rel].files
+    return runtime_key("pyodide", version, files, files.get("requirements.txt", ""))
+
+
+#: (workbook path, Pyodide version): hashable, so pytest runs every test of one target together
+#: whatever list a test is parametrized with (the late-correction test's is shorter).  The targets
+#: that share a runtime (the same code, requirements and version: a demo and its template) come one
+#: after the other, so that each runtime starts once (the harness keeps only a few alive).
+_ALL = [(book.rel, version) for book in sorted(SHIPPED, key=lambda b: b.blank) for version in (book.versions or [None])]
+_KEYS = list(dict.fromkeys(_runtime_key(*t) for t in _ALL))
+TARGETS = sorted(_ALL, key=lambda t: _KEYS.index(_runtime_key(*t)))
 
 # ------------------------------------------------------------------ (b) worksheet function cases
 # (arguments as Office.js sends them, expected result); a callable checks results
@@ -136,8 +148,8 @@ LATE_CORRECTIONS: dict[str, Callable[[Any], None]] = {
 
 
 def _id(target) -> str:
-    book, version = target
-    return f"{book.rel}@{version}"
+    rel, version = target
+    return f"{rel}@{version}"
 
 
 _WORKBOOKS: dict[tuple[str, str | None], PyodideWorkbook] = {}
@@ -146,7 +158,8 @@ _WORKBOOKS: dict[tuple[str, str | None], PyodideWorkbook] = {}
 @pytest.fixture(scope="module", params=TARGETS, ids=_id)
 def target(request):
     """(shipped workbook, PyodideWorkbook on the version): prepared and started once."""
-    book, version = request.param
+    rel, version = request.param
+    book = BOOKS[rel]
     if book.error or version is None:
         pytest.fail(f"{book.rel}: cannot read its xlwings Lite files: {book.error or 'no pyodideVersion'}")
     key = (book.rel, version)
@@ -338,7 +351,8 @@ def test_recalc_script_matches_the_headless_recalculation(target, timings, first
     first_clicks[(book.rel, pw.version)] = _check_recalc(book, pw, None, timings, "first")
 
 
-@pytest.mark.parametrize("target", [t for t in TARGETS if not t[0].blank and t[0].kind in LATE_CORRECTIONS],
+@pytest.mark.parametrize("target", [(rel, version) for rel, version in TARGETS
+                                    if not BOOKS[rel].blank and BOOKS[rel].kind in LATE_CORRECTIONS],
                          ids=_id, indirect=True)
 def test_late_correction_is_audited_with_the_pinned_clock(target, timings):
     book, pw = target

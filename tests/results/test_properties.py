@@ -108,6 +108,7 @@ def results(draw) -> Result:
     return Result(event, with_ties(pairs), tuple(lines), tuple(optimum))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(results())
 def test_a_result_written_as_pbn_reads_back_the_same(result):
@@ -130,6 +131,7 @@ def test_random_bytes(data):
     only_results_errors(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.sampled_from(sorted(DATA.glob("*.*"))), st.floats(0, 1))
 def test_a_truncated_file(path, share):
@@ -138,6 +140,7 @@ def test_a_truncated_file(path, share):
         only_results_errors(data[:int(len(data) * share)])
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.sampled_from(sorted(DATA.glob("*.*"))), st.integers(0, 10**6), st.binary(min_size=1, max_size=8))
 def test_a_damaged_file(path, where, junk):
@@ -165,6 +168,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_a_hostile_file(name):
     with pytest.raises(ResultsFileError):

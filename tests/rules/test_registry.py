@@ -177,6 +177,7 @@ def calls(draw):
     return scheme.id, ranks, options
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(call=calls())
 def test_only_rule_errors_escape_and_awards_are_sane(call):
@@ -200,6 +201,7 @@ def test_only_rule_errors_escape_and_awards_are_sane(call):
         assert all(b <= a + 1e-9 for a, b in zip(points, points[1:]))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scheme_id=st.sampled_from(ALL_IDS), field=EXTREME, place=st.one_of(st.just(1), EXTREME))
 def test_a_field_or_place_beyond_its_bounds_is_a_rule_error_naming_scheme_and_argument(scheme_id, field, place):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ def test_fast_path_equals_the_decimal_path(value, decimals):
     assert same(round_half_up(value, decimals), _round_half_up_exact(value, decimals))
 
 
+@pytest.mark.slow
 def test_near_halves_and_award_like_values():
     rng = random.Random(5)
     values = [k / 10**d + e for d in range(1, 7) for k in range(0, 2000, 7) for e in (0.0, 5e-7, -5e-7, 1e-13, -1e-13)]

@@ -434,6 +434,7 @@ JUNK = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_only_rule_errors_escape_from_swedish_schemes(data):

@@ -65,6 +65,7 @@ def _parts(award) -> dict[str, Fraction]:
     return {unit: Fraction(points).limit_denominator(10**6) for points, unit in parts if points}
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(data=st.data())
 def test_tied_units_together_receive_what_their_places_give_per_currency(data):

@@ -92,6 +92,7 @@ def heeg_pair_evenings(wb, pair: int) -> list[list[object]]:
     return out
 
 
+@pytest.mark.slow
 def test_heeg_blank_pair_is_the_year_leader_with_its_evening_sheet_values(heeg: Path) -> None:
     wb = load_workbook(heeg)
     year = wb[sheet_name(YEAR, "nl")]
@@ -105,6 +106,7 @@ def test_heeg_blank_pair_is_the_year_leader_with_its_evening_sheet_values(heeg: 
     assert [chart.cell(row=5, column=c).value for c in range(1, 6)] == ["Avond", "Lijn", "Avond %", "periode", "jaar"]
 
 
+@pytest.mark.slow
 def test_heeg_typed_pair_after_a_headless_recalculation(heeg: Path) -> None:
     type_into(heeg, GRAFIEK, "B3", 7)
     report = recalc_path(heeg, backup=False)
@@ -116,6 +118,7 @@ def test_heeg_typed_pair_after_a_headless_recalculation(heeg: Path) -> None:
     assert wb[GRAFIEK]["A1"].value.startswith("Paar 7 (")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("typed", [99, "zeven"])
 def test_heeg_unknown_pair_is_a_problem_at_its_cell_and_nothing_is_written(heeg: Path, typed: object) -> None:
     type_into(heeg, GRAFIEK, "B3", typed)
@@ -151,6 +154,7 @@ def chart_of(path: Path, sheet: str) -> tuple[dict[str, bytes], list[str]]:
     return charts, formulas
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("book, sheet, columns", [
     ("heeg", GRAFIEK, ("A", "C", "D", "E")),
     ("bm", GRAFICO, ("A", "C", "D", "E")),
@@ -175,10 +179,9 @@ def test_the_chart_reads_the_table_and_survives_two_headless_recalculations(requ
     assert [list(r) for r in load_workbook(path)[sheet].iter_rows(values_only=True)] == cells
 
 
-def test_a_deleted_chart_sheet_comes_back_with_its_table_and_a_warning(tmp_path: Path) -> None:
-    from xlbridge.excel.shipped import build
-
-    path = build("heeg", tmp_path / "heeg-en.xlsx", language="en")  # docs/errors.md quotes English
+@pytest.mark.slow
+def test_a_deleted_chart_sheet_comes_back_with_its_table_and_a_warning(tmp_path: Path, built_once) -> None:
+    path = built_once("heeg", tmp_path / "heeg-en.xlsx", language="en")  # docs/errors.md quotes English
     wb = load_workbook(path)
     expected = chart_rows(wb["Chart"], HEEG_TABLE)
     del wb["Chart"]
@@ -205,6 +208,7 @@ def after_table(wb, pair: str) -> list[list[object]]:
     return out
 
 
+@pytest.mark.slow
 def test_bm_blank_pair_is_the_leader_with_the_championship_values(bm: Path) -> None:
     wb = load_workbook(bm)
     final = wb[sheet_name("Championship", "it")]
@@ -216,6 +220,7 @@ def test_bm_blank_pair_is_the_leader_with_the_championship_values(bm: Path) -> N
     assert wb[GRAFICO]["A1"].value.startswith(f"Coppia {leader} (")
 
 
+@pytest.mark.slow
 def test_bm_typed_pair_and_an_unknown_one(bm: Path) -> None:
     type_into(bm, GRAFICO, "B3", "be")  # as the reader takes ids: any case
     assert recalc_path(bm, backup=False).warnings == []
@@ -231,10 +236,9 @@ def test_bm_typed_pair_and_an_unknown_one(bm: Path) -> None:
         assert str(problem).startswith(f"{GRAFICO}, B3: la coppia ZZ non è una coppia base")
 
 
-def test_bm_deleted_chart_sheet(tmp_path: Path) -> None:
-    from xlbridge.excel.shipped import build
-
-    path = build("bridgemania", tmp_path / "bm-en.xlsx", language="en")
+@pytest.mark.slow
+def test_bm_deleted_chart_sheet(tmp_path: Path, built_once) -> None:
+    path = built_once("bridgemania", tmp_path / "bm-en.xlsx", language="en")
     wb = load_workbook(path)
     expected = chart_rows(wb["Chart"], bmd.CHART_TABLE)
     del wb["Chart"]
@@ -246,6 +250,7 @@ def test_bm_deleted_chart_sheet(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ LibreOffice draws the recalculated values
 
 
+@pytest.mark.slow
 def test_libreoffice_draws_the_chart_from_the_recalculated_cells(heeg: Path, tmp_path: Path) -> None:
     """LibreOffice opens the recalculated file and saves it again: the chart it writes
     caches the values it drew, which must be pair 7's (openpyxl's chart has no cache)."""
@@ -265,6 +270,7 @@ def test_libreoffice_draws_the_chart_from_the_recalculated_cells(heeg: Path, tmp
     assert drawn == pytest.approx(expected)
 
 
+@pytest.mark.slow
 def test_a_scorers_own_sheet_named_chart_in_a_dutch_workbook_is_not_taken_for_grafiek(heeg: Path) -> None:
     """In a Dutch workbook the chart sheet is Grafiek; a sheet the scorer named "Chart"
     is the scorer's (it was read as Grafiek, which then did not exist: a crash)."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.excel.shipped import KINDS, build
+from xlbridge.excel.shipped import KINDS
 from xlbridge.language import sheet_name
 from xlbridge.workbooks.speak import Localised
 from xlbridge.files.headless import recalc_path
@@ -119,10 +119,11 @@ def test_every_kind_has_a_case():
     assert sorted(c.kind for c in CASES) == sorted(KINDS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.kind)
 @pytest.mark.parametrize("blank", [False, True], ids=["demo", "blank"])
-def test_built_read_back_and_recalculated_twice_changes_nothing(tmp_path, case, blank):
-    path = build(case.kind, tmp_path / "book.xlsx", blank=blank)
+def test_built_read_back_and_recalculated_twice_changes_nothing(tmp_path, built_once, case, blank):
+    path = built_once(case.kind, tmp_path / "book.xlsx", blank=blank)
     book = OpenpyxlBook(load_workbook(path))
     assert detect(book).name == case.recognised_as
     built = values(path)
@@ -145,9 +146,10 @@ def test_built_read_back_and_recalculated_twice_changes_nothing(tmp_path, case, 
     assert second.changes == [] and second.typed == [] and values(path) == built
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.kind)
-def test_a_late_correction_is_listed_on_corrections(tmp_path, case):
-    path = build(case.kind, tmp_path / "book.xlsx")
+def test_a_late_correction_is_listed_on_corrections(tmp_path, built_once, case):
+    path = built_once(case.kind, tmp_path / "book.xlsx")
     wb = load_workbook(path)
     sheet, cell = case.correct(wb)
     typed = wb[sheet][cell].value
@@ -171,9 +173,10 @@ def test_a_late_correction_is_listed_on_corrections(tmp_path, case):
         assert after[local(change.sheet)][change.cell].value == new
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.kind)
-def test_a_bad_cell_is_named_and_nothing_is_written(tmp_path, case):
-    path = build(case.kind, tmp_path / "book.xlsx")
+def test_a_bad_cell_is_named_and_nothing_is_written(tmp_path, built_once, case):
+    path = built_once(case.kind, tmp_path / "book.xlsx")
     wb = load_workbook(path)
     sheet, cell = case.spoil(wb)
     wb.save(path)

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.excel.shipped import build
 from xlbridge.language import sheet_name, speaking
 from xlbridge.workbooks.speak import Localised
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
@@ -35,13 +34,13 @@ def heeg(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def club(tmp_path_factory) -> Path:
-    return build("tbf-club", tmp_path_factory.mktemp("club") / "club.xlsx")
+def club(tmp_path_factory, built_once) -> Path:
+    return built_once("tbf-club", tmp_path_factory.mktemp("club") / "club.xlsx")
 
 
 @pytest.fixture(scope="module")
-def swedish(tmp_path_factory) -> Path:
-    return build("se-masterpoints", tmp_path_factory.mktemp("se") / "se.xlsx")
+def swedish(tmp_path_factory, built_once) -> Path:
+    return built_once("se-masterpoints", tmp_path_factory.mktemp("se") / "se.xlsx")
 
 
 def located(path: Path, change) -> set[tuple[str, str | None, str]]:
@@ -66,12 +65,14 @@ def _roster_row(ws, pair: int) -> int:
 # ---------------------------------------------------------------- Heeg
 
 
+@pytest.mark.slow
 def test_a_formula_in_season_b5_is_one_problem_at_b5(heeg):
     def change(wb):
         wb[SEASON]["B5"] = "=A1"  # the Lines setting (was: 87 'line is not one of' messages, none at B5)
     assert located(heeg, change) == {(SEASON, "B5", "cell.formula")}
 
 
+@pytest.mark.slow
 def test_ref_in_a_roster_cell_is_one_problem_at_that_cell(heeg):
     def change(wb):
         ws = wb[SEASON]
@@ -89,6 +90,7 @@ def test_a_season_problem_does_not_hide_the_evening_checks(heeg):
                                      (E3, "D4", "cell.formula")}
 
 
+@pytest.mark.slow
 def test_a_bad_evening_date_in_the_periods_does_not_hide_other_evenings(heeg):
     def change(wb):
         wb[SEASON]["C13"] = "#VALUE!"  # period 1's first evening
@@ -142,10 +144,11 @@ def test_a_pair_number_twice_on_an_event_sheet_is_a_problem_at_its_cell(club, sw
 
 
 @pytest.fixture(scope="module")
-def bridgemania(tmp_path_factory) -> Path:
-    return build("bridgemania", tmp_path_factory.mktemp("bm") / "bm.xlsx")
+def bridgemania(tmp_path_factory, built_once) -> Path:
+    return built_once("bridgemania", tmp_path_factory.mktemp("bm") / "bm.xlsx")
 
 
+@pytest.mark.slow
 def test_a_formula_or_error_in_bridgemania_scores_is_one_problem_at_its_cell(bridgemania):
     ws = load_workbook(bridgemania)["T01"]
     board = FIRST_BOARD_COL  # board 1: N, right of the sorted result

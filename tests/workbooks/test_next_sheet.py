@@ -57,6 +57,7 @@ def problems_of(path, **kwargs):
 # ------------------------------------------------------------------ Heeg: New evening
 
 
+@pytest.mark.slow
 def test_heeg_template_new_evening_then_recalc_fills_it(tmp_path, capsys):
     path = heeg_template_with_pairs(tmp_path)
     code, out, err = run(capsys, "next", path, "--date", "2026-09-03")
@@ -96,6 +97,7 @@ def test_heeg_template_new_evening_then_recalc_fills_it(tmp_path, capsys):
     assert wb.sheetnames[-2:] == ["Avond 2026-09-10", "xlbridge"] and wb["Seizoen"]["D12"].value == dt.datetime(2026, 9, 10)
 
 
+@pytest.mark.slow
 def test_heeg_demo_listed_evening_without_its_sheet_gets_it(tmp_path, capsys):
     path = copy(tmp_path, "workbooks/heeg-demo.xlsx")
     wb = load_workbook(path)
@@ -112,6 +114,7 @@ def test_heeg_demo_listed_evening_without_its_sheet_gets_it(tmp_path, capsys):
     assert code == 0, err
 
 
+@pytest.mark.slow
 def test_heeg_demo_next_period(tmp_path, capsys):
     """A fourth period typed on the Season sheet (its row and its line column): --next-period."""
     path = copy(tmp_path, "workbooks/heeg-demo.xlsx")
@@ -132,6 +135,7 @@ def test_heeg_demo_next_period(tmp_path, capsys):
     assert code == 0, err
 
 
+@pytest.mark.slow
 def test_heeg_bad_cases_at_their_cells_nothing_written(tmp_path, capsys):
     demo = copy(tmp_path, "workbooks/heeg-demo.xlsx")
     before = demo.read_bytes()
@@ -150,6 +154,7 @@ def test_heeg_bad_cases_at_their_cells_nothing_written(tmp_path, capsys):
 # ------------------------------------------------------------------ BridgeMania: New tournament
 
 
+@pytest.mark.slow
 def test_bridgemania_demo_new_tournament_looks_like_the_blank_then_recalc(tmp_path, capsys):
     path = copy(tmp_path, "workbooks/bridgemania-demo.xlsx")
     code, out, err = run(capsys, "next", path)
@@ -205,6 +210,7 @@ def test_bridgemania_demo_new_tournament_looks_like_the_blank_then_recalc(tmp_pa
     assert any(isinstance(v, float) for v in scores)  # the night's scores, as T14's
 
 
+@pytest.mark.slow
 def test_bridgemania_template_and_bad_cases(tmp_path, capsys):
     blank = copy(tmp_path, "templates/bridgemania-season.xlsx")
     before = blank.read_bytes()

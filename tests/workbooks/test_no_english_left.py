@@ -100,6 +100,7 @@ def findings(path: Path, language: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, blank, relative", SHIPPED, ids=[s[2] for s in SHIPPED])
 def test_no_english_left(kind, blank, relative):
     language = KINDS[kind].language

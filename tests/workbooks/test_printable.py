@@ -3,9 +3,9 @@ shares, and the print setup of the sheets a recalculation adds."""
 
 from __future__ import annotations
 
+import pytest
 from openpyxl import load_workbook
 
-from xlbridge.excel.shipped import build
 from xlbridge.files.headless import recalc_path
 from xlbridge.workbooks.write import CORRECTIONS_HEADER
 
@@ -21,8 +21,9 @@ def _late_heeg_correction(path):
     return ws.title
 
 
-def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path):
-    path = build("heeg", tmp_path / "heeg.xlsx", language="en")
+@pytest.mark.slow
+def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path, built_once):
+    path = built_once("heeg", tmp_path / "heeg.xlsx", language="en")
     evening = _late_heeg_correction(path)
     report = recalc_path(path, when=WHEN)
     assert report.changes
@@ -47,9 +48,9 @@ def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path):
         assert isinstance(r[5].value, float) and r[5].number_format == "0.00" and r[6].number_format == "0.00"
 
 
-def test_an_earlier_corrections_sheet_keeps_its_columns(tmp_path):
+def test_an_earlier_corrections_sheet_keeps_its_columns(tmp_path, built_once):
     """A Corrections sheet made by an earlier xlbridge (with an Event column) gets its rows under its own header."""
-    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
+    path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     old = wb.create_sheet("Corrections")
     old.append(["When", "Sheet", "Cell", "Event", "Pair", "Column", "Old value", "New value"])
@@ -61,11 +62,12 @@ def test_an_earlier_corrections_sheet_keeps_its_columns(tmp_path):
     assert [WHEN, "Tournament", "D28", "Tournament", "20", "Place", 20, 1, "recalculated"] in rows
 
 
-def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path):
+@pytest.mark.slow
+def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path, built_once):
     """An evening sheet and the Year sheet a recalculation (re)creates print as the template's:
     one page wide, the header row on every page (an evening: its result, portrait; the Year:
     landscape)."""
-    path = build("heeg", tmp_path / "heeg.xlsx", language="en")
+    path = built_once("heeg", tmp_path / "heeg.xlsx", language="en")
     wb = load_workbook(path)
     evening = next(ws.title for ws in wb.worksheets if ws.title.startswith("Evening "))
     del wb[evening]
@@ -73,7 +75,7 @@ def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path):
     wb.save(path)
     recalc_path(path, when=WHEN)
     wb = load_workbook(path)
-    template = load_workbook(build("heeg", tmp_path / "template.xlsx", blank=False, language="en"))
+    template = load_workbook(built_once("heeg", tmp_path / "template.xlsx", blank=False, language="en"))
     for name, repeat, orientation in ((evening, "$1:$1", "portrait"), ("Year", "$1:$3", "landscape")):
         ws = wb[name]
         assert ws.page_setup.orientation == orientation == template[name].page_setup.orientation, name
@@ -82,7 +84,8 @@ def test_a_sheet_the_recalculation_adds_prints_like_the_template(tmp_path):
         assert ws.print_title_rows == repeat, name
 
 
-def test_each_heeg_evening_has_its_result_per_line(tmp_path):
+@pytest.mark.slow
+def test_each_heeg_evening_has_its_result_per_line(tmp_path, built_once):
     """The club's nightly result right of the evening's columns: per line, sorted by %,
     equal % share a rank; it is the sheet's print area (portrait, one page, the evening's
     name above it)."""
@@ -90,7 +93,7 @@ def test_each_heeg_evening_has_its_result_per_line(tmp_path):
     from xlbridge.workbooks.heeg import evening_table
     from xlbridge.workbooks.heeg.declaration import result_table
 
-    path = build("heeg", tmp_path / "heeg.xlsx", language="en")
+    path = built_once("heeg", tmp_path / "heeg.xlsx", language="en")
     wb = load_workbook(path)
     ws = next(ws for ws in wb.worksheets if ws.title.startswith("Evening "))
     labels = ["1", "2", "3"]
@@ -133,12 +136,12 @@ def test_each_heeg_evening_has_its_result_per_line(tmp_path):
     assert ws.page_setup.orientation == "portrait" and ws.oddHeader.center.text == "&A"
 
 
-def test_event_sheets_show_their_awards_in_place_order(tmp_path):
+def test_event_sheets_show_their_awards_in_place_order(tmp_path, built_once):
     """TBF and Swedish event sheets: right of the typed order, the same results by place
     (ties in the typed order), under the sheet's own headers."""
     from xlbridge.workbooks.events.kind import RANKED, TABLE
 
-    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
+    path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C28"] = 70.0  # pair 20, typed last, wins
     wb.save(path)
@@ -157,6 +160,7 @@ def test_event_sheets_show_their_awards_in_place_order(tmp_path):
     assert ws.cell(8, RANKED.first_col).font.bold
 
 
+@pytest.mark.slow
 def test_more_tournaments_than_the_template_laid_out_are_formatted(tmp_path):
     """A 21st and 22nd tournament typed on the BridgeMania calendar get the look of the
     rows above: the date format, typed cells yellow, computed cells blue with their formats."""
@@ -193,7 +197,8 @@ def test_more_tournaments_than_the_template_laid_out_are_formatted(tmp_path):
         assert season.cell(row, d.CALENDAR_RESULTS.col("pairs")).value == 8, row
 
 
-def test_the_evening_result_ranks_on_the_exact_percentage(tmp_path):
+@pytest.mark.slow
+def test_the_evening_result_ranks_on_the_exact_percentage(tmp_path, built_once):
     """Two pairs whose evening % are equal as fractions but not as floats share their rank in
     the evening's result, as in the standings (docs/clubs/heeg.md §6.1).  Line A of the second
     demo evening has top 10; with a combi table top of 12 a combi MP counts 10/12:
@@ -208,7 +213,7 @@ def test_the_evening_result_ranks_on_the_exact_percentage(tmp_path):
     floats = [heeg_pct(m + heeg_c(c, 10, 12), 240.0, "") for m, c in ((60, 43), (85, 13))]
     assert floats[0] > floats[1] and Fraction(60) + Fraction(43 * 10, 12) == Fraction(85) + Fraction(13 * 10, 12)
 
-    path = build("heeg", tmp_path / "heeg.xlsx", language="en")
+    path = built_once("heeg", tmp_path / "heeg.xlsx", language="en")
     wb = load_workbook(path)
     combi_top = next(s for s in SETTINGS if s.id == "combi_top")
     wb["Season"][combi_top.cell] = 12

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from xlbridge.cli import main
-from xlbridge.excel.shipped import build
 from xlbridge.files.headless import recalc_path
 from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.heeg.declaration import evening_table
@@ -45,13 +44,15 @@ def _documented(code_id: str) -> str:
 
 
 @pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    """The shipped Heeg demo (Dutch), recalculated once more (it holds its record already)."""
-    path = tmp_path / "heeg.xlsx"
-    shutil.copy(ROOT / "workbooks" / "heeg-demo.xlsx", path)
-    assert RECORD in load_workbook(path).sheetnames  # shipped with the record of its own recalculation
-    recalc_path(path, when="T0", backup=False)
-    return path
+def demo(tmp_path: Path, built_once) -> Path:
+    """The shipped Heeg demo (Dutch), recalculated once more (it holds its record already): made once, a
+    fresh copy for each test."""
+    def make(path: Path) -> None:
+        shutil.copy(ROOT / "workbooks" / "heeg-demo.xlsx", path)
+        assert RECORD in load_workbook(path).sheetnames  # shipped with the record of its own recalculation
+        recalc_path(path, when="T0", backup=False)
+
+    return built_once.copy(("heeg demo recalculated at T0",), tmp_path / "heeg.xlsx", make)
 
 
 def _corrections(path: Path, when: str) -> list[list]:
@@ -66,6 +67,7 @@ def _row_with_rounds(ws) -> int:
     raise AssertionError("no row with rounds")
 
 
+@pytest.mark.slow
 def test_one_changed_round_goes_first_then_what_it_changed(demo: Path) -> None:
     wb = load_workbook(demo)
     ws = wb[EVENING]
@@ -91,6 +93,7 @@ def test_one_changed_round_goes_first_then_what_it_changed(demo: Path) -> None:
     assert again.typed == [] and again.changes == [] and _corrections(demo, "T2") == []
 
 
+@pytest.mark.slow
 def test_one_changed_mp_total_goes_first(demo: Path) -> None:
     """The issue's case: one MP changed (typed as a total, on a row without rounds)."""
     wb = load_workbook(demo)
@@ -114,6 +117,7 @@ def test_one_changed_mp_total_goes_first(demo: Path) -> None:
     assert report.warnings == []
 
 
+@pytest.mark.slow
 def test_a_changed_setting_and_a_changed_name_are_listed_even_without_computed_changes(demo: Path) -> None:
     wb = load_workbook(demo)
     ws = wb[EVENING]
@@ -126,8 +130,9 @@ def test_a_changed_setting_and_a_changed_name_are_listed_even_without_computed_c
     assert [r[2] for r in _corrections(demo, "T1")] == ["B2"]
 
 
-def test_a_value_typed_over_a_computed_percentage_is_a_warning_overwritten_and_kept(tmp_path: Path) -> None:
-    path = build("heeg", tmp_path / "heeg-en.xlsx", language="en")  # docs/errors.md quotes English
+@pytest.mark.slow
+def test_a_value_typed_over_a_computed_percentage_is_a_warning_overwritten_and_kept(tmp_path: Path, built_once) -> None:
+    path = built_once("heeg", tmp_path / "heeg-en.xlsx", language="en")  # docs/errors.md quotes English
     recalc_path(path, when="T0", backup=False)
     wb = load_workbook(path)
     ws = wb["Evening 2025-09-18"]
@@ -151,8 +156,9 @@ def test_a_value_typed_over_a_computed_percentage_is_a_warning_overwritten_and_k
     assert again.warnings == [] and again.changes == [] and again.typed == []
 
 
-def test_the_cli_prints_the_typed_over_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = build("tbf-club", tmp_path / "tbf.xlsx", language="en")
+@pytest.mark.slow
+def test_the_cli_prints_the_typed_over_warning(tmp_path: Path, built_once, capsys: pytest.CaptureFixture[str]) -> None:
+    path = built_once("tbf-club", tmp_path / "tbf.xlsx", language="en")
     recalc_path(path, when="T0", backup=False)
     wb = load_workbook(path)
     ws = wb.worksheets[0]
@@ -167,6 +173,7 @@ def test_the_cli_prints_the_typed_over_warning(tmp_path: Path, capsys: pytest.Ca
     assert load_workbook(path)[ws.title][cell.coordinate].value == computed
 
 
+@pytest.mark.slow
 def test_a_value_typed_over_a_view_is_a_warning_and_kept_on_corrections(demo: Path) -> None:
     """Standings are views (never audited: their changes follow from audited ones), but a Place or a
     % typed into them is still a value typed over a computed cell (issue 16, point 2)."""
@@ -192,6 +199,7 @@ def test_a_value_typed_over_a_view_is_a_warning_and_kept_on_corrections(demo: Pa
     assert (again.warnings, again.changes, again.typed) == ([], [], [])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spoil", ["edited", "cleared", "json", "deleted"])
 def test_a_damaged_record_counts_as_none_with_a_warning_and_nothing_is_lost(demo: Path, spoil: str) -> None:
     wb = load_workbook(demo)
@@ -226,8 +234,9 @@ def test_a_damaged_record_counts_as_none_with_a_warning_and_nothing_is_lost(demo
     assert again.warnings == [] and again.typed == [] and again.changes == []
 
 
-def test_the_damaged_record_message_is_the_catalogue_s(tmp_path: Path) -> None:
-    path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
+@pytest.mark.slow
+def test_the_damaged_record_message_is_the_catalogue_s(tmp_path: Path, built_once) -> None:
+    path = built_once("se-masterpoints", tmp_path / "se.xlsx", language="en")
     recalc_path(path, when="T0", backup=False)
     wb = load_workbook(path)
     wb[RECORD]["A2"] = "I looked in here"
@@ -236,6 +245,7 @@ def test_the_damaged_record_message_is_the_catalogue_s(tmp_path: Path) -> None:
     assert [str(w) for w in report.warnings] == [_documented("W-RECORD-DAMAGED")]
 
 
+@pytest.mark.slow
 def test_the_record_stays_hidden_headless_even_when_unhidden(demo: Path) -> None:
     wb = load_workbook(demo)
     assert wb.sheetnames[-1] == RECORD and wb[RECORD].sheet_state == "hidden"
@@ -246,6 +256,7 @@ def test_the_record_stays_hidden_headless_even_when_unhidden(demo: Path) -> None
     assert load_workbook(demo)[RECORD].sheet_state == "hidden"
 
 
+@pytest.mark.slow
 def test_the_record_is_compact_and_reads_back(demo: Path) -> None:
     cells = [c.value for c in load_workbook(demo)[RECORD]["A"]]
     assert all(len(v) <= 30000 for v in cells[1:]) and all(v.startswith("~") for v in cells[1:])
@@ -257,10 +268,11 @@ def test_the_record_is_compact_and_reads_back(demo: Path) -> None:
     assert record.computed("Year") == {}  # a view: not audited
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 40)), min_size=1, max_size=4))
-def test_recalculating_twice_changes_nothing_whatever_was_typed(tmp_path_factory, edits) -> None:
-    path = build("tbf-club", tmp_path_factory.mktemp("tbf") / "tbf.xlsx", language="en")
+def test_recalculating_twice_changes_nothing_whatever_was_typed(tmp_path_factory, built_once, edits) -> None:
+    path = built_once("tbf-club", tmp_path_factory.mktemp("tbf") / "tbf.xlsx", language="en")
     recalc_path(path, when="T0", backup=False)
     wb = load_workbook(path)
     ws = wb.worksheets[0]
@@ -282,6 +294,7 @@ def test_recalculating_twice_changes_nothing_whatever_was_typed(tmp_path_factory
             for ws in load_workbook(path).worksheets} == kept  # the record included
 
 
+@pytest.mark.slow
 def test_a_deleted_sheet_with_typed_cells_and_views_is_added_again_without_a_word_about_them(demo: Path) -> None:
     """The Chart sheet (a typed pair, a view) typed, recorded, then deleted: the next recalculation
     adds it again (with its own warning) and compares nothing on a sheet that was not there."""

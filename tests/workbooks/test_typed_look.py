@@ -161,6 +161,7 @@ class _English:
 SHIPPED_IN = {"heeg": "nl", "bridgemania": "it", "tbf-club": "tr", "se-masterpoints": "sv"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,path", [(k, p) for k, _, p in SHIPPED], ids=[p for _, _, p in SHIPPED])
 def test_every_typed_cell_of_a_shipped_workbook_is_yellow_and_no_computed_one(kind: str, path: str) -> None:
     wb = load_workbook(ROOT / path)
@@ -187,6 +188,7 @@ def _in(language: str, english: str, label_id: str | None = None) -> str:
     return text_of(label_id, english, language) if label_id else sheet_name(english, language)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["nl", "en"])
 def test_heeg_inv_codes_are_a_drop_down_that_says_how_to_type_equals(tmp_path: Path, language: str) -> None:
     wb = _built(tmp_path, "heeg", language)
@@ -216,6 +218,7 @@ def test_heeg_inv_codes_are_a_drop_down_that_says_how_to_type_equals(tmp_path: P
         assert words != ["period", "season"] and season["B6"].error != "Rounds per evening: type a whole number from 2"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["it", "en"])
 def test_bridgemania_status_is_a_drop_down_and_the_lot_a_whole_number(tmp_path: Path, language: str) -> None:
     wb = _built(tmp_path, "bridgemania", language, blank=True)

@@ -25,6 +25,8 @@ from tests.xlwingsjs import runtime
 from tests.xlwingsjs.harness import Click, Lite, click, differences, excel_js, view
 from tests.xlwingsjs.scenarios import BY_ID, SCENARIOS, Scenario, original
 
+pytestmark = pytest.mark.slow  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
+
 _MAINS: dict[str, Lite] = {}
 _CLICKS: dict[tuple[str, str], Click] = {}
 

@@ -84,6 +84,7 @@ def seasons(draw):
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 @hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seasons(), st.sampled_from(["period", "season"]))
 def test_recalculating_twice_changes_nothing(frame, span):
@@ -105,6 +106,7 @@ cell = st.one_of(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(DAYS + [dt.date(2026, 1, 1), "2025-09-02", "nope", None]),
                           st.sampled_from(["A", "B", "C", "", None]), st.integers(1, 9) | st.text(max_size=2),

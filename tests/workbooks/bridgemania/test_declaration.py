@@ -112,6 +112,7 @@ def damaged(demo: bytes, seed: int):
     return wb
 
 
+@pytest.mark.slow
 def test_every_problem_has_a_code_and_a_place(demo_bytes):
     codes = set()
     for seed in range(80):
@@ -129,6 +130,7 @@ def test_every_problem_has_a_code_and_a_place(demo_bytes):
 # ------------------------------------------------------------------ the look of a sheet the recalculation adds
 
 
+@pytest.mark.slow
 def test_a_deleted_championship_sheet_comes_back_with_its_look(demo_bytes, tmp_path):
     path = tmp_path / "season.xlsx"
     path.write_bytes(demo_bytes)

@@ -68,6 +68,7 @@ def meaning(sheets: dict[str, list[list[object]]]) -> dict[str, object]:
     return out
 
 
+@pytest.mark.slow
 def test_the_earlier_file_recalculates_to_todays_values(copies):
     earlier, now = copies
     before = values(earlier)
@@ -103,6 +104,7 @@ def test_the_earlier_file_recalculates_to_todays_values(copies):
                         assert (sheet, f"{get_column_letter(c)}{r}") in changed
 
 
+@pytest.mark.slow
 def test_the_earlier_sheet_gets_the_look_and_print_of_its_sorted_result(copies):
     earlier, _ = copies
     recalc_path(earlier, backup=False, when="2026-12-01 10:00")
@@ -137,6 +139,7 @@ def late_correction(path: Path) -> None:
     wb.save(path)
 
 
+@pytest.mark.slow
 def test_a_late_correction_in_the_earlier_file_gives_todays_values(copies):
     earlier, now = copies
     for path in copies:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from xlbridge.clubs.bridgemania.demo import demo_season
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.build import season_workbook
 
 
+@pytest.mark.slow
 def test_an_empty_name_falls_back_to_the_players() -> None:
     season = demo_season()
     first = season.base_pairs[0]

@@ -53,6 +53,7 @@ def per_pair(ws) -> dict[str, dict[str, object]]:
     return out
 
 
+@pytest.mark.slow
 def test_the_result_sits_right_of_the_pairs_and_left_of_the_boards(demo_file):
     ws = load_workbook(demo_file)["T01"]
     assert ws.cell(RESULT_CAPTION_ROW, RESULT.first_col).value == RESULT_CAPTION
@@ -128,6 +129,7 @@ def test_pairs_that_did_not_play_follow_without_a_rank(demo_file, engine):
     assert rows["DG"]["name"] == "Dino & Giulia"
 
 
+@pytest.mark.slow
 def test_a_name_left_empty_shows_the_players(demo_file, tmp_path):
     path = tmp_path / "names.xlsx"
     path.write_bytes(demo_file.read_bytes())
@@ -141,6 +143,7 @@ def test_a_name_left_empty_shows_the_players(demo_file, tmp_path):
     assert rows["DG"]["name"] == " / ".join(players)
 
 
+@pytest.mark.slow
 def test_a_late_correction_re_sorts_the_result_without_a_correction_of_its_own(demo_file, tmp_path):
     path = tmp_path / "late.xlsx"
     path.write_bytes(demo_file.read_bytes())
@@ -185,6 +188,7 @@ def test_the_rows_rest_on_the_regolamento(quotes):
     )
 
 
+@pytest.mark.slow
 def test_the_result_speaks_the_workbooks_language(tmp_path):
     from xlbridge.language import _, speaking
 

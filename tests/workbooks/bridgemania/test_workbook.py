@@ -148,10 +148,12 @@ def assert_holds_engine(wb, standings):
 # ------------------------------------------------------------------ the demo
 
 
+@pytest.mark.slow
 def test_the_demo_workbook_holds_the_engine_standings(demo_file, engine):
     assert_holds_engine(load_workbook(demo_file), engine)
 
 
+@pytest.mark.slow
 def test_the_demo_shows_every_feature(demo_file, engine):
     wb = load_workbook(demo_file)
     assert len(engine.tournaments) >= 12
@@ -213,6 +215,7 @@ def test_blank_template(tmp_path):
     assert wb["Season"]["A5"].value is None
 
 
+@pytest.mark.slow
 def test_a_blank_season_recalculated_says_nothing_is_filled_in(tmp_path):
     """Nothing typed at all: no problem, nothing computed, "nothing is filled in yet" (as Heeg; issue 16,
     point 11); the file is a season still."""
@@ -255,6 +258,7 @@ def test_tournaments_or_guests_without_base_pairs_are_a_problem(tmp_path, typed)
 # ------------------------------------------------------------------ recalculation
 
 
+@pytest.mark.slow
 def test_recalculating_twice_changes_nothing(demo):
     before = snapshot(load_workbook(demo))
     assert RECORD in before  # built with the record of its own recalculation
@@ -265,6 +269,7 @@ def test_recalculating_twice_changes_nothing(demo):
         assert snapshot(wb) == before and "Corrections" not in wb.sheetnames  # the record included
 
 
+@pytest.mark.slow
 def test_cleared_computed_cells_are_refilled_exactly(demo):
     before = snapshot(load_workbook(demo))
     wb = load_workbook(demo)
@@ -294,6 +299,7 @@ def late_correction(ws):
     return ws.cell(up, 1).value, ws.cell(down, 1).value
 
 
+@pytest.mark.slow
 def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
     before = snapshot(load_workbook(demo))
     wb = load_workbook(demo)
@@ -350,6 +356,7 @@ def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
     assert all(c >= 14 for name, r, c in changed if name == "Season")
 
 
+@pytest.mark.slow
 def test_one_score_changed_alone_does_not_add_up(demo):
     wb = load_workbook(demo)
     ws = wb["T14"]
@@ -447,6 +454,7 @@ def edit(path, change):
     return path
 
 
+@pytest.mark.slow
 def test_text_and_negative_scores(demo):
     def change(wb):
         wb["T03"]["P9"] = "1O"  # boards 3 and 4 (board 1 in N)
@@ -460,6 +468,7 @@ def test_text_and_negative_scores(demo):
     ]
 
 
+@pytest.mark.slow
 def test_score_above_the_top_and_a_board_that_does_not_add_up(demo):
     edit(demo, lambda wb: wb["T06"].__setitem__("N9", 6))
     found = problems_of(demo)
@@ -467,6 +476,7 @@ def test_score_above_the_top_and_a_board_that_does_not_add_up(demo):
     assert found[1].startswith("T06, N8: board 1: the scores add up to")
 
 
+@pytest.mark.slow
 def test_unknown_pair_and_pair_twice(demo):
     def change(wb):
         ws = wb["T05"]
@@ -483,6 +493,7 @@ def test_unknown_pair_and_pair_twice(demo):
     ]
 
 
+@pytest.mark.slow
 def test_statuses(demo):
     def change(wb):
         ws = wb["T01"]
@@ -502,6 +513,7 @@ def test_statuses(demo):
     ]
 
 
+@pytest.mark.slow
 def test_invalid_tournaments(demo):
     def change(wb):
         wb["T11"]["B3"] = "mitchell"
@@ -523,6 +535,7 @@ def test_invalid_tournaments(demo):
     assert wb["Championship"]["B2"].value == 13
 
 
+@pytest.mark.slow
 def test_missing_and_unlisted_tournament_sheets(demo):
     def change(wb):
         del wb["T05"]
@@ -536,6 +549,7 @@ def test_missing_and_unlisted_tournament_sheets(demo):
     ]
 
 
+@pytest.mark.slow
 def test_renamed_headers_and_sections(demo):
     def change(wb):
         wb["Season"]["C4"] = "Giocatore 2"
@@ -557,6 +571,7 @@ def test_renamed_headers_and_sections(demo):
     ]
 
 
+@pytest.mark.slow
 def test_season_sheet_problems(demo):
     def change(wb):
         ws = wb["Season"]
@@ -573,6 +588,7 @@ def test_season_sheet_problems(demo):
     ]
 
 
+@pytest.mark.slow
 def test_penalties_rectifications_and_the_extra_point(demo):
     def change(wb):
         ws = wb["T05"]
@@ -595,6 +611,7 @@ def test_penalties_rectifications_and_the_extra_point(demo):
     ]
 
 
+@pytest.mark.slow
 def test_empty_workbooks(tmp_path):
     path = tmp_path / "empty.xlsx"
     Workbook().save(path)
@@ -606,6 +623,7 @@ def test_empty_workbooks(tmp_path):
     assert problems_of(demo)[0].startswith("Season: the season sheet is missing")
 
 
+@pytest.mark.slow
 def test_cli_reports_every_problem_and_writes_nothing(demo, capsys):
     edit(demo, lambda wb: (wb["T03"].__setitem__("P9", "1O"), wb["T03"].__setitem__("Q9", "x")))
     before = demo.read_bytes()
@@ -619,6 +637,7 @@ def test_cli_reports_every_problem_and_writes_nothing(demo, capsys):
     assert demo.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_new_tournament_from_the_blank_sheet(demo, engine):
     """The scorer's way: copy 'Blank tournament', rename it, list it, type the night."""
     wb = load_workbook(demo)
@@ -646,6 +665,7 @@ def test_a_new_tournament_from_the_blank_sheet(demo, engine):
     assert wb["Championship"]["B2"].value == 15 and wb["Participation"]["AG7"].value == "T15"
 
 
+@pytest.mark.slow
 def test_a_status_typed_for_a_pair_that_played_is_one_message(demo):
     """The scores stay in for the board checks: no board reports a follow-on."""
     def change(wb):

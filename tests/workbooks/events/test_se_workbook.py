@@ -11,7 +11,6 @@ from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD
 from xlbridge.excel.functions import se_class, se_ranking
 from xlbridge.files.headless import recalc_path
-from xlbridge.excel.shipped import build
 
 
 def column(ws, col, first=9):
@@ -19,8 +18,8 @@ def column(ws, col, first=9):
     return [ws.cell(row=r, column=col).value for r in range(first, ws.max_row + 1) if ws.cell(row=r, column=1).value]
 
 
-def test_silver_pairs_met_30_of_60(tmp_path):
-    ws = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx", language="en"))["Silver pairs"]
+def test_silver_pairs_met_30_of_60(tmp_path, built_once):
+    ws = load_workbook(built_once("se-masterpoints", tmp_path / "se.xlsx", language="en"))["Silver pairs"]
     assert (ws["B3"].value, ws["B5"].value) == ("se.silver.pairs", "met=30")
     points, units = column(ws, 5), column(ws, 6)
     # page 12: 60 pairs meeting 30 -> the winner gets the 46-pair row, 46 sp
@@ -31,8 +30,8 @@ def test_silver_pairs_met_30_of_60(tmp_path):
     assert sum(1 for p in points if p) <= 20
 
 
-def test_every_event_sheet_holds_the_engine_awards(tmp_path):
-    wb = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx", language="en"))
+def test_every_event_sheet_holds_the_engine_awards(tmp_path, built_once):
+    wb = load_workbook(built_once("se-masterpoints", tmp_path / "se.xlsx", language="en"))
     for name in ("Bronze pairs", "Silver pairs", "Team barometer"):
         ws = wb[name]
         ranks = column(ws, 4)
@@ -42,16 +41,16 @@ def test_every_event_sheet_holds_the_engine_awards(tmp_path):
         assert column(ws, 6) == [a.unit for a in expected], name
 
 
-def test_bronze_evening_tie_shares_rounded_up(tmp_path):
-    ws = load_workbook(build("se-masterpoints", tmp_path / "se.xlsx", language="en"))["Bronze pairs"]
+def test_bronze_evening_tie_shares_rounded_up(tmp_path, built_once):
+    ws = load_workbook(built_once("se-masterpoints", tmp_path / "se.xlsx", language="en"))["Bronze pairs"]
     ranks, points = column(ws, 4), column(ws, 5)
     assert ranks[3] == ranks[4] == 4  # the typed scores tie 4th and 5th
     untied = awards("se.bronze.pairs", list(range(1, 15)), boards=24)
     assert points[3] == points[4] == -(-(untied[3].points + untied[4].points) // 2)
 
 
-def test_recalculation_is_stable_and_tracks_a_correction(tmp_path):
-    path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
+def test_recalculation_is_stable_and_tracks_a_correction(tmp_path, built_once):
+    path = built_once("se-masterpoints", tmp_path / "se.xlsx", language="en")
     before = snapshot(load_workbook(path))
     assert RECORD in before  # built with the record of its own recalculation
     first = recalc_path(path)
@@ -67,8 +66,8 @@ def test_recalculation_is_stable_and_tracks_a_correction(tmp_path):
     assert [(c.sheet, c.cell) for c in report.typed] == [("Team barometer", "C20")]  # the scorer's change
 
 
-def test_blank_template_recalculates_to_nothing(tmp_path):
-    path = build("se-masterpoints", tmp_path / "blank.xlsx", blank=True, language="en")
+def test_blank_template_recalculates_to_nothing(tmp_path, built_once):
+    path = built_once("se-masterpoints", tmp_path / "blank.xlsx", blank=True, language="en")
     report = recalc_path(path)
     # only the header (and the empty column left of it) of the results in place order, on each of the 3 sheets
     assert report.cells_written == 3 * 7 and report.changes == []
@@ -94,13 +93,13 @@ def test_se_ranking_over_a_results_range():
     assert se_ranking([[1]], [["sp"], ["sp"]], [["silver"]], [[day(2025, 1, 1)]]).startswith("#xlbridge: ")
 
 
-def test_a_tie_across_currencies_shows_both(tmp_path):
+def test_a_tie_across_currencies_shows_both(tmp_path, built_once):
     """Silver pairs, 16 pairs, tie for 4th-5th: the places give 6 sp + 14 bp, each
     tied pair gets 3 sp + 7 bp (issue 15; docs/rules/sweden.md): the sheet shows
     3 in Points and "sp + 7 bp" in Unit."""
     from xlbridge.files.headless import recalc_path
 
-    path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
+    path = built_once("se-masterpoints", tmp_path / "se.xlsx", language="en")
     wb = load_workbook(path)
     ws = wb["Silver pairs"]
     ws["B4"], ws["B5"] = 40, None

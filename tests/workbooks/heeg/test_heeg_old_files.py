@@ -61,6 +61,7 @@ def _assert_same_values(old: Path, new: Path) -> None:
     assert not differ, list(differ.items())[:5]
 
 
+@pytest.mark.slow
 def test_the_shipped_demo_of_f90c1a3_recalculates_to_todays_values(tmp_path):
     old = tmp_path / "old.xlsx"
     shutil.copy(OLD_DEMO, old)
@@ -99,6 +100,7 @@ def _type_a_season(path: Path) -> None:
     recalc_path(path, backup=False, when="t")
 
 
+@pytest.mark.slow
 def test_a_season_typed_into_the_template_of_f90c1a3(tmp_path):
     old = tmp_path / "old.xlsx"
     shutil.copy(OLD_TEMPLATE, old)
@@ -118,6 +120,7 @@ def test_a_season_typed_into_the_template_of_f90c1a3(tmp_path):
     _assert_same_values(old, new)
 
 
+@pytest.mark.slow
 def test_bad_input_in_an_old_file_is_named_as_in_a_new_one(tmp_path):
     messages = []
     for source in (OLD_TEMPLATE, None):

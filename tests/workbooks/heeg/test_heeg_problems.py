@@ -55,6 +55,7 @@ def _problems(path: Path):
     return caught.value.problems
 
 
+@pytest.mark.slow
 def test_problems_are_placed_by_code_and_concerns_not_by_words(built, tmp_path):
     path = tmp_path / "bad.xlsx"
     shutil.copy(built, path)
@@ -81,6 +82,7 @@ def test_problems_are_placed_by_code_and_concerns_not_by_words(built, tmp_path):
         assert p.problem.evening == dt.date(2025, 9, 18) and p.problem.row == (E3, int(p.cell[1:]))
 
 
+@pytest.mark.slow
 def test_season_sheet_problems_are_at_their_declared_cells(built, tmp_path):
     from xlbridge.workbooks.heeg import SETTINGS
 

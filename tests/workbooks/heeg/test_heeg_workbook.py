@@ -23,7 +23,6 @@ from xlbridge.workbooks.heeg import HeegSeason, evening_sheet
 from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalc_book
 from xlbridge.files.headless import backup_path, recalc_path
-from xlbridge.excel.shipped import build
 
 RED = "FFFF0000"
 LABELS = ["1", "2", "3"]
@@ -50,8 +49,8 @@ def demo():
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
+def built(tmp_path_factory, built_once) -> Path:
+    return built_once("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
 
 
 @pytest.fixture
@@ -76,6 +75,7 @@ def fill(cell) -> str | None:
     return cell.fill.start_color.rgb if cell.fill is not None and cell.fill.fill_type == "solid" else None
 
 
+@pytest.mark.slow
 def test_layout_mirrors_the_heeg_spreadsheet(built):
     wb = load_workbook(built)
     assert wb.sheetnames[:7] == ["Season", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to"]
@@ -158,6 +158,7 @@ def test_standings_sheets_hold_the_engine_standings(built, demo):
     assert three[1] == 1 and three[11] == "no: 6 marks (more than 5)"
 
 
+@pytest.mark.slow
 def test_recalculating_twice_changes_nothing(book):
     before = snapshot(load_workbook(book))
     assert RECORD in before  # built with the record of its own recalculation
@@ -184,6 +185,7 @@ def _engine_cells(settings, frame) -> dict[tuple[str, str], object]:
     return cells
 
 
+@pytest.mark.slow
 def test_a_late_correction_on_evening_3_changes_exactly_the_dependent_cells(book, demo):
     settings, results, _ = demo
     day = settings.evenings[2]
@@ -238,10 +240,11 @@ def test_a_late_correction_on_evening_3_changes_exactly_the_dependent_cells(book
     assert mp_line[1] == sheet and mp_line[3] == "6" and mp_line[4] == "MP" and mp_line[6] == mp_line[5] + 6
 
 
-def test_start_a_season_from_the_blank_template_hand_worked(tmp_path):
+@pytest.mark.slow
+def test_start_a_season_from_the_blank_template_hand_worked(tmp_path, built_once):
     """A small season typed by hand: 8 pairs in line A (top 6: 4 tables -> 2 x 4 - 2),
     6 rounds x 4 boards -> max 6 x 4 x 6 = 144 MP."""
-    path = build("heeg", tmp_path / "new.xlsx", blank=True, language="en")
+    path = built_once("heeg", tmp_path / "new.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
     ws["B4"] = "2026/2027"
@@ -257,7 +260,7 @@ def test_start_a_season_from_the_blank_template_hand_worked(tmp_path):
     assert wb.sheetnames[-3:] == ["Evening 2026-09-03", "Evening 2026-09-10", RECORD]  # the record last (hidden)
     ev1 = wb["Evening 2026-09-03"]
     # laid out as the demo's evening sheets: header, yellow typed cells, 2 decimals, panes
-    demo = load_workbook(build("heeg", tmp_path / "demo.xlsx", language="en"))["Evening 2025-09-04"]
+    demo = load_workbook(built_once("heeg", tmp_path / "demo.xlsx", language="en"))["Evening 2025-09-04"]
     assert ev1.freeze_panes == demo.freeze_panes == "D2"
     for ref in ("A1", "P1", "D2", "J5", "K3", "P2", "T9"):
         assert (fill(ev1[ref]), ev1[ref].number_format, ev1[ref].font.bold) == \
@@ -301,10 +304,10 @@ def test_start_a_season_from_the_blank_template_hand_worked(tmp_path):
     assert ev2["R2"].value == pytest.approx((75.0 + 75.0) / 2) and ev2["Q2"].value == pytest.approx(75.0)
 
 
-def test_sit_out_and_combi_by_hand(tmp_path):
+def test_sit_out_and_combi_by_hand(tmp_path, built_once):
     """8 pairs, 'a' for pair 8: 7 at a table -> top 2 x 3 - 2 = 4, max 96.
     's': 70 x 6/5 = 84 -> 87.5 %; combi 20 of top 10 in a line of top 4: 20 x 4 / 10 = 8 MP."""
-    path = build("heeg", tmp_path / "new.xlsx", blank=True, language="en")
+    path = built_once("heeg", tmp_path / "new.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
     ws["B5"] = "A"
@@ -330,8 +333,8 @@ def test_sit_out_and_combi_by_hand(tmp_path):
     assert ev["P3"].value == pytest.approx((40 + 8) / 96 * 100)  # 50 %
 
 
-def test_the_blank_template_is_empty_and_recalculates(tmp_path):
-    path = build("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
+def test_the_blank_template_is_empty_and_recalculates(tmp_path, built_once):
+    path = built_once("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     # last, hidden, the record of the recalculation it was built with (workbooks/record.py)
     assert wb.sheetnames == ["Season", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to", RECORD]
@@ -396,6 +399,7 @@ BAD = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what, edit, messages", BAD, ids=[b[0] for b in BAD])
 def test_bad_input_is_located_and_nothing_is_written(book, capsys, what, edit, messages):
     _edit(book, edit)
@@ -410,6 +414,7 @@ def test_bad_input_is_located_and_nothing_is_written(book, capsys, what, edit, m
     assert book.read_bytes() == before and not backup_path(book).exists()
 
 
+@pytest.mark.slow
 def test_all_problems_of_a_run_are_reported_together(book):
     _edit(book, lambda wb: [_set(E3, 4, 4, "1O3")(wb), _set(E3, 6, 14, "b")(wb),
                             _set("Evening 2026-01-15", 2, 1, 99)(wb)])
@@ -434,12 +439,14 @@ def test_the_kind_is_registered_and_recognised(built):
     assert HeegSeason().recognises(OpenpyxlBook(load_workbook(built)))
 
 
+@pytest.mark.slow
 def test_cli_new_heeg_is_reproducible(tmp_path):
     assert main(["new", "heeg", str(tmp_path / "a.xlsx")]) == 0
     assert main(["new", "heeg", str(tmp_path / "b.xlsx")]) == 0
     assert snapshot(load_workbook(tmp_path / "a.xlsx")) == snapshot(load_workbook(tmp_path / "b.xlsx"))
 
 
+@pytest.mark.slow
 def test_recalculating_an_up_to_date_workbook_sets_no_cell(book, monkeypatch):
     """The headless backend leaves cells that already hold the computed value
     alone (a recalculation after one typed score rewrites a handful of cells,
@@ -471,13 +478,14 @@ def test_recalculating_an_up_to_date_workbook_sets_no_cell(book, monkeypatch):
     assert report.changes and 0 < sets["values"] < report.cells_written // 10
 
 
-def test_a_deleted_standings_sheet_comes_back_laid_out(book, tmp_path):
+@pytest.mark.slow
+def test_a_deleted_standings_sheet_comes_back_laid_out(book, tmp_path, built_once):
     wb = load_workbook(book)
     del wb["Year"]
     del wb["Period 2"]
     wb.save(book)
     recalc_path(book, when="t")
-    again, demo = load_workbook(book), load_workbook(build("heeg", tmp_path / "demo.xlsx", language="en"))
+    again, demo = load_workbook(book), load_workbook(built_once("heeg", tmp_path / "demo.xlsx", language="en"))
     for name in ("Year", "Period 2"):
         new, old = again[name], demo[name]
         assert new.freeze_panes == old.freeze_panes == "A4"

@@ -67,6 +67,7 @@ def _documented(code_id: str) -> str:
     return match[1]
 
 
+@pytest.mark.slow
 def test_a_typed_mp_that_is_not_the_sum_of_the_rounds_is_a_warning_at_its_cell(demo: Path) -> None:
     wb = load_workbook(demo)
     name, row = _row_with_rounds(wb)
@@ -99,6 +100,7 @@ def test_a_typed_mp_that_is_not_the_sum_of_the_rounds_is_a_warning_at_its_cell(d
     assert again.warnings == [] and again.changes == []  # MP holds the sum now: nothing to say
 
 
+@pytest.mark.slow
 def test_the_cli_prints_the_warning_and_recalculates(demo_en: Path, capsys: pytest.CaptureFixture[str]) -> None:
     demo = demo_en
     wb = load_workbook(demo)
@@ -121,6 +123,7 @@ def _sum(wb, name: str, row: int):
     return int(total) if float(total).is_integer() else total
 
 
+@pytest.mark.slow
 def test_equals_typed_with_its_apostrophe_kept_is_the_arbitrary_50(demo: Path) -> None:
     wb = load_workbook(demo)
     name, row = _row_with_rounds(wb)
@@ -130,6 +133,7 @@ def test_equals_typed_with_its_apostrophe_kept_is_the_arbitrary_50(demo: Path) -
     assert wb[name].cell(row=row, column=PCT).value == 50
 
 
+@pytest.mark.slow
 def test_a_corrected_round_is_a_correction_not_a_warning(demo: Path) -> None:
     """The MP cell still holds the sum the last recalculation wrote (its % is that
     MP's): a round corrected since is an ordinary late correction."""
