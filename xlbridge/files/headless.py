@@ -379,7 +379,8 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Bu
     """Read, ``change(workbook)`` (nothing written when it raises), then save atomically
     with the backup (``finish``: see :func:`recalc_path`); what ``change`` returned.
     ``fast(data)``: the report of a run that changes nothing (nothing read with openpyxl,
-    nothing written), or ``None``; it sees only bytes checked against ``budget``."""
+    nothing written), or ``None``; it sees only bytes checked against ``budget``, and no
+    macro-enabled workbook (the openpyxl path tells whether its macros would survive)."""
     clear_stale_temps(real)
     if backup:
         clear_stale_temps(backup_path(real))
@@ -387,7 +388,7 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Bu
     check_not_open(shown, real)
     snapshot, data = Snapshot.take(real, lambda handle, info: opened(handle, info.st_size, shown, budget))
     keep_vba = check_bytes(data, shown, budget)  # before any reader reads anything
-    report = fast(data) if fast is not None else None
+    report = fast(data) if fast is not None and not keep_vba else None  # an .xlsm: whether its macros survive
     if report is not None:
         return report
     workbook = load_checked(data, shown, keep_vba)
