@@ -4,12 +4,15 @@ bad inputs (xlbridge/files/unchanged.py)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from xlbridge import cli
@@ -58,6 +61,38 @@ def _cells(path: Path) -> dict:
     wb = load_workbook(path)
     return {ws.title: (ws.sheet_state, {p: c.value for p, c in ws._cells.items() if c.value is not None})
             for ws in wb.worksheets}
+
+
+FORMATS = ["General", "yyyy-mm-dd", "dd/mm/yyyy", "mmm yy", "h:mm", "[h]:mm", "mm:ss", "yyyy-mm-dd hh:mm",
+           "[$-409]mmmm d, yyyy", "dd\\.mm\\.yyyy", "m/d/yy h:mm AM/PM", "ss.0", "[s]", '"Date" yyyy', "0.00%", "@",
+           "0.0", "#,##0", '0" days"']
+ODD = [45000, 45000.5, 0.25, 1.5, 60, 61, -2, 0, 1e-7, 3.14159, 45000.123456, 123456789012345, "Jan ", " x\r\ny ",
+       True]
+
+
+@pytest.mark.parametrize("number_format", FORMATS)
+def test_calamine_reads_a_value_in_any_format_as_openpyxl_or_declines(number_format):
+    """A date, a time, a duration, a number beyond the last date ...: the same value and type, or NotFast."""
+    from python_calamine import CalamineWorkbook
+
+    agreed = 0
+    for value in ODD:
+        wb = load_workbook(ROOT / "templates" / "tbf-club.xlsx")
+        wb.active["Z1"] = value
+        wb.active["Z1"].number_format = number_format
+        buffer = io.BytesIO()
+        wb.save(buffer)
+        data = buffer.getvalue()
+        if unchanged.differs_from_openpyxl(data):  # 1e-07: an exponent
+            continue
+        try:
+            grid = unchanged.CalamineBook(CalamineWorkbook.from_filelike(io.BytesIO(data))).read(wb.active.title)
+        except unchanged.NotFast:
+            continue
+        expected = OpenpyxlBook(load_workbook(io.BytesIO(data))).read(wb.active.title)
+        assert (grid[0][25], type(grid[0][25])) == (expected[0][25], type(expected[0][25])), value
+        agreed += 1
+    assert agreed >= 3  # (text and flags at least are read fast)
 
 
 @pytest.mark.parametrize("source", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -231,3 +266,28 @@ def test_a_macro_enabled_workbook_takes_the_openpyxl_path(tmp_path, spy):
     path, _ = macro_workbook(tmp_path)
     headless.recalc_path(path)
     assert spy == [] and headless.backup_path(path).exists()
+
+
+TBF = ROOT / "workbooks" / "tbf-club.xlsx"
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False),
+                   st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=8),
+                   st.datetimes(dt.datetime(1899, 12, 1), dt.datetime(2100, 1, 1)))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pick=st.integers(0, 10**6), value=VALUES)
+def test_any_value_typed_anywhere_gives_the_openpyxl_outcome(pick, value, tmp_path_factory, monkeypatch):
+    """Whatever one typed cell of the TBF club example holds (the same value too): the run with the fast path
+    and the openpyxl path alone end alike, in their outcome and in every cell."""
+    wb = load_workbook(TBF)
+    book = OpenpyxlBook(wb)
+    record, _ = read_record(book)
+    cells = sorted((s, r, c) for s in record.sheets for (r, c) in record.typed(s))
+    sheet, row, col = cells[pick % len(cells)]
+    wb[sheet].cell(row, col).value = value
+    folder = tmp_path_factory.mktemp("typed")
+    fast, slow = folder / "fast.xlsx", folder / "slow.xlsx"
+    wb.save(fast)
+    shutil.copyfile(fast, slow)
+    assert _outcome(fast) == _openpyxl_only(slow, monkeypatch)
+    assert _cells(fast) == _cells(slow)

@@ -17,7 +17,8 @@ calamine its last value), an error value, an ISO date cell, a number kept as ``6
 with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
 reads a float), escaped or phonetic text, merged cells (openpyxl empties the covered
 cells), the 1904 date system, a chart sheet or macro sheet; and after it, a time, a
-duration, a date before 1 March 1900 or a date with a fraction of a second.  The caller
+duration, a date before 1 March 1900 or with a fraction of a second, a number beyond the
+last date (shown as a date, openpyxl reads it as ``#VALUE!``).  The caller
 has checked the file against the memory budget (:mod:`xlbridge.files.budget`) first.
 
 The look (fills, number formats, widths) is not read: a recalculation that changes no
@@ -50,6 +51,7 @@ _TYPES = re.compile(rb"t\s*=\s*[\"'][ed][\"']")
 _ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
 _DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
 _FIRST_TRUE_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's day numbers count a 29 February 1900
+_LAST_DATE = 2_958_465  # 31 December 9999, Excel's last day
 
 
 class NotFast(Exception):
@@ -79,6 +81,8 @@ def differs_from_openpyxl(data: bytes) -> bool:
 def _value(value: Any) -> Any:
     """A calamine value as openpyxl reads it (a whole number an int, a date a datetime)."""
     kind = type(value)
+    if (kind is float or kind is int) and abs(value) > _LAST_DATE:
+        raise NotFast("a number beyond the last date: openpyxl reads #VALUE! when a date format shows it")
     if kind is float:
         return int(value) if value.is_integer() else value  # the XML held no "6.0": checked before
     if kind is str:
@@ -113,8 +117,11 @@ class CalamineBook(_ReadOnce):
         return list(self._names)
 
     def _read(self, sheet: str) -> Grid:
-        grid = trimmed([[_value(v) for v in line] for line in self.wb.get_sheet_by_name(sheet).to_python(
-            skip_empty_area=False)])
+        try:
+            lines = self.wb.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        except (OverflowError, ValueError) as error:  # a date beyond Python's (calamine: an OverflowError)
+            raise NotFast(str(error)) from None
+        grid = trimmed([[_value(v) for v in line] for line in lines])
         if not within_bounds(len(grid), len(grid[0]) if grid else 0):
             raise NotFast("far-out values")  # the openpyxl path says where
         return grid
