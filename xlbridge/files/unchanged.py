@@ -197,8 +197,9 @@ def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
 
 def typed_since(book: CalamineBook, language: str | None = None) -> bool:
     """Whether a cell was typed since the last recalculation, as its record tells without a plan:
-    a value where it recorded none, none where it recorded a typed value, or another typed value
-    (then the recalculation lists it on Corrections).  ``False`` when it cannot tell."""
+    a recorded typed value gone or changed (then the recalculation lists it on Corrections), or
+    more or fewer cells holding a value than the record has (a value typed in an empty cell, a
+    computed one emptied).  ``False`` when it cannot tell: the recalculation tells."""
     view = localised(book, language or language_of(book))
     record, _ = read_record(view)
     if record is None:
@@ -207,12 +208,13 @@ def typed_since(book: CalamineBook, language: str | None = None) -> bool:
     for sheet in record.sheets:
         if sheet not in names:
             return True
-        typed = record.typed(sheet)
-        known = typed.keys() | record.computed(sheet).keys() | record.views(sheet).keys()
         grid = book.grid(view.local(sheet) if isinstance(view, Localised) else sheet)
-        held = {(r, c): v for r, line in enumerate(grid, 1) for c, v in enumerate(line, 1) if v is not None}
-        if not held.keys() <= known or not typed.keys() <= held.keys():
-            return True
-        if any(type(old) in (int, float, str, bool) and not _holds(held[key], old) for key, old in typed.items()):
+        typed = record.typed(sheet)
+        for (r, c), old in typed.items():
+            now = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
+            if now is None or type(old) in (int, float, str, bool) and not _holds(now, old):
+                return True
+        written = list({**record.computed(sheet), **record.views(sheet)}.values())
+        if sum(len(line) - line.count(None) for line in grid) != len(typed) + len(written) - written.count(None):
             return True
     return False
