@@ -197,9 +197,10 @@ def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
 
 def typed_since(book: CalamineBook, language: str | None = None) -> bool:
     """Whether a cell was typed since the last recalculation, as its record tells without a plan:
-    a recorded typed value gone or changed (then the recalculation lists it on Corrections), or
-    more or fewer cells holding a value than the record has (a value typed in an empty cell, a
-    computed one emptied).  ``False`` when it cannot tell: the recalculation tells."""
+    a recorded typed value gone or changed (then the recalculation lists it on Corrections), more
+    or fewer cells holding a value than the record has (a value typed in an empty cell, a computed
+    one emptied), or a computed cell holding another value than it recorded (typed over).
+    ``False`` when it cannot tell: the recalculation tells."""
     view = localised(book, language or language_of(book))
     record, _ = read_record(view)
     if record is None:
@@ -214,7 +215,13 @@ def typed_since(book: CalamineBook, language: str | None = None) -> bool:
             now = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
             if now is None or type(old) in (int, float, str, bool) and not _holds(now, old):
                 return True
-        written = list({**record.computed(sheet), **record.views(sheet)}.values())
-        if sum(len(line) - line.count(None) for line in grid) != len(typed) + len(written) - written.count(None):
+        written = {**record.computed(sheet), **record.views(sheet)}
+        values = list(written.values())
+        if sum(len(line) - line.count(None) for line in grid) != len(typed) + len(values) - values.count(None):
             return True
+        for (r, c), old in written.items():  # a computed cell typed over: written back
+            now = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
+            if now != old and type(old) in (int, float, str, bool, type(None)) and not (
+                    _is_number(now) and _is_number(old) and abs(now - old) <= 1e-9 * max(1, abs(old))):
+                return True
     return False
