@@ -1,4 +1,4 @@
-"""``python -m bench [--quick] [--only engine,season,excel,peers,excel-path]`` -- run the benchmarks, print one table.
+"""``python -m bench [--quick] [--only engine,season,excel,peers,excel-path,headless]`` -- run the benchmarks, print one table.
 
 Run from the repository root.  ``--quick`` is a smoke run (fewer rankings,
 fewer repeats, small seasons only); the figures in docs/performance.md come from
@@ -15,7 +15,7 @@ import time
 
 from bench.common import Table
 
-SECTIONS = ("engine", "season", "excel", "peers", "excel-path")
+SECTIONS = ("engine", "season", "excel", "peers", "excel-path", "headless")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
             from bench import bench_excel_path
 
             bench_excel_path.run(table, quick=args.quick)
+        elif section == "headless":
+            from bench import bench_headless
+
+            bench_headless.run(table, quick=args.quick)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"xlbridge bench{' --quick' if args.quick else ''}: Python {platform.python_version()}, "
           f"{os.cpu_count()} cores, load {load:.1f}, {time.perf_counter() - started:.0f} s")

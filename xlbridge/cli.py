@@ -205,7 +205,8 @@ def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.language import _
     from xlbridge.workbooks.messages import done_text
 
-    report = recalc_path(args.path, backup=not args.no_backup, language=args.lang, finish=_code_put_back)
+    report = recalc_path(args.path, backup=not args.no_backup, language=args.lang, finish=_code_put_back,
+                         finish_needed=_code_lost)
     with speaking(report.language):
         for warning in report.warnings:
             print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
@@ -225,6 +226,13 @@ def _code_put_back(temp, workbook, report) -> None:
     from xlbridge.excel.shipped import put_back_code
 
     put_back_code(temp, workbook.sheetnames, report)
+
+
+def _code_lost(names: set[str]) -> bool:
+    """Whether :func:`_code_put_back` would change a file whose parts are ``names``."""
+    from xlbridge.excel.lite import WEBEXTENSION
+
+    return WEBEXTENSION not in names
 
 
 def cmd_next(args: argparse.Namespace) -> None:

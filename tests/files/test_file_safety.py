@@ -373,6 +373,9 @@ def test_a_full_disk_keeps_the_workbook_and_its_backup(tmp_path):
         pytest.skip("needs root on Linux to mount a small tmpfs (the file-size limit test covers the same path)")
     try:
         club = build("tbf-club", disk / "club.xlsx", language="en")
+        wb = load_workbook(club)
+        wb["Tournament"]["C20"] = 66.0  # a change: the recalculation writes the backup
+        wb.save(club)
         recalc_path(club)
         wb = load_workbook(club)
         wb["Tournament"]["C21"] = 12.0

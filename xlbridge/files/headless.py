@@ -45,6 +45,7 @@ from xlbridge.files.locks import Busy, RunLock, held_by_another, open_in_excel, 
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.files.package import CONTENT_TYPES, Package
 from xlbridge.files.problems import LOCKED, FileProblem, from_os_error
+from xlbridge.files.unchanged import unchanged_report
 from xlbridge.workbooks.plan import at
 from xlbridge.workbooks.recalc import BookInputError, Problem, Report, recalculate
 
@@ -156,17 +157,30 @@ def merges_too_large(package: Package) -> list[Problem]:
 def load_bytes(data: bytes, name: object, budget: Budget = BUDGET):
     """Open the .xlsx (or .xlsm) whose bytes are ``data`` with openpyxl, with a clear
     message (naming the file ``name``) for what it is not, and only within ``budget``
-    (:mod:`xlbridge.files.budget`: every part measured before openpyxl reads one).  A
-    macro-enabled workbook is loaded with its VBA project kept."""
+    (:func:`check_bytes`).  A macro-enabled workbook is loaded with its VBA project kept."""
+    return load_checked(data, name, check_bytes(data, name, budget))
+
+
+def load_checked(data: bytes, name: object, keep_vba: bool):
+    """:func:`load_bytes` of bytes :func:`check_bytes` passed (``keep_vba``: what it returned)."""
     from openpyxl import load_workbook
 
+    # (a chart sheet set aside as a placeholder worksheet: files/othersheets.py)
+    return _readable(data, name, lambda: load_workbook(io.BytesIO(set_aside(data)), keep_vba=keep_vba))
+
+
+def check_bytes(data: bytes, name: object, budget: Budget = BUDGET) -> bool:
+    """Check the .xlsx (or .xlsm) whose bytes are ``data`` before any reader opens it: a clear
+    message (naming the file ``name``) for what it is not, and every part measured against
+    ``budget`` (:mod:`xlbridge.files.budget`); whether it is macro-enabled."""
     problem = signature_problem(data[:8], name)
     if problem is not None:
         raise problem
     if not zipfile.is_zipfile(io.BytesIO(data)):
         raise FileProblem(f"{name} is not an .xlsx workbook (damaged, or another kind of file renamed)")
     check_entries(data, name, budget)
-    try:
+
+    def parts() -> bool:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             if not {"[Content_Types].xml", "xl/workbook.xml"} <= set(archive.namelist()):
                 raise FileProblem(f"{name} is a zip file but not an Excel workbook (it has no xl/workbook.xml); "
@@ -177,7 +191,15 @@ def load_bytes(data: bytes, name: object, budget: Budget = BUDGET):
             too_large = merges_too_large(package)
         if too_large:
             raise BookInputError(too_large)
-        return load_workbook(io.BytesIO(set_aside(data)), keep_vba=keep_vba)  # chart sheets: othersheets.py
+        return keep_vba
+
+    return _readable(data, name, parts)
+
+
+def _readable(data: bytes, name: object, read):
+    """``read()``, with what makes a file unreadable said as a :class:`FileProblem`."""
+    try:
+        return read()
     except (FileProblem, BookInputError):
         raise
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, AttributeError, SyntaxError,
@@ -306,13 +328,23 @@ def _write_backup(data: bytes, info: os.stat_result):
 
 
 def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str | None = None,
-                language: str | None = None, finish=None, budget: Budget = BUDGET) -> Report:
+                language: str | None = None, finish=None, finish_needed=None,
+                budget: Budget = BUDGET) -> Report:
     """Recalculate the workbook at ``path`` in place (see the module docstring), in its
     own language or ``language``; a file beyond ``budget`` is refused before it is read.
     ``finish(temp, workbook, report)``: a last step on the saved new version before it
-    replaces the file (the CLI puts back lost xlwings Lite code)."""
+    replaces the file (the CLI puts back lost xlwings Lite code); ``finish_needed(names)``:
+    whether it would change a file whose parts are ``names`` (default: yes, when there is one).
+    A recalculation that would change nothing writes nothing (:mod:`xlbridge.files.unchanged`)."""
+    def fast(data: bytes) -> Report | None:
+        if finish is not None:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                if finish_needed is None or finish_needed(set(archive.namelist())):
+                    return None
+        return unchanged_report(data, when=when, language=language)
+
     return _on_path(path, backup, lambda workbook: recalculate(OpenpyxlBook(workbook), when=when, language=language),
-                    budget, finish)
+                    budget, finish, fast)
 
 
 def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None = None, next_period: bool = False,
@@ -327,7 +359,7 @@ def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None 
                     budget)
 
 
-def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget, finish=None):
+def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget, finish=None, fast=None):
     shown = Path(path)
     check_name(shown)
     try:
@@ -337,7 +369,7 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget,
         if backup:
             check_backup_place(shown, real)
         with RunLock(lock_path(real), LOCK_WAIT_SECONDS):
-            return _changed_locked(shown, real, backup=backup, change=change, budget=budget, finish=finish)
+            return _changed_locked(shown, real, backup=backup, change=change, budget=budget, finish=finish, fast=fast)
     except Busy:
         raise FileProblem(f"{shown} is being recalculated by another run; try again when it is done") from None
     except ChangedWhileReading:
@@ -346,16 +378,23 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget,
         raise from_os_error(shown, error) from None
 
 
-def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Budget, finish=None):
+def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Budget, finish=None, fast=None):
     """Read, ``change(workbook)`` (nothing written when it raises), then save atomically
-    with the backup (``finish``: see :func:`recalc_path`); what ``change`` returned."""
+    with the backup (``finish``: see :func:`recalc_path`); what ``change`` returned.
+    ``fast(data)``: the report of a run that changes nothing (nothing read with openpyxl,
+    nothing written), or ``None``; it sees only bytes checked against ``budget``, and no
+    macro-enabled workbook (the openpyxl path tells whether its macros would survive)."""
     clear_stale_temps(real)
     if backup:
         clear_stale_temps(backup_path(real))
     check_file(shown, real)  # again: it may have changed while this run waited
     check_not_open(shown, real)
     snapshot, data = Snapshot.take(real, lambda handle, info: opened(handle, info.st_size, shown, budget))
-    workbook = load_bytes(data, shown, budget)
+    keep_vba = check_bytes(data, shown, budget)  # before any reader reads anything
+    report = fast(data) if fast is not None and not keep_vba else None  # an .xlsm: whether its macros survive
+    if report is not None:
+        return report
+    workbook = load_checked(data, shown, keep_vba)
     report = change(workbook)
     keep = Keep.of(snapshot.info)
     parts = carry.carried(io.BytesIO(data))

@@ -151,7 +151,11 @@ class Record:
         """Whether ``other`` records the same cells with the same values, as the comparisons
         take them (a date and its day number alike: xlwings-server up to 1.16 sends a date in
         a format of its own as its number, so a click there records it so)."""
-        if set(self.sheets) != set(other.sheets) or self.kind != other.kind:
+        if self.kind != other.kind:
+            return False
+        if self.sheets == other.sheets:  # (as made and as read back: the same lists; at once)
+            return True
+        if set(self.sheets) != set(other.sheets):
             return False
         for sheet in self.sheets:
             for cells in (Record.typed, Record.computed, Record.views):

@@ -84,9 +84,18 @@ def test_engine_rule_errors_point_at_the_settings(club):
 
 
 def test_backup_keeps_the_previous_version(club):
+    wb = load_workbook(club)
+    wb["Tournament"]["C20"] = 66.0  # a late correction: the recalculation writes
+    wb.save(club)
     original = club.read_bytes()
     recalc_path(club)
-    assert backup_path(club).read_bytes() == original
+    assert backup_path(club).read_bytes() == original and club.read_bytes() != original
+
+
+def test_a_recalculation_that_changes_nothing_writes_nothing_not_even_the_backup(club):
+    original = club.read_bytes()
+    recalc_path(club)
+    assert club.read_bytes() == original and not backup_path(club).exists()
 
 
 def test_refuses_a_workbook_open_in_excel(club):

@@ -1,0 +1,298 @@
+"""A recalculation that changes nothing reads through python-calamine and writes nothing (issue 24, point 8):
+the same outcome as the openpyxl path, always -- compared here on the shipped workbooks, the demo seasons and
+bad inputs (xlbridge/files/unchanged.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from openpyxl import load_workbook
+
+from xlbridge import cli
+from xlbridge.files import headless, unchanged
+from xlbridge.files.budget import Budget
+from xlbridge.files.problems import FileProblem
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.plan import BookInputError
+from xlbridge.workbooks.record import RECORD, read_record
+from xlbridge.workbooks.speak import language_of, localised
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = sorted((ROOT / "workbooks").glob("*.xlsx")) + sorted((ROOT / "templates").glob("*.xlsx"))
+DEMOS = [ROOT / "workbooks" / "heeg-demo.xlsx", ROOT / "workbooks" / "bridgemania-demo.xlsx"]
+WHEN = "2026-01-01 00:00"
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """What the fast path answered, run by run (``None``: the openpyxl path went on)."""
+    answers: list = []
+
+    def fast(data, **recalc):
+        answers.append(unchanged.unchanged_report(data, **recalc))
+        return answers[-1]
+
+    monkeypatch.setattr(headless, "unchanged_report", fast)
+    return answers
+
+
+def _outcome(path: Path):
+    try:
+        return headless.recalc_path(path, when=WHEN)
+    except (BookInputError, FileProblem) as error:
+        return type(error).__name__, [str(p) for p in getattr(error, "problems", [error])]
+
+
+def _openpyxl_only(path: Path, monkeypatch):
+    with monkeypatch.context() as patch:
+        patch.setattr(headless, "unchanged_report", lambda data, **recalc: None)
+        return _outcome(path)
+
+
+def _cells(path: Path) -> dict:
+    """Every value and sheet state of the workbook at ``path``."""
+    wb = load_workbook(path)
+    return {ws.title: (ws.sheet_state, {p: c.value for p, c in ws._cells.items() if c.value is not None})
+            for ws in wb.worksheets}
+
+
+FORMATS = ["General", "yyyy-mm-dd", "dd/mm/yyyy", "mmm yy", "h:mm", "[h]:mm", "mm:ss", "yyyy-mm-dd hh:mm",
+           "[$-409]mmmm d, yyyy", "dd\\.mm\\.yyyy", "m/d/yy h:mm AM/PM", "ss.0", "[s]", '"Date" yyyy', "0.00%", "@",
+           "0.0", "#,##0", '0" days"']
+ODD = [45000, 45000.5, 0.25, 1.5, 60, 61, -2, 0, 1e-7, 3.14159, 45000.123456, 123456789012345, "Jan ", " x\r\ny ",
+       True]
+
+
+@pytest.mark.parametrize("number_format", FORMATS)
+def test_calamine_reads_a_value_in_any_format_as_openpyxl_or_declines(number_format):
+    """A date, a time, a duration, a number beyond the last date ...: the same value and type, or NotFast."""
+    from python_calamine import CalamineWorkbook
+
+    agreed = 0
+    for value in ODD:
+        wb = load_workbook(ROOT / "templates" / "tbf-club.xlsx")
+        wb.active["Z1"] = value
+        wb.active["Z1"].number_format = number_format
+        buffer = io.BytesIO()
+        wb.save(buffer)
+        data = buffer.getvalue()
+        if unchanged.differs_from_openpyxl(data):  # 1e-07: an exponent
+            continue
+        try:
+            grid = unchanged.CalamineBook(CalamineWorkbook.from_filelike(io.BytesIO(data))).read(wb.active.title)
+        except unchanged.NotFast:
+            continue
+        expected = OpenpyxlBook(load_workbook(io.BytesIO(data))).read(wb.active.title)
+        assert (grid[0][25], type(grid[0][25])) == (expected[0][25], type(expected[0][25])), value
+        agreed += 1
+    assert agreed >= 3  # (text and flags at least are read fast)
+
+
+@pytest.mark.parametrize("source", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_shipped_workbook_is_answered_by_calamine_and_left_untouched(source, tmp_path, spy, monkeypatch):
+    fast, slow = tmp_path / "fast" / source.name, tmp_path / "slow" / source.name
+    for path in (fast, slow):
+        path.parent.mkdir()
+        shutil.copyfile(source, path)
+    report = _outcome(fast)
+    assert spy == [report] and report is not None, "the fast path answered"
+    assert fast.read_bytes() == source.read_bytes() and sorted(fast.parent.iterdir()) == [fast]  # no backup either
+    assert _openpyxl_only(slow, monkeypatch) == report  # kind, cells, results, changes, warnings, language
+    assert _cells(slow) == _cells(source), "the openpyxl path changed nothing either"
+
+
+@pytest.mark.parametrize("source", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_calamine_reads_every_sheet_as_openpyxl_does(source):
+    from python_calamine import CalamineWorkbook
+
+    data = source.read_bytes()
+    assert not unchanged.differs_from_openpyxl(data)
+    fast = unchanged.CalamineBook(CalamineWorkbook.from_filelike(io.BytesIO(data)))
+    slow = OpenpyxlBook(load_workbook(io.BytesIO(data)))
+    assert fast.sheet_names() == slow.sheet_names()
+    for sheet in slow.sheet_names():
+        grid, expected = fast.read(sheet), slow.read(sheet)
+        assert grid == expected, sheet
+        assert [[type(v) for v in line] for line in grid] == [[type(v) for v in line] for line in expected], sheet
+
+
+def test_the_cli_says_what_it_said(tmp_path, capsys, monkeypatch, spy):
+    """`xlbridge recalc` of an unchanged workbook: every line as the openpyxl path prints it."""
+    path = tmp_path / "heeg-demo.xlsx"
+    said = []
+    for fast in (True, False):
+        shutil.copyfile(DEMOS[0], path)
+        with monkeypatch.context() as patch:
+            if not fast:
+                patch.setattr(headless, "unchanged_report", lambda data, **recalc: None)
+            assert cli.main(["recalc", str(path)]) == 0
+        said.append(capsys.readouterr())
+    assert spy[0] is not None and said[0] == said[1]
+    assert "heeg" in said[0].out and said[0].err == ""
+
+
+def _typed_and_computed(wb):
+    """A recorded typed cell holding a number, and a recorded computed cell (sheet, row, column)."""
+    book = localised(OpenpyxlBook(wb), language_of(OpenpyxlBook(wb)))
+    record, _ = read_record(book)
+    typed = next((book.local(s), r, c) for s in record.sheets for (r, c), v in record.typed(s).items()
+                 if type(v) is int and s not in ("chart",))
+    computed = next((book.local(s), r, c) for s in record.sheets for (r, c), v in record.computed(s).items()
+                    if type(v) in (int, float) and v)
+    return typed, computed
+
+
+def _formula(wb, typed, computed):
+    wb[typed[0]].cell(typed[1], typed[2]).value = "=1+1"
+
+
+def _error(wb, typed, computed):
+    wb[typed[0]].cell(typed[1], typed[2]).value = "#REF!"
+
+
+def _changed(wb, typed, computed):
+    cell = wb[typed[0]].cell(typed[1], typed[2])
+    cell.value += 1
+
+
+def _typed_over(wb, typed, computed):
+    cell = wb[computed[0]].cell(computed[1], computed[2])
+    cell.value += 1000
+
+
+def _record_shown(wb, typed, computed):
+    wb[RECORD].sheet_state = "visible"
+
+
+def _text(wb, typed, computed):
+    wb[typed[0]].cell(typed[1], typed[2]).value = "twelve"
+
+
+@pytest.mark.parametrize("edit", [_formula, _error, _changed, _typed_over, _record_shown, _text],
+                         ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("source", DEMOS, ids=lambda p: p.stem)
+def test_a_bad_or_changed_input_takes_the_openpyxl_path_with_the_same_outcome(source, edit, tmp_path, spy,
+                                                                              monkeypatch):
+    wb = load_workbook(source)
+    edit(wb, *_typed_and_computed(wb))
+    edited = tmp_path / source.name
+    wb.save(edited)
+    fast, slow = tmp_path / "fast" / source.name, tmp_path / "slow" / source.name
+    for path in (fast, slow):
+        path.parent.mkdir()
+        shutil.copyfile(edited, path)
+    outcome = _outcome(fast)
+    assert spy == [None], "the fast path declined"
+    assert outcome == _openpyxl_only(slow, monkeypatch)
+    assert _cells(fast) == _cells(slow)
+    if isinstance(outcome, tuple):  # a problem: nothing written
+        assert fast.read_bytes() == edited.read_bytes()
+    else:
+        assert fast.read_bytes() != edited.read_bytes()
+
+
+MAIN = b"http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+RELS = b"http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") -> bytes:
+    """A workbook of one sheet whose first row holds ``sheet`` (cells)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("xl/workbook.xml", b"<workbook xmlns='" + MAIN + b"' xmlns:r='" + RELS + b"'>" + properties
+                         + b"<sheets><sheet name='S' sheetId='1' r:id='rId1'/></sheets></workbook>")
+        archive.writestr("xl/_rels/workbook.xml.rels", b"<Relationships xmlns='http://schemas.openxmlformats.org/"
+                         b"package/2006/relationships'><Relationship Id='rId1' Type='" + RELS + b"/worksheet' "
+                         b"Target='worksheets/sheet1.xml'/></Relationships>")
+        archive.writestr("xl/worksheets/sheet1.xml", b"<worksheet xmlns='" + MAIN + b"'><sheetData><row r='1'>" +
+                         sheet + b"</row></sheetData></worksheet>")
+        if strings is not None:
+            archive.writestr("xl/sharedStrings.xml", strings)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("sheet, strings, properties", [
+    (b"<c r='A1'><f>1+1</f><v>2</v></c>", None, b""),  # openpyxl reads "=1+1", calamine 2
+    (b"<c r='A1' t='e'><v>#REF!</v></c>", None, b""),
+    (b"<c r='A1' t='d'><v>2026-01-01</v></c>", None, b""),
+    (b"<c r='A1'><v>6.0</v></c>", None, b""),  # openpyxl: the float 6.0; calamine: 6.0 (read as 6)
+    (b"<c r='A1'><v>1E+20</v></c>", None, b""),
+    (b"<c r='A1'><v>12345678901234567890</v></c>", None, b""),  # an int beyond a float's digits
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t>a_x000D_b</t></si></sst>", b""),
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t>a</t><rPh><t>b</t></rPh></si></sst>", b""),
+    (b"<c r='A1'><v>6</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/></mergeCells><sheetData><row>",
+     None, b""),
+    (b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904='1'/>"),
+], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904"])
+def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet, strings, properties):
+    assert unchanged.differs_from_openpyxl(_zip(sheet, strings, properties))
+    assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6.5</v></c><c r='B1' t='s'><v>0</v></c>",
+                                                    b"<sst><si><t>6.0 E</t></si></sst>"))
+
+
+def test_the_memory_budget_is_checked_before_calamine_reads(tmp_path, spy):
+    path = tmp_path / "heeg-demo.xlsx"
+    shutil.copyfile(DEMOS[0], path)
+    with pytest.raises(FileProblem):
+        headless.recalc_path(path, budget=Budget(total=2 * 1024 * 1024))
+    assert spy == [] and path.read_bytes() == DEMOS[0].read_bytes()
+
+
+def test_a_workbook_that_lost_its_lite_code_gets_it_back(tmp_path, spy):
+    """The CLI's last step would change the file: the openpyxl path runs, as before."""
+    from xlbridge.excel.lite import WEBEXTENSION
+
+    path = tmp_path / "heeg-demo.xlsx"
+    with zipfile.ZipFile(DEMOS[0]) as old, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            if info.filename != WEBEXTENSION:
+                new.writestr(info, old.read(info))
+    assert cli._code_lost(set(zipfile.ZipFile(path).namelist()))
+    assert cli.main(["recalc", str(path)]) == 0
+    assert spy == [] and WEBEXTENSION in zipfile.ZipFile(path).namelist()
+
+
+def test_a_macro_enabled_workbook_takes_the_openpyxl_path(tmp_path, spy):
+    """Whether its macros survive a save is the openpyxl path's to say (it refuses when they would not)."""
+    from tests.files.test_file_safety import macro_workbook
+
+    path, _ = macro_workbook(tmp_path)
+    headless.recalc_path(path)
+    assert spy == [] and headless.backup_path(path).exists()
+
+
+TBF = ROOT / "workbooks" / "tbf-club.xlsx"
+KEEP = object()  # the value the cell holds (the file saved again by openpyxl: nothing to change)
+VALUES = st.one_of(st.just(KEEP), st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False),
+                   st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=8),
+                   st.datetimes(dt.datetime(1899, 12, 1), dt.datetime(2100, 1, 1)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pick=st.integers(0, 10**6), value=VALUES)
+def test_any_value_typed_anywhere_gives_the_openpyxl_outcome(pick, value, tmp_path_factory, monkeypatch):
+    """Whatever one typed cell of the TBF club example holds (the same value too): the run with the fast path
+    and the openpyxl path alone end alike, in their outcome and in every cell."""
+    wb = load_workbook(TBF)
+    book = OpenpyxlBook(wb)
+    record, _ = read_record(book)
+    cells = sorted((s, r, c) for s in record.sheets for (r, c) in record.typed(s))
+    sheet, row, col = cells[pick % len(cells)]
+    if value is not KEEP:
+        wb[sheet].cell(row, col).value = value
+    folder = tmp_path_factory.mktemp("typed")
+    fast, slow = folder / "fast.xlsx", folder / "slow.xlsx"
+    wb.save(fast)
+    shutil.copyfile(fast, slow)
+    saved = fast.read_bytes()
+    assert _outcome(fast) == _openpyxl_only(slow, monkeypatch)
+    assert _cells(fast) == _cells(slow)
+    if value is KEEP:
+        assert fast.read_bytes() == saved  # the fast path left its copy as it was

@@ -1,0 +1,227 @@
+"""``xlbridge recalc`` on a workbook that needs nothing: read with python-calamine, nothing written.
+
+Most runs of ``xlbridge recalc`` find every computed cell up to date.  Loading the file
+with openpyxl and saving it again costs most of such a run (Heeg 16x: 7.0 s + 7.4 s of
+19.4 s; docs/performance.md), so :func:`unchanged_report` first runs the very same
+recalculation (:func:`xlbridge.workbooks.recalc.recalculate`) on :class:`CalamineBook`,
+a read-only adapter over python-calamine (a Rust reader) that keeps every write it is
+asked for and notes whether one would change a cell.  When none would -- no computed
+cell, no record, no sheet, no Corrections row, no warning -- that recalculation's
+:class:`~xlbridge.workbooks.plan.Report` is the run's, and the file is not touched.
+
+Anything else returns ``None`` and the caller takes the openpyxl path as it always did:
+a write that changes a cell, any problem or warning (their messages come from that
+path), and whatever the two readers could give differently, found before calamine
+reads a value (:func:`differs_from_openpyxl`): a formula (openpyxl reads its text,
+calamine its last value), an error value, an ISO date cell, a number kept as ``6.0`` or
+with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
+reads a float), escaped or phonetic text, merged cells (openpyxl empties the covered
+cells), the 1904 date system, a chart sheet or macro sheet; and after it, a time, a
+duration, a date before 1 March 1900 or with a fraction of a second, a number beyond the
+last date (shown as a date, openpyxl reads it as ``#VALUE!``).  The caller
+has checked the file against the memory budget (:mod:`xlbridge.files.budget`) first.
+
+The look (fills, number formats, widths) is not read: a recalculation that changes no
+value leaves the look as the last one that did left it (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import zipfile
+from collections.abc import Sequence
+from typing import Any
+
+from xlbridge.files.package import Package
+from xlbridge.workbooks.book import Grid, Layout, _clean_value_for_write, _is_number, _ReadOnce, same_number, trimmed
+from xlbridge.workbooks.openpyxl_book import within_bounds
+from xlbridge.workbooks.plan import BookInputError, Report
+from xlbridge.workbooks.record import read_record
+from xlbridge.workbooks.speak import Localised, language_of, localised
+
+__all__ = ["CalamineBook", "Changes", "NotFast", "differs_from_openpyxl", "typed_since", "unchanged_report"]
+
+#: What openpyxl and calamine read differently, in a worksheet's or the shared strings' XML: a formula, phonetic
+#: text, merged cells, a number kept as "6.0", with an exponent or of 16 digits and more; an error value or an ISO
+#: date cell; escaped text.  (Three searches, each with a literal start: one with alternatives costs five times more.)
+_TAGS = re.compile(rb"<(?:f[\s>/]|rPh\b|mergeCell\b|v>(?:-?\d+\.0*<|-?\d{16}|[^<]*[eE]))")
+_TYPES = re.compile(rb"t\s*=\s*[\"'][ed][\"']")
+_ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
+_DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
+_FIRST_TRUE_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's day numbers count a 29 February 1900
+_LAST_DATE = 2_958_465  # 31 December 9999, Excel's last day
+
+
+class NotFast(Exception):
+    """The fast reader cannot answer as openpyxl would: take the openpyxl path."""
+
+
+class Changes(NotFast):
+    """The recalculation would change the workbook: the openpyxl path writes it."""
+
+
+def differs_from_openpyxl(data: bytes) -> bool:
+    """Whether the workbook (its bytes) holds anything calamine reads otherwise than openpyxl."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        package = Package(archive)
+        if _DATE1904.search(package.read(package.workbook()) or b""):
+            return True
+        parts = list(package.sheets().values()) + [n for n in package.names if n.lower() == "xl/sharedstrings.xml"]
+        for part in parts:
+            data = package.read(part) or b""
+            if b"<sheetData" not in data and b"<sst" not in data:  # elements with a prefix: not searched for
+                return True
+            if _TAGS.search(data) or _TYPES.search(data) or b"_x" in data and _ESCAPED.search(data):
+                return True
+        return False
+
+
+def _value(value: Any) -> Any:
+    """A calamine value as openpyxl reads it (a whole number an int, a date a datetime)."""
+    kind = type(value)
+    if (kind is float or kind is int) and abs(value) > _LAST_DATE:
+        raise NotFast("a number beyond the last date: openpyxl reads #VALUE! when a date format shows it")
+    if kind is float:
+        return int(value) if value.is_integer() else value  # the XML held no "6.0": checked before
+    if kind is str:
+        return value or None
+    if kind is int or kind is bool:
+        return value
+    if kind is dt.date:
+        value = dt.datetime(value.year, value.month, value.day)
+    if type(value) is dt.datetime and value >= _FIRST_TRUE_DATE and not value.microsecond:
+        return value
+    raise NotFast(f"a value calamine and openpyxl may read differently: {value!r}")
+
+
+class CalamineBook(_ReadOnce):
+    """A read-only :class:`~xlbridge.workbooks.book.BookAdapter` over a python-calamine workbook:
+    it reads as :class:`~xlbridge.workbooks.openpyxl_book.OpenpyxlBook` does and writes nothing:
+    the first write that would change the workbook raises :class:`Changes`."""
+
+    def __init__(self, workbook: Any):
+        from python_calamine import SheetTypeEnum, SheetVisibleEnum
+
+        self.wb = workbook
+        self.messages: list[str] = []
+        self._grids: dict[str, Grid] = {}
+        meta = workbook.sheets_metadata
+        if any(m.typ != SheetTypeEnum.WorkSheet for m in meta):
+            raise NotFast("a chart sheet or macro sheet")
+        self._names = [m.name for m in meta]
+        self._hidden = {m.name for m in meta if m.visible == SheetVisibleEnum.Hidden}
+
+    def sheet_names(self) -> list[str]:
+        return list(self._names)
+
+    def _read(self, sheet: str) -> Grid:
+        try:
+            lines = self.wb.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        except (OverflowError, ValueError) as error:  # a date beyond Python's (calamine: an OverflowError)
+            raise NotFast(str(error)) from None
+        grid = trimmed([[_value(v) for v in line] for line in lines])
+        if not within_bounds(len(grid), len(grid[0]) if grid else 0):
+            raise NotFast("far-out values")  # the openpyxl path says where
+        return grid
+
+    def grid(self, sheet: str) -> Grid:
+        """The sheet's grid as read (not a copy: not to be changed)."""
+        grid = self._grids.get(sheet)
+        if grid is None:
+            grid = self._grids[sheet] = self._read(sheet)
+        return grid
+
+    def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:
+        grid = self.grid(sheet) if sheet in self._names else []
+        for r, line in enumerate(values, start=row):
+            held = grid[r - 1] if r <= len(grid) else []
+            same = held[col - 1:col - 1 + len(line)]
+            if same == line and bool not in set(map(type, line)) | set(map(type, same)):
+                continue  # (== is _holds but for a flag against a number; a date against a datetime differs)
+            for c, value in enumerate(line, start=col):
+                if not _holds(held[c - 1] if c <= len(held) else None, _clean_value_for_write(value)):
+                    raise Changes
+
+    def fill(self, sheet: str, row: int, col: int, colour: str | None) -> None:
+        pass  # the look: see the module docstring
+
+    def add_sheet(self, name: str, after: str | None = None) -> None:
+        raise Changes
+
+    def lay_out(self, sheet: str, layout: Layout) -> None:
+        if layout.hidden and sheet not in self._hidden:
+            raise Changes  # the record's sheet shown (or very hidden): hidden again
+
+    def alert(self, message: str) -> None:
+        self.messages.append(message)
+
+    def activate(self, sheet: str, cell: str = "A1") -> None:
+        raise Changes
+
+
+def _holds(old: Any, value: Any) -> bool:
+    """Whether a cell read as ``old`` already holds ``value`` (as OpenpyxlBook decides; a date's
+    number format is the look)."""
+    if value is None or old is None:
+        return value is None and old is None
+    if _is_number(value):
+        return _is_number(old) and same_number(old, value)
+    return type(old) is type(value) and old == value
+
+
+def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
+    """The report of a recalculation (``recalculate(book, **recalc)``) of the workbook whose bytes
+    are ``data`` when it would change nothing, read with python-calamine; ``None`` when it
+    would, or when only the openpyxl path can tell (see the module docstring)."""
+    from python_calamine import CalamineWorkbook
+
+    from xlbridge.workbooks.recalc import recalculate
+
+    try:
+        if differs_from_openpyxl(data):
+            return None
+        book = CalamineBook(CalamineWorkbook.from_filelike(io.BytesIO(data)))
+        if typed_since(book, recalc.get("language")):
+            return None
+        report = recalculate(book, **recalc)
+    except (NotFast, BookInputError):
+        return None
+    except Exception:  # noqa: BLE001 - whatever calamine cannot read, openpyxl reports as it always did
+        return None
+    if book.messages or report.changes or report.typed or report.warnings:
+        return None
+    return report
+
+
+def typed_since(book: CalamineBook, language: str | None = None) -> bool:
+    """Whether a cell was typed since the last recalculation, as its record tells without a plan:
+    a recorded typed value gone or changed (then the recalculation lists it on Corrections), more
+    or fewer cells holding a value than the record has (a value typed in an empty cell, a computed
+    one emptied), or a computed cell holding another value than it recorded (typed over).
+    ``False`` when it cannot tell: the recalculation tells."""
+    view = localised(book, language or language_of(book))
+    record, _ = read_record(view)
+    if record is None:
+        return False
+    names = set(view.sheet_names())
+    for sheet in record.sheets:
+        if sheet not in names:
+            return True
+        grid = book.grid(view.local(sheet) if isinstance(view, Localised) else sheet)
+        typed = record.typed(sheet)
+        for (r, c), old in typed.items():
+            now = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
+            if now is None or type(old) in (int, float, str, bool) and not _holds(now, old):
+                return True
+        written = {**record.computed(sheet), **record.views(sheet)}
+        values = list(written.values())
+        if sum(len(line) - line.count(None) for line in grid) != len(typed) + len(values) - values.count(None):
+            return True
+        for (r, c), old in written.items():  # a computed cell typed over: written back
+            now = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
+            if now != old and type(old) in (int, float, str, bool, type(None)) and not (
+                    _is_number(now) and _is_number(old) and abs(now - old) <= 1e-9 * max(1, abs(old))):
+                return True
+    return False
