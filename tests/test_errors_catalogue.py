@@ -184,9 +184,16 @@ class Sources:
                 "heeg-demo": lambda: build("heeg", self.folder / "heeg-demo.xlsx", language="en"),
                 "tbf-club": lambda: build("tbf-club", self.folder / "tbf.xlsx", language="en"),
                 "se-masterpoints": lambda: build("se-masterpoints", self.folder / "se.xlsx", language="en"),
+                # a late correction typed: a recalculation that writes (one that changes nothing saves nothing)
+                "tbf-corrected": lambda: self._corrected(self("tbf-club"), "Tournament", "C20", 66.0),
             }
             self._bytes[kind] = makers[kind]().read_bytes()
         return self._bytes[kind]
+
+    def _corrected(self, data: bytes, sheet: str, cell: str, value: object) -> Path:
+        wb = load_workbook(io.BytesIO(data))
+        wb[sheet][cell] = value
+        return self._save(wb, "corrected.xlsx")
 
     def _save(self, wb: Workbook, name: str) -> Path:
         wb.save(self.folder / name)
@@ -429,7 +436,7 @@ def _(ctx):
 
 @scenario("E-FILE-CHANGED")
 def _(ctx):
-    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    Path(BOOK).write_bytes(ctx.sources("tbf-corrected"))
     theirs = ctx.sources("se-masterpoints")  # what the other program saved meanwhile
 
     def save() -> None:
@@ -444,7 +451,7 @@ def _(ctx):
 
 @scenario("E-FILE-OPENED-DURING-RUN")
 def _(ctx):
-    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    Path(BOOK).write_bytes(ctx.sources("tbf-corrected"))
     with during_the_run(lambda: Path("~$" + BOOK).write_bytes(b"owner")):
         return recalc_file()
 
@@ -499,7 +506,7 @@ def _(ctx):
 
 @scenario("E-FILE-DISK-FULL")
 def _(ctx):
-    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    Path(BOOK).write_bytes(ctx.sources("tbf-corrected"))
     with patched(carry, "save_keeping", failing(OSError(28, "No space left on device"))):
         printed = recalc_file()
     assert sorted(os.listdir(".")) == [BOOK]  # no temporary file left
@@ -508,7 +515,7 @@ def _(ctx):
 
 @scenario("E-FILE-TOO-LARGE")
 def _(ctx):
-    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    Path(BOOK).write_bytes(ctx.sources("tbf-corrected"))
     with patched(carry, "save_keeping", failing(OSError(27, "File too large"))):
         return recalc_file()
 

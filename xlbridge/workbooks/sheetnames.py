@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xlbridge.language import LANGUAGES, N_, catalogue, sheet_name
+from xlbridge.language import N_, catalogue, installed, sheet_name
 from xlbridge.rules.problems import Problem as RuleProblem
 from xlbridge.workbooks.book import BookAdapter, Grid
 from xlbridge.workbooks.plan import Problem, at
@@ -42,8 +42,9 @@ _EXCEL_OWN = "history"
 
 def owned(language: str | None = None) -> dict[str, str]:
     """xlbridge's sheet names (each kind's, Corrections, Messages, the record) by their case-folded
-    form: in ``language``, or in every language (``None``)."""
-    languages = LANGUAGES if language is None else (language,)
+    form: in ``language``, or in every language installed (``None``: all of them headless; in xlwings Lite a
+    workbook carries its own language's catalogue only)."""
+    languages = installed() if language is None else (language,)
     names = {RECORD_SHEET.casefold(): RECORD_SHEET}
     for lang in languages:
         names.update({sheet_name(n, lang).casefold(): sheet_name(n, lang) for n in SHEET_NAMES})
@@ -88,7 +89,7 @@ def is_record(grid: Grid) -> bool:
     record's title (in any language), or a cell of column A one of the record's (``~`` and JSON)."""
     if not grid:
         return True
-    titles = {catalogue(lang).gettext(TITLE) for lang in LANGUAGES}
+    titles = {catalogue(lang).gettext(TITLE) for lang in installed()}  # (Lite: its own language only)
     column = [line[0] if line else None for line in grid]
     return column[0] in titles or any(isinstance(v, str) and v.startswith("~") for v in column[1:])
 
