@@ -45,7 +45,7 @@ import pytest
 from filelock import FileLock
 from openpyxl import Workbook, load_workbook
 
-from xlbridge.files import carry, headless
+from xlbridge.files import kept_parts, headless
 from xlbridge.files.locks import RunLock
 from xlbridge.files.package import add_default, add_relationship, rewrite
 from xlbridge.cli import main
