@@ -106,7 +106,7 @@ def typed_over(source: Path, target: Path) -> None:
 
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.record import read_record
-    from xlbridge.workbooks.speak import language_of, localised
+    from xlbridge.workbooks.localised import language_of, localised
 
     wb = load_workbook(source)
     book = localised(OpenpyxlBook(wb), language_of(OpenpyxlBook(wb)))

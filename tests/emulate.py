@@ -142,7 +142,7 @@ def as_typed(workbook: Any) -> Any:
     from xlbridge.language import speaking
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks import recalc
-    from xlbridge.workbooks.speak import Localised, language_of, localised
+    from xlbridge.workbooks.localised import Localised, language_of, localised
 
     book = OpenpyxlBook(workbook)
     language = language_of(book)  # planned in its own language, through the English sheet names

@@ -1,5 +1,5 @@
 """Sheet drawings: the button shape (xlbridge/files/drawings.py) and keeping every
-sheet's drawing byte for byte through a headless recalculation (xlbridge/files/carry.py)."""
+sheet's drawing byte for byte through a headless recalculation (xlbridge/files/kept_parts.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from xlbridge.excel import button
 from xlbridge.files import drawings
 from xlbridge.files import package as opc
 from xlbridge.excel import lite
-from xlbridge.files import carry
+from xlbridge.files import kept_parts
 from xlbridge.files.package import NS_MAIN, NS_R, Package
 from xlbridge.files.headless import recalc_path
 from xlbridge.excel.shipped import build
@@ -260,7 +260,7 @@ def chart_workbook(club: Path) -> Path:
         chart.add_data(Reference(wb["Tournament"], min_col=3, min_row=9, max_row=28))
         ws.add_chart(chart, anchor)
     wb.save(club)
-    assert carry.carry_over(source, club)
+    assert kept_parts.carry_over(source, club)
     button.add_button(club, "Tournament", name="xlbridge_button_2", label="Recalculate season", cell="H2")
     return club
 
@@ -289,7 +289,7 @@ def test_a_carried_drawing_moves_aside_for_what_openpyxl_writes(club, tmp_path):
     drawing1.xml and chart1.xml, the names the carried drawing had; the carried
     parts move to free names, their links re-targeted, their bytes unchanged."""
     chart_workbook(club)
-    carried = carry.carried(club)
+    carried = kept_parts.carried(club)
     wb = load_workbook(club)
     new = wb.create_sheet("Added")
     new.append([1])
@@ -298,7 +298,7 @@ def test_a_carried_drawing_moves_aside_for_what_openpyxl_writes(club, tmp_path):
     chart.add_data(Reference(new, min_col=1, min_row=1, max_row=2))
     new.add_chart(chart, "C2")
     out = tmp_path / "out.xlsx"
-    carry.save_keeping(wb, out, carried)
+    kept_parts.save_keeping(wb, out, carried)
     assert_valid_package(out)
     after = drawings.sheet_drawings(out)
     assert set(after) == set(carried.drawings) | {"Added"}
@@ -317,11 +317,11 @@ def test_a_carried_drawing_moves_aside_for_what_openpyxl_writes(club, tmp_path):
 
 def test_a_deleted_sheet_takes_its_drawing_along(club, tmp_path):
     button.add_button(club, "How to", name="b", label="Go", cell="B2")
-    carried = carry.carried(club)
+    carried = kept_parts.carried(club)
     wb = load_workbook(club)
     del wb["How to"]
     out = tmp_path / "out.xlsx"
-    carry.save_keeping(wb, out, carried)
+    kept_parts.save_keeping(wb, out, carried)
     assert [b["sheet"] for b in button.buttons(out)] == ["Tournament"]
     assert_valid_package(out)
 
@@ -363,9 +363,9 @@ def test_saving_in_two_passes_gives_what_one_pass_gives(club, tmp_path, monkeypa
     file: the same package as the one pass."""
     chart_workbook(club)
     one, two = tmp_path / "one.xlsx", tmp_path / "two.xlsx"
-    carry.save_keeping(load_workbook(club), one, carry.carried(club))
+    kept_parts.save_keeping(load_workbook(club), one, kept_parts.carried(club))
     monkeypatch.setitem(sys.modules, "openpyxl.writer.excel", None)
-    carry.save_keeping(load_workbook(club), two, carry.carried(club))
+    kept_parts.save_keeping(load_workbook(club), two, kept_parts.carried(club))
     a, b = parts_of(one), parts_of(two)
     assert sorted(a) == sorted(b)
     for name in a:
@@ -382,6 +382,6 @@ def test_a_failed_save_with_drawings_adds_nothing(club, tmp_path, monkeypatch):
 
     monkeypatch.setattr(excel.ExcelWriter, "write_data", broken)
     with pytest.raises(OSError, match="disk full"):
-        carry.save_keeping(load_workbook(club), tmp_path / "broken.xlsx", carry.carried(club))
+        kept_parts.save_keeping(load_workbook(club), tmp_path / "broken.xlsx", kept_parts.carried(club))
     with zipfile.ZipFile(tmp_path / "broken.xlsx") as archive:
         assert archive.namelist() == []

@@ -45,7 +45,7 @@ import pytest
 from filelock import FileLock
 from openpyxl import Workbook, load_workbook
 
-from xlbridge.files import carry, headless
+from xlbridge.files import headless, kept_parts
 from xlbridge.files.locks import RunLock
 from xlbridge.files.package import add_default, add_relationship, rewrite
 from xlbridge.cli import main
@@ -507,7 +507,7 @@ def _(ctx):
 @scenario("E-FILE-DISK-FULL")
 def _(ctx):
     Path(BOOK).write_bytes(ctx.sources("tbf-corrected"))
-    with patched(carry, "save_keeping", failing(OSError(28, "No space left on device"))):
+    with patched(kept_parts, "save_keeping", failing(OSError(28, "No space left on device"))):
         printed = recalc_file()
     assert sorted(os.listdir(".")) == [BOOK]  # no temporary file left
     return printed
@@ -516,7 +516,7 @@ def _(ctx):
 @scenario("E-FILE-TOO-LARGE")
 def _(ctx):
     Path(BOOK).write_bytes(ctx.sources("tbf-corrected"))
-    with patched(carry, "save_keeping", failing(OSError(27, "File too large"))):
+    with patched(kept_parts, "save_keeping", failing(OSError(27, "File too large"))):
         return recalc_file()
 
 

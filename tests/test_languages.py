@@ -25,7 +25,7 @@ from xlbridge.language import LANGUAGES, _, catalogue, label, speaking
 from xlbridge.rules.problems import Problem
 from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.record import RECORD
-from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.localised import Localised
 
 #: The languages whose catalogue is complete: every entry translated.
 FINISHED = ("nl", "it", "sv", "tr")
@@ -256,7 +256,7 @@ def test_an_event_workbook_speaks_its_federations_language_and_gives_the_same_nu
 
 
 def test_translated_sheet_names_name_one_language():
-    from xlbridge.workbooks.speak import SHEET_NAMES, SHEET_PREFIXES
+    from xlbridge.workbooks.localised import SHEET_NAMES, SHEET_PREFIXES
 
     for english in (*SHEET_NAMES, *SHEET_PREFIXES):
         words = {language: catalogue(language).gettext(english) for language in LANGUAGES}

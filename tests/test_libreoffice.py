@@ -46,7 +46,7 @@ def _late_heeg_correction(path: Path) -> None:
     from xlbridge.language import sheet_name
     from xlbridge.workbooks.heeg import EVENING_PREFIX, evening_table
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks.speak import language_of
+    from xlbridge.workbooks.localised import language_of
 
     wb = load_workbook(path)
     prefix = sheet_name(EVENING_PREFIX, language_of(OpenpyxlBook(wb)))
@@ -251,7 +251,7 @@ def engine_plan(path: Path):
     from xlbridge.language import speaking
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.recalc import detect
-    from xlbridge.workbooks.speak import Localised, language_of, localised
+    from xlbridge.workbooks.localised import Localised, language_of, localised
 
     book = OpenpyxlBook(load_workbook(path))
     language = language_of(book)
@@ -459,13 +459,13 @@ class PrintedSheet:
 
 
 def sheet_kind(book, name: str, language: str) -> str:
-    """A sheet's kind from the declarations: its English name when a kind declares it (speak.SHEET_NAMES), the
+    """A sheet's kind from the declarations: its English name when a kind declares it (localised.SHEET_NAMES), the
     declared prefix of its name (an evening, a period), else what the kinds recognise it as (a BridgeMania
     tournament, an event sheet); a sheet of no declared kind is a kind of its own (printed all the same)."""
     from xlbridge.language import speaking
     from xlbridge.workbooks.bridgemania.read import is_tournament_sheet
     from xlbridge.workbooks.events.kind import is_event_sheet
-    from xlbridge.workbooks.speak import SHEET_NAMES, SHEET_PREFIXES, Localised
+    from xlbridge.workbooks.localised import SHEET_NAMES, SHEET_PREFIXES, Localised
 
     english = Localised.canonical_name(name, language)
     if english in SHEET_NAMES:
@@ -485,7 +485,7 @@ def sheet_kind(book, name: str, language: str) -> str:
 def printed_sheets(wb, pdf: Path, outline: list[tuple[str, int]]) -> list[PrintedSheet]:
     """Every sheet of the workbook ``wb`` (openpyxl) with its kind and its pages in ``pdf`` (its ``outline``)."""
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks.speak import language_of
+    from xlbridge.workbooks.localised import language_of
 
     book = OpenpyxlBook(wb)
     language = language_of(book)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from xlbridge.excel import bundle, lite
-from xlbridge.files import carry
+from xlbridge.files import kept_parts
 from xlbridge.excel.bundle import REQUIREMENTS, main_py, source_files, unpack
 from xlbridge.excel.shipped import KINDS, SHIPPED
 
@@ -152,16 +152,16 @@ def test_embedding_is_reproducible(tmp_path):
 def test_saving_in_one_pass_gives_what_save_then_carry_over_gives(tmp_path):
     """``xlbridge recalc`` saves and puts the parts openpyxl drops back in one pass;
     the file must hold exactly what saving and then rewriting it with
-    :func:`carry.carry_over` gives (the two-pass way)."""
+    :func:`kept_parts.carry_over` gives (the two-pass way)."""
     from openpyxl import load_workbook
 
     source = SHIPPED_PATHS[0]
-    extras = carry.carried(source).extras
+    extras = kept_parts.carried(source).extras
     assert set(lite.PARTS) <= set(extras.parts)  # the Lite parts are kept without being named
     one, two = tmp_path / "one.xlsx", tmp_path / "two.xlsx"
-    carry.save_keeping(load_workbook(source), one, carry.Carried(extras=extras))
+    kept_parts.save_keeping(load_workbook(source), one, kept_parts.Carried(extras=extras))
     load_workbook(source).save(two)
-    assert carry.carry_over(source, two)
+    assert kept_parts.carry_over(source, two)
     with zipfile.ZipFile(one) as a, zipfile.ZipFile(two) as b:
         assert sorted(a.namelist()) == sorted(b.namelist())
         assert a.testzip() is None
@@ -170,7 +170,7 @@ def test_saving_in_one_pass_gives_what_save_then_carry_over_gives(tmp_path):
                 assert a.read(name) == b.read(name), name
     assert lite.extract(one) == lite.extract(source)
     # nothing to keep: a plain save
-    carry.save_keeping(load_workbook(source), tmp_path / "plain.xlsx", carry.Carried())
+    kept_parts.save_keeping(load_workbook(source), tmp_path / "plain.xlsx", kept_parts.Carried())
     assert lite.lite_parts(tmp_path / "plain.xlsx") == {}
 
 
@@ -185,7 +185,7 @@ def test_a_failed_save_raises_and_adds_nothing(tmp_path, monkeypatch):
 
     monkeypatch.setattr(excel.ExcelWriter, "write_data", broken)
     with pytest.raises(OSError, match="disk full"):
-        carry.save_keeping(workbook, tmp_path / "broken.xlsx", carry.carried(SHIPPED_PATHS[0]))
+        kept_parts.save_keeping(workbook, tmp_path / "broken.xlsx", kept_parts.carried(SHIPPED_PATHS[0]))
     with zipfile.ZipFile(tmp_path / "broken.xlsx") as archive:
         assert archive.namelist() == []
 

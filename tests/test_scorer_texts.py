@@ -16,7 +16,7 @@ from xlbridge.workbooks.bridgemania.build import HOW_TO_LINES
 from xlbridge.workbooks.heeg.declaration import HOWTO_LINES
 from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.messages import ACTION, DONE_EMPTY
-from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.localised import Localised
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The action by another name: "Recalculate" alone, recalc_season, "click recalculate" (the verb in prose is fine).

@@ -11,7 +11,7 @@ from xlbridge import awards
 from xlbridge.cli import main
 from xlbridge.excel.shipped import KINDS, SHIPPED, build
 from xlbridge.language import _, speaking
-from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.localised import Localised
 
 ROOT = Path(__file__).resolve().parent.parent
 

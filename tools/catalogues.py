@@ -80,7 +80,7 @@ def declared() -> Iterator[tuple[str | None, str, str]]:
     """(context, message, where) of every declared word: labels (context: the label id),
     notes and sheet names of each kind's sheets."""
     from xlbridge.workbooks import declare
-    from xlbridge.workbooks.speak import SHEET_NAMES, SHEET_PREFIXES
+    from xlbridge.workbooks.localised import SHEET_NAMES, SHEET_PREFIXES
 
     for name in (*SHEET_NAMES, *SHEET_PREFIXES):
         yield None, name, "sheet name"

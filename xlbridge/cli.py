@@ -156,7 +156,7 @@ def _show_heeg(path: Any, report: Any) -> None:
 
     from xlbridge.language import _
     from xlbridge.workbooks.heeg import YEAR
-    from xlbridge.workbooks.speak import shown_name
+    from xlbridge.workbooks.localised import shown_name
 
     print(_("Bundled example: Bridge club Heeg season workbook (synthetic), written to {path}").format(path=path))
     print(_("xlbridge recalc {path}: {count} computed cells up to date, {changed} earlier values changed; previous "

@@ -106,15 +106,15 @@ def test_only_computed_cells_change(club):
 
 SLOW_SAVE = textwrap.dedent("""
     import sys, time
-    from xlbridge.files import carry
-    original = carry.save_keeping
+    from xlbridge.files import kept_parts
+    original = kept_parts.save_keeping
     def slow_save(workbook, filename, carried):
         original(workbook, filename, carried)
         with open(filename, "r+b") as handle:   # half-written file
             handle.truncate(1000)
         print("saving", flush=True)
         time.sleep(60)
-    carry.save_keeping = slow_save
+    kept_parts.save_keeping = slow_save
     from xlbridge.files.headless import recalc_path
     recalc_path(sys.argv[1])
 """)

@@ -22,7 +22,7 @@ from xlbridge.files.problems import FileProblem
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.record import RECORD, read_record
-from xlbridge.workbooks.speak import language_of, localised
+from xlbridge.workbooks.localised import language_of, localised
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "workbooks").glob("*.xlsx")) + sorted((ROOT / "templates").glob("*.xlsx"))

@@ -35,7 +35,7 @@ from xlbridge.workbooks import recalc
 from xlbridge.workbooks.nextsheet import add_next
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.record import RECORD, Record, read_record
-from xlbridge.workbooks.speak import Localised, language_of
+from xlbridge.workbooks.localised import Localised, language_of
 
 ROOT = Path(__file__).resolve().parents[2]
 STAMP = dt.datetime(2026, 1, 20, 20, 0)

@@ -31,7 +31,7 @@ from tests.pyodide.harness import CPythonWorkbook, HarnessError, PyodideWorkbook
 from xlbridge.excel.shipped import KINDS
 from xlbridge.language import _, speaking
 from tests.alerts import is_done_message
-from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.localised import Localised
 from xlbridge.workbooks.write import CORRECTIONS_SPEC
 from xlbridge.workbooks.record import TYPED
 from xlbridge.workbooks import recalc

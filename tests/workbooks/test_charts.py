@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.files import carry
+from xlbridge.files import kept_parts
 from xlbridge.files.headless import recalc_path
 from xlbridge.files.package import Package, parse_rels, rels_name, resolve
 from xlbridge.language import sheet_name, speaking
@@ -62,10 +62,10 @@ def bm(tmp_path: Path) -> Path:
 def type_into(path: Path, sheet: str, ref: str, value: object) -> None:
     """Type ``value`` as a scorer would in Excel: the cell changes, every other part
     (the chart) stays as it was (openpyxl alone would write the chart again, its way)."""
-    kept = carry.carried(path)
+    kept = kept_parts.carried(path)
     wb = load_workbook(path)
     wb[sheet][ref] = value
-    carry.save_keeping(wb, path, kept)
+    kept_parts.save_keeping(wb, path, kept)
 
 
 def chart_rows(ws, table) -> list[list[object]]:
@@ -277,7 +277,7 @@ def test_a_scorers_own_sheet_named_chart_in_a_dutch_workbook_is_not_taken_for_gr
     wb = load_workbook(heeg)
     wb[GRAFIEK].title = "Chart"
     wb.create_sheet("Seizoen (oud)")
-    carry.save_keeping(wb, heeg, carry.carried(heeg))
+    kept_parts.save_keeping(wb, heeg, kept_parts.carried(heeg))
     report = recalc_path(heeg, backup=False)
     assert [w.code for w in report.warnings] == ["heeg.chart.added"]
     wb = load_workbook(heeg)

@@ -18,7 +18,7 @@ from openpyxl import load_workbook
 
 from xlbridge.excel.shipped import KINDS
 from xlbridge.language import sheet_name
-from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.localised import Localised
 from xlbridge.files.headless import recalc_path
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.plan import BookInputError

@@ -11,7 +11,7 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.language import sheet_name, speaking
-from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.localised import Localised
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import T_FIRST
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL

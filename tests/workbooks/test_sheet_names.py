@@ -20,7 +20,7 @@ from xlbridge.excel.shipped import build
 from xlbridge.files.headless import next_sheet_path, recalc_path
 from xlbridge.language import LANGUAGES, sheet_name
 from xlbridge.workbooks.plan import BookInputError
-from xlbridge.workbooks.speak import SHEET_NAMES
+from xlbridge.workbooks.localised import SHEET_NAMES
 
 
 @pytest.fixture(scope="module")

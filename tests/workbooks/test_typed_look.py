@@ -22,7 +22,7 @@ from xlbridge.workbooks.events.kind import is_event_sheet
 from xlbridge.workbooks.heeg import declaration as heeg
 from xlbridge.workbooks.heeg.read import read_season
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-from xlbridge.workbooks.speak import Localised, language_of
+from xlbridge.workbooks.localised import Localised, language_of
 
 ROOT = Path(__file__).resolve().parents[2]
 YELLOW = "FF" + INPUT.lstrip("#").upper()

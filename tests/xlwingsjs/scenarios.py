@@ -227,7 +227,7 @@ def shown_as_in_excel(wb: Any) -> None:
     from xlbridge.language import speaking
     from xlbridge.workbooks.messages import clear_marks, report_problems
     from xlbridge.workbooks.recalc import recalculate
-    from xlbridge.workbooks.speak import language_of, localised
+    from xlbridge.workbooks.localised import language_of, localised
 
     book = OpenpyxlBook(wb)
     language = language_of(book)

@@ -14,7 +14,7 @@ A refused run holds when it exits 2 with ``xlbridge: error:`` lines naming the p
 file byte for byte and no backup; a run that goes on holds when it exits 0 and keeps what it must (the
 chart sheet's parts byte for byte; no "your change" row from a record that is not this workbook's).  The
 builders (:func:`with_chart_sheet`, ...) write the attack files from a workbook ``xlbridge new`` made
-(saved with every part kept: :func:`xlbridge.files.carry.save_keeping`); the tests use them too.
+(saved with every part kept: :func:`xlbridge.files.kept_parts.save_keeping`); the tests use them too.
 """
 
 from __future__ import annotations
@@ -39,13 +39,13 @@ def edited(source: Path, target: Path, edit: Callable[[Any], object]) -> Path:
     does not write kept (the Lite code, the buttons, the charts)."""
     import io
 
-    from xlbridge.files import carry
+    from xlbridge.files import kept_parts
     from xlbridge.files.headless import load_bytes
 
     data = source.read_bytes()
     workbook = load_bytes(data, source.name)
     edit(workbook)
-    carry.save_keeping(workbook, target, carry.carried(io.BytesIO(data)))
+    kept_parts.save_keeping(workbook, target, kept_parts.carried(io.BytesIO(data)))
     return target
 
 

@@ -226,7 +226,7 @@ _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 def _office_js_value(value: Any) -> Any:
     """A value of an Office.js payload as a cell holds it: ``""`` an empty cell, ISO text
     a date (as xlwings converts it); text, numbers and flags as they came.  An error
-    value stays its code ("#REF!"), as openpyxl reads it headless (``workbooks/typed.py``)."""
+    value stays its code ("#REF!"), as openpyxl reads it headless (``workbooks/typed_checks.py``)."""
     if type(value) is not str:
         return value
     if value == "":

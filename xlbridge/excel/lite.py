@@ -12,7 +12,7 @@ overrides (facts in ``docs/install.md``).
 - :func:`lite_parts` lists the parts.
 
 openpyxl drops these parts when it saves; ``xlbridge recalc`` keeps them with
-every other part openpyxl does not write (:mod:`xlbridge.files.carry`), without
+every other part openpyxl does not write (:mod:`xlbridge.files.kept_parts`), without
 having to know they are xlwings Lite's.
 """
 

@@ -26,7 +26,7 @@ from xlbridge.workbooks.messages import ACTION, clear_marks, done_text, report_p
 from xlbridge.workbooks.nextsheet import add_next, added_text, nothing_added
 from xlbridge.workbooks.plan import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
-from xlbridge.workbooks.speak import language_of, localised
+from xlbridge.workbooks.localised import language_of, localised
 
 
 def recalculate(book) -> None:

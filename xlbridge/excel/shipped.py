@@ -53,7 +53,7 @@ class WorkbookKind:
         """This kind as built in ``language``: the button on the main sheet under its
         name there, with its label in that language; the sheets never read by their names."""
         from xlbridge.language import _, sheet_name, speaking
-        from xlbridge.workbooks.speak import Localised
+        from xlbridge.workbooks.localised import Localised
 
         with speaking(language):
             label = _(self.button.label)
@@ -193,10 +193,10 @@ def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force
 
 
 def built(kind: WorkbookKind, blank: bool) -> Workbook:
-    """The workbook of ``kind`` in its language (:func:`~xlbridge.workbooks.speak.built_in`)."""
+    """The workbook of ``kind`` in its language (:func:`~xlbridge.workbooks.localised.built_in`)."""
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.recalc import recalculate
-    from xlbridge.workbooks.speak import built_in
+    from xlbridge.workbooks.localised import built_in
 
     workbook = built_in(kind.build, kind.language, blank)
     # recalculated once, as it is: it writes no cell (the builder filled them) but the record of

@@ -209,7 +209,7 @@ def _sheets_and_language(archive: zipfile.ZipFile) -> tuple[dict[str, str], str]
     """{worksheet part: its sheet's name} and the workbook's language, from its sheet names (a workbook
     whose own parts are too large or unreadable: none, English)."""
     from xlbridge.files.package import Package, rels_name
-    from xlbridge.workbooks.speak import language_of
+    from xlbridge.workbooks.localised import language_of
 
     package = Package(archive)
 

@@ -5,7 +5,7 @@ re-writes, lossy, the charts and images it half understands.
 :func:`sheet_drawings` reads every worksheet's drawing with everything it refers
 to (charts, their style and colour parts, images, ...) and :func:`place` puts
 them into the package openpyxl wrote, re-linked to the sheets of the same name
-(:mod:`xlbridge.files.carry` does it in the same pass as the package-level parts).
+(:mod:`xlbridge.files.kept_parts` does it in the same pass as the package-level parts).
 """
 
 

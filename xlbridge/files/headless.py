@@ -35,8 +35,8 @@ from pathlib import Path
 from xml.parsers import expat
 
 from xlbridge.rules.problems import N_
-from xlbridge.files import carry
-from xlbridge.files.carry import REL_VBA, vba_parts
+from xlbridge.files import kept_parts
+from xlbridge.files.kept_parts import REL_VBA, vba_parts
 from xlbridge.files.budget import (BUDGET, Budget, check_entries, check_parts, damaged, opened,
                                    signature_problem)
 from xlbridge.files.atomic import ChangedWhileReading, Keep, Snapshot, clear_stale_temps, commit, discard, prepare
@@ -47,7 +47,7 @@ from xlbridge.files.package import CONTENT_TYPES, Package
 from xlbridge.files.problems import LOCKED, FileProblem, from_os_error
 from xlbridge.files.unchanged import unchanged_report
 from xlbridge.workbooks.plan import at
-from xlbridge.workbooks.recalc import BookInputError, Problem, Report, recalculate
+from xlbridge.workbooks.recalc import BookInputError, LocatedProblem, Report, recalculate
 
 LOCK_WAIT_SECONDS = 60
 
@@ -127,7 +127,7 @@ def _position(ref: bytes) -> tuple[int, int]:
         return (0, 0)
 
 
-def merges_too_large(package: Package) -> list[Problem]:
+def merges_too_large(package: Package) -> list[LocatedProblem]:
     """Sheets whose merged areas, or cells with a hyperlink, openpyxl could not hold (checked before loading)."""
     problems = []
     for sheet, part in package.sheets().items():
@@ -311,8 +311,8 @@ def save_atomically(workbook, path: Path, carry_from: Path | io.BytesIO | None =
                     keep: Keep | None = None) -> None:
     """Save ``workbook`` to a temporary file beside ``path`` and move it into place;
     the parts openpyxl drops are carried from ``carry_from`` (an earlier version)."""
-    parts = carry.carried(carry_from) if carry_from is not None else carry.Carried()
-    temp = prepare(path, lambda t: carry.save_keeping(workbook, t, parts), keep)
+    parts = kept_parts.carried(carry_from) if carry_from is not None else kept_parts.Carried()
+    temp = prepare(path, lambda t: kept_parts.save_keeping(workbook, t, parts), keep)
     try:
         commit(temp, path)
     except BaseException:
@@ -397,11 +397,11 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Bu
     workbook = load_checked(data, shown, keep_vba)
     report = change(workbook)
     keep = Keep.of(snapshot.info)
-    parts = carry.carried(io.BytesIO(data))
+    parts = kept_parts.carried(io.BytesIO(data))
     new = old = None
     try:
         def write(temp: Path) -> None:
-            carry.save_keeping(workbook, temp, parts)
+            kept_parts.save_keeping(workbook, temp, parts)
             if finish is not None:
                 finish(temp, workbook, report)
 
@@ -423,5 +423,6 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Bu
     return report
 
 
-__all__ = ["FileProblem", "BookInputError", "Problem", "recalc_path", "next_sheet_path", "backup_path", "load", "load_bytes",
+__all__ = ["FileProblem", "BookInputError", "LocatedProblem", "recalc_path", "next_sheet_path", "backup_path",
+           "load", "load_bytes",
            "lock_path", "real_path"]

@@ -10,7 +10,7 @@ sheets by number), marked with the code name :data:`SET_ASIDE`, which the headle
 out of the sheets it reads (``OpenpyxlBook.other_sheets``); and when the workbook is saved,
 :func:`restore` puts the sheet back, with every part it refers to (its drawing, the chart, the
 chart's style and colours), byte for byte, in place of that empty worksheet
-(:mod:`xlbridge.files.carry` does it in the same pass as the drawings).
+(:mod:`xlbridge.files.kept_parts` does it in the same pass as the drawings).
 """
 
 from __future__ import annotations

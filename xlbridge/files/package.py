@@ -3,7 +3,7 @@
 An .xlsx is a zip of parts (OPC): XML parts, their relationship parts
 (``_rels/NAME.rels``) and ``[Content_Types].xml``.  openpyxl rewrites the whole
 package when it saves; the layers that must keep what openpyxl does not know
-(:mod:`xlbridge.files.carry`, :mod:`xlbridge.files.drawings`) and the button
+(:mod:`xlbridge.files.kept_parts`, :mod:`xlbridge.files.drawings`) and the button
 writer (:mod:`xlbridge.excel.button`) use these small tools instead: read a
 package (:class:`Package`), add a relationship, a drawing reference, a content
 type, re-target relationships, and rewrite a zip atomically with some parts

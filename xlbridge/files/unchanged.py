@@ -39,7 +39,7 @@ from xlbridge.workbooks.book import Grid, Layout, _clean_value_for_write, _is_nu
 from xlbridge.workbooks.openpyxl_book import within_bounds
 from xlbridge.workbooks.plan import BookInputError, Report
 from xlbridge.workbooks.record import read_record
-from xlbridge.workbooks.speak import Localised, language_of, localised
+from xlbridge.workbooks.localised import Localised, language_of, localised
 
 __all__ = ["CalamineBook", "Changes", "NotFast", "differs_from_openpyxl", "typed_since", "unchanged_report"]
 

@@ -15,7 +15,7 @@ from xlbridge.values import is_blank
 from xlbridge.workbooks.book import Grid, Layout
 from xlbridge.workbooks.declare import Setting, Table
 from xlbridge.workbooks.plan import Block, Plan, at
-from xlbridge.workbooks.speak import shown_name
+from xlbridge.workbooks.localised import shown_name
 
 __all__ = ["typed_pair", "add_again", "write_table", "ADDED"]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xlbridge.language import N_, _
-from xlbridge.rules.problems import Problem as RuleProblem
+from xlbridge.rules.problems import Problem
 from xlbridge.workbooks.book import BookAdapter
-from xlbridge.workbooks.plan import Problem, Report
+from xlbridge.workbooks.plan import LocatedProblem, Report
 from xlbridge.workbooks.record import DAMAGED_CODE, FOREIGN_CODE, TOO_LARGE_CODE, TYPED_OVER_CODE
-from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.localised import Localised
 
 MESSAGES = "Messages"
 #: Warnings whose cell is not marked (nor named in column B, which the next run unmarks
@@ -80,29 +80,29 @@ def done_text(report: Report, how: str = "") -> str:
     or that nothing is filled in yet (a template recalculated as it came; ``how``:
     the command, for the CLI)."""
     if report.results == 0 and not report.changes:
-        problem = RuleProblem("recalc.empty", DONE_EMPTY, action=_(ACTION), how=f" ({how})" if how else "")
+        problem = Problem("recalc.empty", DONE_EMPTY, action=_(ACTION), how=f" ({how})" if how else "")
     elif report.changes:
-        problem = RuleProblem("recalc.done", DONE_CHANGED, cells=report.cells_written, changed=len(report.changes))
+        problem = Problem("recalc.done", DONE_CHANGED, cells=report.cells_written, changed=len(report.changes))
     else:
-        problem = RuleProblem("recalc.done", DONE, cells=report.cells_written)
+        problem = Problem("recalc.done", DONE, cells=report.cells_written)
     return problem.message
 
 
 def nothing_written(count: int, how: str = "") -> str:
     """What the scorer reads after the problems: nothing was written, and what to
     do next (``how``: the command, for the CLI)."""
-    return RuleProblem("recalc.nothing-written", NOTHING_WRITTEN, count=count, action=_(ACTION),
+    return Problem("recalc.nothing-written", NOTHING_WRITTEN, count=count, action=_(ACTION),
                        how=f" ({how})" if how else "").message
 
 
-def report_problems(book: BookAdapter, problems: Sequence[Problem], done: str | None = None,
-                    clear_old: bool = True, warnings: Sequence[Problem] = ()) -> None:
+def report_problems(book: BookAdapter, problems: Sequence[LocatedProblem], done: str | None = None,
+                    clear_old: bool = True, warnings: Sequence[LocatedProblem] = ()) -> None:
     """Show ``problems`` (or ``done`` when there are none) and keep the Messages sheet
     current; ``clear_old=False`` when :func:`clear_marks` already removed the old marks.
     ``warnings`` (a recalculation that went on) are listed below and marked orange."""
     names = book.sheet_names()
     if warnings and done:
-        done += RuleProblem("recalc.warnings", DONE_WARNINGS, count=len(warnings)).message
+        done += Problem("recalc.warnings", DONE_WARNINGS, count=len(warnings)).message
     local = Localised.local_name(MESSAGES, getattr(book, "language", "en")).casefold()
     others = getattr(book, "other_sheets", list)()  # (chart sheets)
     clash = MESSAGES not in names and any(n.casefold() == local for n in [*names, *others])  # sheetnames.py

@@ -28,7 +28,7 @@ from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.plan import BookInputError, NextSheet, at
 from xlbridge.workbooks.recalc import detect
 from xlbridge.workbooks.sheetnames import misnamed, other_sheets
-from xlbridge.workbooks.speak import language_of, localised
+from xlbridge.workbooks.localised import language_of, localised
 from xlbridge.workbooks.write import RECORD_SHEET, apply
 
 __all__ = ["NextSheet", "add_next", "plan_next", "NEW_EVENING", "NEW_TOURNAMENT", "ACTIONS", "added_text",
@@ -95,18 +95,18 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
 def added_text(found: NextSheet) -> str:
     """What the scorer reads after the sheet was added (in the language spoken)."""
     from xlbridge.language import _
-    from xlbridge.rules.problems import Problem as RuleProblem
+    from xlbridge.rules.problems import Problem
     from xlbridge.workbooks.messages import ACTION
-    from xlbridge.workbooks.speak import shown_name
+    from xlbridge.workbooks.localised import shown_name
 
     params = dict(sheet=shown_name(found.sheet), pairs=found.pairs, action=_(ACTION),
                   season=shown_name(found.entered[0] if found.entered else "Season"),
                   cell=found.entered[1] if found.entered else "")
-    return RuleProblem("next.added", ADDED if found.entered else ADDED_LISTED, **params).message
+    return Problem("next.added", ADDED if found.entered else ADDED_LISTED, **params).message
 
 
 def nothing_added(count: int, how: str = "") -> str:
     """After the problems: nothing was added, and what to do (``how``: the command, for the CLI)."""
-    from xlbridge.rules.problems import Problem as RuleProblem
+    from xlbridge.rules.problems import Problem
 
-    return RuleProblem("next.nothing-added", NOTHING_ADDED, count=count, how=f" ({how})" if how else "").message
+    return Problem("next.nothing-added", NOTHING_ADDED, count=count, how=f" ({how})" if how else "").message

@@ -21,7 +21,7 @@ from xlbridge.rules.problems import N_
 from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Grid, Layout, Rule, _clean_value_for_write,
                                      _is_number, _ReadOnce, area_name, cells_of, column_letter, looks_like_formula,
                                      same_number)
-from xlbridge.workbooks.plan import BookInputError, Problem, at, cell_name
+from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at, cell_name
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
 #: 1,000 would be 800 MB of grid, hence the cell bound).  xlbridge's largest
@@ -42,7 +42,7 @@ def within_bounds(rows: int, cols: int) -> bool:
     return rows <= MAX_ROWS and cols <= MAX_COLUMNS and rows * cols <= MAX_CELLS
 
 
-def far_out(sheet: str, positions: list[tuple[int, int]]) -> list[Problem]:
+def far_out(sheet: str, positions: list[tuple[int, int]]) -> list[LocatedProblem]:
     """Problems at the values that make a sheet's used area too large."""
     beyond = sorted((p for p in positions if p[0] > MAX_ROWS or p[1] > MAX_COLUMNS),
                     key=lambda p: (-(p[0] * p[1]), p))
@@ -139,7 +139,8 @@ class OpenpyxlBook(_ReadOnce):
             grid[r - 1][c - 1] = value
         return grid
 
-    def _merged_into(self, ws: Any, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> list[Problem]:
+    def _merged_into(self, ws: Any, sheet: str, row: int, col: int,
+                     values: Sequence[Sequence[Any]]) -> list[LocatedProblem]:
         """Problems for the cells of a block that lie in a merged area, not its
         top-left cell, and would get a value: openpyxl (and Excel) cannot hold one."""
         ranges = ws.merged_cells.ranges

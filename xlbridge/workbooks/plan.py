@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from xlbridge.rules.problems import Problem as RuleProblem
+from xlbridge.rules.problems import Problem
 from xlbridge.rules.problems import N_, ProblemsError, RuleError
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout, column_letter
 
@@ -26,20 +26,20 @@ def cell_name(row: int, col: int) -> str:
     return f"{column_letter(col)}{row}"
 
 
-class Problem:
+class LocatedProblem:
     """One thing wrong in the workbook, located for the scorer: the typed problem
     (:class:`xlbridge.rules.problems.Problem`) and the sheet and cell it is at.
 
-    ``Problem(sheet, cell, problem)``; ``cell`` is ``None`` for a whole sheet (or
+    ``LocatedProblem(sheet, cell, problem)``; ``cell`` is ``None`` for a whole sheet (or
     ``sheet`` is ``"workbook"``).  ``code`` and the concerns are the typed problem's.
     """
 
     __slots__ = ("sheet", "cell", "problem")
 
-    def __init__(self, sheet: str, cell: str | None, problem: RuleProblem | str):
+    def __init__(self, sheet: str, cell: str | None, problem: Problem | str):
         self.sheet = sheet
         self.cell = cell
-        self.problem = problem if isinstance(problem, RuleProblem) else RuleError(problem).problem
+        self.problem = problem if isinstance(problem, Problem) else RuleError(problem).problem
 
     @property
     def message(self) -> str:
@@ -50,20 +50,20 @@ class Problem:
         return self.problem.code
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Problem) and (self.sheet, self.cell, self.problem) == (
+        return isinstance(other, LocatedProblem) and (self.sheet, self.cell, self.problem) == (
             other.sheet, other.cell, other.problem)
 
     def __hash__(self) -> int:
         return hash((self.sheet, self.cell, self.problem))
 
     def __repr__(self) -> str:
-        return f"Problem({self.sheet!r}, {self.cell!r}, {self.message!r})"
+        return f"LocatedProblem({self.sheet!r}, {self.cell!r}, {self.message!r})"
 
     @property
     def shown_sheet(self) -> str:
         """The sheet's name as the scorer sees it (in the workbook's language)."""
         from xlbridge.language import current
-        from xlbridge.workbooks.speak import Localised
+        from xlbridge.workbooks.localised import Localised
 
         return self.sheet if self.sheet == "workbook" else Localised.local_name(self.sheet, current())
 
@@ -77,10 +77,10 @@ class Problem:
         return f"{where}: {self.message}"
 
 
-def at(sheet: str, cell: str | None, code: str, template: str, /, **params: Any) -> Problem:
+def at(sheet: str, cell: str | None, code: str, template: str, /, **params: Any) -> LocatedProblem:
     """A located problem in one call:
     ``at("Tournament", "C12", "event.score.text", "score {value!r} is not a number", value="5x")``."""
-    return Problem(sheet, cell, RuleProblem(code, template, **params))
+    return LocatedProblem(sheet, cell, Problem(code, template, **params))
 
 
 class BookInputError(ProblemsError):
@@ -125,7 +125,7 @@ class Plan:
     fills: list[tuple[str, int, int, str | None]] = field(default_factory=list)
     clear: list[tuple[str, int, int, int, int]] = field(default_factory=list)  # sheet, row, col, nrows, ncols
     layouts: list[tuple[str, Layout]] = field(default_factory=list)  # the look of sheets in new_sheets
-    warnings: list[Problem] = field(default_factory=list)
+    warnings: list[LocatedProblem] = field(default_factory=list)
 
 
 class Kind(Protocol):
@@ -164,7 +164,7 @@ class Report:
     kind: str
     cells_written: int
     changes: list[Change]
-    warnings: list[Problem] = field(default_factory=list)
+    warnings: list[LocatedProblem] = field(default_factory=list)
     results: int | None = None
     language: str = "en"
     plan: Plan | None = field(default=None, repr=False, compare=False)  # what was applied

@@ -6,7 +6,7 @@ problem and nothing is written), diffs the plan against the cells, applies it
 through the :class:`~xlbridge.workbooks.book.BookAdapter` and appends the changed
 earlier values to the Corrections sheet -- the same code for Excel (the "Recalculate
 season" script) and headless (``xlbridge recalc``).  The workbook is read and written
-in its own language (:mod:`xlbridge.workbooks.speak`).
+in its own language (:mod:`xlbridge.workbooks.localised`).
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from typing import Any
 from xlbridge.language import _, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import kinds
-from xlbridge.workbooks.plan import BookInputError, Kind, Problem, Report, at
+from xlbridge.workbooks.plan import BookInputError, Kind, LocatedProblem, Report, at
 from xlbridge.workbooks.record import (RECORD, Comparison, compare, foreign, make_record, read_record,
                                       write_record)
 from xlbridge.workbooks.sheetnames import misnamed
-from xlbridge.workbooks.speak import language_of, localised
+from xlbridge.workbooks.localised import language_of, localised
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
 
 __all__ = ["recalculate", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
-           "BookInputError", "Problem", "Report"]
+           "BookInputError", "LocatedProblem", "Report"]
 
 
 def _kinds() -> tuple[Kind, ...]:
@@ -54,7 +54,7 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
     the record of the last recalculation, written here too, in the same run) (default: now, to the minute); a new Corrections sheet
     goes right after the first sheet (the Season sheet of a season workbook).  The
     workbook is read and written in its own language
-    (:func:`~xlbridge.workbooks.speak.language_of`; ``language`` to say it); the
+    (:func:`~xlbridge.workbooks.localised.language_of`; ``language`` to say it); the
     report and a :class:`~xlbridge.workbooks.plan.BookInputError` carry it as ``.language``.
     """
     language = language or getattr(book, "language", None) or language_of(book)

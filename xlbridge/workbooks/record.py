@@ -50,7 +50,7 @@ from typing import Any
 from xlbridge.language import N_, _
 from xlbridge.values import EXCEL_EPOCH, day_of
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout
-from xlbridge.workbooks.plan import Change, Plan, Problem, at, cell_name
+from xlbridge.workbooks.plan import Change, Plan, LocatedProblem, at, cell_name
 from xlbridge.workbooks.write import RECORD_SHEET
 from xlbridge.workbooks.write import _same as same
 
@@ -224,7 +224,7 @@ def _recorded_sheets(book: BookAdapter, never_read: Iterable[str]) -> list[str]:
     return [n for n in book.sheet_names() if n not in skip]
 
 
-def read_record(book: BookAdapter) -> tuple[Record | None, list[Problem]]:
+def read_record(book: BookAdapter) -> tuple[Record | None, list[LocatedProblem]]:
     """The record the last recalculation left (``None``: none), and a warning when it is damaged."""
     if RECORD not in book.sheet_names():
         return None, []
@@ -246,7 +246,7 @@ def read_record(book: BookAdapter) -> tuple[Record | None, list[Problem]]:
     return (None, [_too_large()]) if record.cells() > MAX_RECORD_CELLS else (record, [])
 
 
-def _too_large() -> Problem:
+def _too_large() -> LocatedProblem:
     return at(RECORD, None, TOO_LARGE_CODE, N_(
         "the record of the last recalculation (the hidden sheet {sheet}) holds more than a record can ({cells:,} "
         "cells, {text:,} characters): it was set aside, so this recalculation could not list which typed cells "
@@ -254,7 +254,7 @@ def _too_large() -> Problem:
         cells=MAX_RECORD_CELLS, text=MAX_RECORD_TEXT)
 
 
-def foreign(record: Record, now: Record, kind: str) -> Problem | None:
+def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
     """A warning when ``record`` is not a record of this workbook (``now``: the record of this run): made
     for another kind, or more than half of the typed values it holds (and more than :data:`FOREIGN_MIN`)
     differ from the cells now -- a record copied from another workbook."""
@@ -376,7 +376,7 @@ class Comparison:
 
     typed: list[Change] = field(default_factory=list)
     over: list[Change] = field(default_factory=list)
-    warnings: list[Problem] = field(default_factory=list)
+    warnings: list[LocatedProblem] = field(default_factory=list)
 
 
 def _same(old: Any, new: Any) -> bool:

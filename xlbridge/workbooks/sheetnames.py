@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xlbridge.language import N_, catalogue, installed, sheet_name
-from xlbridge.rules.problems import Problem as RuleProblem
+from xlbridge.rules.problems import Problem
 from xlbridge.workbooks.book import BookAdapter, Grid
-from xlbridge.workbooks.plan import Problem, at
+from xlbridge.workbooks.plan import LocatedProblem, at
 from xlbridge.workbooks.record import TITLE
-from xlbridge.workbooks.speak import SHEET_NAMES
+from xlbridge.workbooks.localised import SHEET_NAMES
 from xlbridge.workbooks.write import RECORD_SHEET
 
 __all__ = ["MAX_LENGTH", "FORBIDDEN", "owned", "name_problem", "misnamed", "other_sheets", "is_record"]
@@ -51,29 +51,29 @@ def owned(language: str | None = None) -> dict[str, str]:
     return names
 
 
-def name_problem(name: str, taken: Sequence[str] = ()) -> RuleProblem | None:
+def name_problem(name: str, taken: Sequence[str] = ()) -> Problem | None:
     """Why ``name`` (not empty: an empty ``--name`` is the next number) cannot be a new sheet's name
     (``None``: it can); ``taken``: the workbook's sheets."""
     if len(name) > MAX_LENGTH:
-        return RuleProblem("sheet.name.too-long", N_("the sheet name {name!r} has {length} characters; Excel allows "
+        return Problem("sheet.name.too-long", N_("the sheet name {name!r} has {length} characters; Excel allows "
                                                      "at most {limit}: give a shorter name"),
                            name=name[:MAX_LENGTH] + "...", length=len(name), limit=MAX_LENGTH)
     bad = "".join(dict.fromkeys(ch for ch in name if ch in FORBIDDEN))
     if bad:
-        return RuleProblem("sheet.name.character", N_("the sheet name {name!r} has {characters}, which Excel does not "
+        return Problem("sheet.name.character", N_("the sheet name {name!r} has {characters}, which Excel does not "
                                                       "allow in a sheet name (none of : \\ / ? * [ ]): give another "
                                                       "name"), name=name, characters=" ".join(bad))
     if name.startswith("'") or name.endswith("'"):
-        return RuleProblem("sheet.name.apostrophe", N_("the sheet name {name!r} starts or ends with an apostrophe, "
+        return Problem("sheet.name.apostrophe", N_("the sheet name {name!r} starts or ends with an apostrophe, "
                                                        "which Excel does not allow: give another name"), name=name)
     folded = name.casefold()
     if folded == _EXCEL_OWN or folded in owned():
-        return RuleProblem("sheet.name.reserved", N_("{name!r} is the name of a sheet xlbridge or Excel keeps for "
+        return Problem("sheet.name.reserved", N_("{name!r} is the name of a sheet xlbridge or Excel keeps for "
                                                      "itself (in some language, in any case): give another name"),
                            name=name)
     same = next((t for t in taken if t.casefold() == folded), None)
     if same is not None:
-        return RuleProblem("sheet.name.taken", N_("the sheet {sheet!r} is already there (Excel does not tell "
+        return Problem("sheet.name.taken", N_("the sheet {sheet!r} is already there (Excel does not tell "
                                                   "{name!r} from it): give another name"), sheet=same, name=name)
     return None
 
@@ -94,7 +94,7 @@ def is_record(grid: Grid) -> bool:
     return column[0] in titles or any(isinstance(v, str) and v.startswith("~") for v in column[1:])
 
 
-def misnamed(book: BookAdapter, language: str) -> list[Problem]:
+def misnamed(book: BookAdapter, language: str) -> list[LocatedProblem]:
     """The sheets that have a name xlbridge owns in ``language`` in another case, a sheet ``xlbridge``
     that is not the record, and the chart sheets with a name xlbridge owns (``book``: its sheets by the
     names the scorer sees)."""

@@ -15,7 +15,7 @@ from xlbridge.language import N_, _
 from xlbridge.workbooks.book import DATETIME_FORMAT, BookAdapter, Grid, Layout, _clean_value_for_write
 from xlbridge.workbooks.declare import Column, Print, SheetSpec, Table, merge_areas
 from xlbridge.workbooks.plan import Change, Plan, cell_name
-from xlbridge.workbooks.speak import Localised
+from xlbridge.workbooks.localised import Localised
 
 __all__ = ["diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS", "CORRECTIONS_HEADER", "CORRECTIONS_SPEC"]
 

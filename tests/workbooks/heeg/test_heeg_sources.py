@@ -22,7 +22,7 @@ PACKAGE = Path(xlbridge.__file__).parent
 SOURCES = sorted([*(PACKAGE / "clubs" / "heeg").glob("*.py"), *(PACKAGE / "workbooks" / "heeg").glob("*.py")])
 CODE = re.compile(r"problems|[a-z]+(\.[a-z0-9-]+)+")  # "problems": the summary of a ProblemsError
 #: Calls that make a problem, and the position of their code and template.
-MAKERS = {"RuleError": 0, "RuleProblem": 0, "Problem": 0, "HeegProblem": 0, "problem": 0, "bad": 0, "bad_at": 1, "at": 2}
+MAKERS = {"RuleError": 0, "Problem": 0, "HeegProblem": 0, "problem": 0, "bad": 0, "bad_at": 1, "at": 2}
 
 
 def _trees():
@@ -61,8 +61,6 @@ def test_every_problem_is_made_with_a_code_and_a_plain_template():
             args = node.args
             if len(args) <= at:  # RuleError(problem): a problem made elsewhere
                 continue
-            if _name(node.func) == "Problem" and len(args) == 3 and not node.keywords:
-                continue  # plan.Problem(sheet, cell, problem): a problem made elsewhere, placed
             code = args[at]
             if isinstance(code, ast.Constant) and isinstance(code.value, str):
                 assert CODE.fullmatch(code.value), (path.name, node.lineno, code.value)

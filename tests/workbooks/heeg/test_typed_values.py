@@ -23,7 +23,7 @@ from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, evening_table
 from xlbridge.workbooks.messages import HEADER_WARNINGS, MESSAGES, WARNING_MARK, clear_marks, report_problems
 from xlbridge.workbooks.recalc import recalculate
-from xlbridge.workbooks.speak import Localised, localised
+from xlbridge.workbooks.localised import Localised, localised
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLE = evening_table(6, ["1", "2", "3"])

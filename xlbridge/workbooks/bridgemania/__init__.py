@@ -12,7 +12,7 @@ and writes the computed cells.  One module per job:
   typed records, the structure checked against the declaration;
 - :mod:`~xlbridge.workbooks.bridgemania.locate` -- the engine's problems put at
   their cells from their codes and concerns;
-- :mod:`~xlbridge.workbooks.bridgemania.plan` -- the kind
+- :mod:`~xlbridge.workbooks.bridgemania.compute` -- the kind
   (:class:`BridgeManiaSeason`, registered in :data:`xlbridge.workbooks.kinds.MODULES`)
   and the computed cells it plans;
 - :mod:`~xlbridge.workbooks.bridgemania.build` -- the builder
@@ -42,7 +42,7 @@ from xlbridge.workbooks.bridgemania.declaration import (
 from xlbridge.workbooks.bridgemania.declaration import (
     SECTIONS as _SECTIONS,
 )
-from xlbridge.workbooks.bridgemania.plan import BridgeManiaSeason
+from xlbridge.workbooks.bridgemania.compute import BridgeManiaSeason
 
 #: Names other modules and tests use: derived from the declaration.
 T_HEADER = PAIRS.header_row

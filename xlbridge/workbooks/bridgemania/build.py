@@ -40,14 +40,14 @@ LANGUAGE = "it"
 
 def bridgemania_workbook(blank: bool = False, language: str = LANGUAGE):
     """The BridgeMania season workbook in ``language``: the demo season recalculated, or a blank template."""
-    from xlbridge.workbooks.speak import built_in
+    from xlbridge.workbooks.localised import built_in
 
     return built_in(build_workbook, language, blank)
 
 
 def build_workbook(blank: bool = False):
     """The BridgeMania season workbook in the language spoken, its sheets under their English names
-    (:func:`~xlbridge.workbooks.speak.built_in` names them)."""
+    (:func:`~xlbridge.workbooks.localised.built_in` names them)."""
     if blank:
         return season_workbook(None)
     from xlbridge.clubs.bridgemania.demo import demo_season
@@ -63,7 +63,7 @@ def season_workbook(season: bm.Season | None, next_host: str | None = None, capa
     from openpyxl import Workbook
 
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks.bridgemania.plan import BridgeManiaSeason
+    from xlbridge.workbooks.bridgemania.compute import BridgeManiaSeason
     from xlbridge.workbooks.write import apply
 
     wb = Workbook()
@@ -347,7 +347,7 @@ def _build_chart(ws, season: bm.Season | None) -> None:
     from dataclasses import replace
 
     from xlbridge.language import current
-    from xlbridge.workbooks.speak import Localised
+    from xlbridge.workbooks.localised import Localised
     from xlbridge.workbooks.style import draw_chart
 
     st = _style()

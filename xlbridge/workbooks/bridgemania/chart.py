@@ -26,9 +26,9 @@ from xlbridge.values import as_date, as_text
 from xlbridge.workbooks.book import Grid
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks import chartsheet
-from xlbridge.workbooks.plan import Plan, Problem, at
-from xlbridge.workbooks.speak import shown_name
-from xlbridge.workbooks.typed import cell_problem
+from xlbridge.workbooks.plan import Plan, LocatedProblem, at
+from xlbridge.workbooks.localised import shown_name
+from xlbridge.workbooks.typed_checks import cell_problem
 
 __all__ = ["chart_problems", "plan_chart"]
 
@@ -38,7 +38,7 @@ def typed_pair(grid: Grid | None) -> str | None:
     return chartsheet.typed_pair(d.CHART_PAIR, grid)
 
 
-def chart_problems(grid: Grid | None, base_pairs: Iterable[str]) -> list[Problem]:
+def chart_problems(grid: Grid | None, base_pairs: Iterable[str]) -> list[LocatedProblem]:
     """The typed pair of the Chart sheet, checked: a formula, an error value or an
     id that is not a base pair's is a problem at its cell."""
     value = typed_pair(grid)

@@ -24,9 +24,9 @@ from xlbridge.workbooks.book import BookAdapter, Layout
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.read import SeasonPlaces, check_headers, read_season
 from xlbridge.workbooks.declare import COMPUTED_HEADER, INPUT, cell_ref, merge_areas, rule_of
-from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, Problem, at
+from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, LocatedProblem, at
 from xlbridge.workbooks.sheetnames import name_problem
-from xlbridge.workbooks.speak import shown_name
+from xlbridge.workbooks.localised import shown_name
 
 __all__ = ["next_tournament", "next_id", "tournament_blocks", "WEEK", "FIRST_ID"]
 
@@ -84,7 +84,8 @@ def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None,
                                  "of the calendar); nothing was added: give another name", tournament=tid)])
     problem = name_problem(tid, names if taken is None else taken)
     if problem is not None:
-        raise BookInputError([Problem(d.SEASON, d.CALENDAR.cell("tournament", where.last_calendar_row + 1), problem)])
+        raise BookInputError([LocatedProblem(d.SEASON, d.CALENDAR.cell("tournament", where.last_calendar_row + 1),
+                                             problem)])
     dates = [(r, as_date(date)) for (r, _tid), (date, _host) in zip(where.calendar, calendar)]
     dated = [(day_, r) for r, day_ in dates if day_ is not None]
     last = max(dated) if dated else None

@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xlbridge.language import _
-from xlbridge.workbooks.speak import shown_name
+from xlbridge.workbooks.localised import shown_name
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.values import as_date, as_text, as_whole, is_blank
 from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.declare import SheetSpec, Table, cell_ref
-from xlbridge.workbooks.plan import Problem, at
-from xlbridge.workbooks.typed import cell_problem, spaced
+from xlbridge.workbooks.plan import LocatedProblem, at
+from xlbridge.workbooks.typed_checks import cell_problem, spaced
 
 __all__ = ["SeasonPlaces", "TournamentPlaces", "read_season", "read_tournament", "is_tournament_sheet",
            "check_headers", "ids", "formulas"]
@@ -48,7 +48,7 @@ class SeasonPlaces:
     calendar_rows: dict[str, list[int]] = field(default_factory=dict)
     calendar: list[tuple[int, str]] = field(default_factory=list)  # (row, tournament id), in order
     last_calendar_row: int = d.CALENDAR.first_row - 1
-    warnings: list[Problem] = field(default_factory=list)  # an id typed with a space before or after it
+    warnings: list[LocatedProblem] = field(default_factory=list)  # an id typed with a space before or after it
 
 
 @dataclass
@@ -69,7 +69,7 @@ class TournamentPlaces:
     hand_rows: dict[str, int] = field(default_factory=dict)
     typed_split: set[str] = field(default_factory=set)
     sections: dict[str, int] = field(default_factory=dict)  # section id -> title row
-    warnings: list[Problem] = field(default_factory=list)  # an id typed with a space before or after it
+    warnings: list[LocatedProblem] = field(default_factory=list)  # an id typed with a space before or after it
 
     def board_col(self, board: int) -> int:
         return self.first_board + board - 1
@@ -122,7 +122,7 @@ def is_tournament_sheet(grid: Grid) -> bool:
     return isinstance(title, str) and title.startswith(_(d.TOURNAMENT_TITLE))
 
 
-def check_headers(sheet: str, grid: Grid, table: Table, only: tuple[str, ...] | None = None) -> list[Problem]:
+def check_headers(sheet: str, grid: Grid, table: Table, only: tuple[str, ...] | None = None) -> list[LocatedProblem]:
     """A problem at every header cell of ``table`` that does not hold its label."""
     out = []
     for column in table.columns:
@@ -138,13 +138,13 @@ def check_headers(sheet: str, grid: Grid, table: Table, only: tuple[str, ...] | 
     return out
 
 
-def formulas(sheet: str, grid: Grid, cells: Iterable[tuple[int, int]]) -> list[Problem]:
+def formulas(sheet: str, grid: Grid, cells: Iterable[tuple[int, int]]) -> list[LocatedProblem]:
     """A problem at every typed cell of ``cells`` that holds a formula or an error value (:mod:`..typed`):
     the same located problem as in every kind (issue 25: a Name built by a formula became the pair's name)."""
     return [p for r, c in cells if (p := cell_problem(sheet, cell_ref(r, c), cell(grid, r, c))) is not None]
 
 
-def spaced_ids(sheet: str, grid: Grid, cells: Iterable[tuple[int, int]]) -> list[Problem]:
+def spaced_ids(sheet: str, grid: Grid, cells: Iterable[tuple[int, int]]) -> list[LocatedProblem]:
     """A warning at every id of ``cells`` typed with a space before or after it (compared without)."""
     return [w for r, c in cells if (w := spaced(sheet, cell_ref(r, c), cell(grid, r, c))) is not None]
 
@@ -192,7 +192,7 @@ def _tournament_cells(grid: Grid, ts: TournamentPlaces) -> Iterator[tuple[int, i
 # ------------------------------------------------------------------ the Season sheet
 
 
-def read_season(grid: Grid, where: SeasonPlaces, problems: list[Problem]
+def read_season(grid: Grid, where: SeasonPlaces, problems: list[LocatedProblem]
                 ) -> tuple[list[bm.BasePair], list[bm.Guest], list[str], list[tuple[str, str]]]:
     """The base pairs, guests, reference list and calendar ((date, host) per listed tournament)."""
     base_pairs: list[bm.BasePair] = []
@@ -222,7 +222,7 @@ def read_season(grid: Grid, where: SeasonPlaces, problems: list[Problem]
     return base_pairs, guests, _reference(lots, problems), calendar
 
 
-def _in_date_order(grid: Grid, where: SeasonPlaces, problems: list[Problem]) -> None:
+def _in_date_order(grid: Grid, where: SeasonPlaces, problems: list[LocatedProblem]) -> None:
     """Every typed date is a date, and the list is in date order: the standings after each tournament and the
     Chart follow the list (issue 25: T04 and T05 swapped gave the standings in the wrong order, without a word).
     Each date is compared with the one above it: a mistyped date gives one problem, naming both rows."""
@@ -244,7 +244,7 @@ def _in_date_order(grid: Grid, where: SeasonPlaces, problems: list[Problem]) -> 
             last = (r, tid, day)
 
 
-def _base_row(grid: Grid, r: int, problems: list[Problem]) -> bm.BasePair | None:
+def _base_row(grid: Grid, r: int, problems: list[LocatedProblem]) -> bm.BasePair | None:
     t = d.BASE
     pid, p1, p2, name, lot = (cell(grid, r, t.col(c.id)) for c in t.columns)
     if all(is_blank(v) for v in (pid, p1, p2, name, lot)):
@@ -261,7 +261,7 @@ def _base_row(grid: Grid, r: int, problems: list[Problem]) -> bm.BasePair | None
     return bm.BasePair(as_text(pid), (as_text(p1), as_text(p2)), as_text(name))
 
 
-def _guest_row(grid: Grid, r: int, problems: list[Problem]) -> bm.Guest | None:
+def _guest_row(grid: Grid, r: int, problems: list[LocatedProblem]) -> bm.Guest | None:
     t = d.GUESTS
     gid, name = cell(grid, r, t.col("guest")), cell(grid, r, t.col("name"))
     if is_blank(gid) and is_blank(name):
@@ -273,7 +273,7 @@ def _guest_row(grid: Grid, r: int, problems: list[Problem]) -> bm.Guest | None:
     return bm.Guest(as_text(gid), as_text(name))
 
 
-def _calendar_row(grid: Grid, r: int, problems: list[Problem]) -> tuple[str, str, str] | None:
+def _calendar_row(grid: Grid, r: int, problems: list[LocatedProblem]) -> tuple[str, str, str] | None:
     t = d.CALENDAR
     tid, date, host = (cell(grid, r, t.col(c.id)) for c in t.columns)
     if is_blank(tid) and is_blank(date) and is_blank(host):
@@ -285,7 +285,7 @@ def _calendar_row(grid: Grid, r: int, problems: list[Problem]) -> tuple[str, str
     return as_text(tid), _date(date), as_text(host)
 
 
-def _reference(lots: list[tuple[int, Any, str]], problems: list[Problem]) -> list[str]:
+def _reference(lots: list[tuple[int, Any, str]], problems: list[LocatedProblem]) -> list[str]:
     """The reference list (section B): the lot numbers 1..n, or all blank (= the order of the rows)."""
     if all(is_blank(lot) for _, lot, _ in lots):
         return []
@@ -315,7 +315,7 @@ def _reference(lots: list[tuple[int, Any, str]], problems: list[Problem]) -> lis
 
 
 def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host: str, base_ids: list[str],
-                    guest_ids: set[str], problems: list[Problem]) -> bm.Tournament | None:
+                    guest_ids: set[str], problems: list[LocatedProblem]) -> bm.Tournament | None:
     """One tournament sheet as the scorer typed it (``None`` when its structure is broken)."""
     if not _structure(tid, grid, ts, problems):
         return None
@@ -340,7 +340,7 @@ def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host:
     )
 
 
-def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> bool:
+def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> bool:
     """The title, settings labels, headers, board columns, computed columns and
     sections are where the declaration has them; ``False`` (problems added) if not."""
     before = len(problems)
@@ -377,7 +377,7 @@ def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Proble
     return True
 
 
-def _results(tid: str, grid: Grid, ts: TournamentPlaces, after: int, problems: list[Problem]) -> None:
+def _results(tid: str, grid: Grid, ts: TournamentPlaces, after: int, problems: list[LocatedProblem]) -> None:
     """The computed columns: found by their first header, right of the boards (from column ``after``)."""
     header_row = d.RESULTS.header_row
     width = len(grid[header_row - 1]) if len(grid) >= header_row else 0
@@ -392,7 +392,7 @@ def _results(tid: str, grid: Grid, ts: TournamentPlaces, after: int, problems: l
     ts.computed_col = start
 
 
-def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> None:
+def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> None:
     """The section titles in column A below the pairs, each once."""
     titles = {_(s.title): s.id for s in d.SECTIONS}
     for r in range(d.PAIRS.first_row, len(grid) + 1):
@@ -411,7 +411,7 @@ def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem
 
 
 def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], guest_ids: set[str],
-           problems: list[Problem]) -> tuple[dict[str, list[Any]], dict[str, Any], dict[str, tuple[str, ...]]]:
+           problems: list[LocatedProblem]) -> tuple[dict[str, list[Any]], dict[str, Any], dict[str, tuple[str, ...]]]:
     """The pair rows: each pair's board scores, each base pair's typed status, the split pairs' players."""
     rows = range(d.PAIRS.first_row, ts.main_end + 1)
     # the boards used are those with any score typed
@@ -453,7 +453,7 @@ def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], gues
 
 
 def _status(tid: str, ts: TournamentPlaces, r: int, pair: str, word: Any, has_scores: bool, base: bool,
-            status: dict[str, Any], problems: list[Problem]) -> None:
+            status: dict[str, Any], problems: list[LocatedProblem]) -> None:
     """A base pair's typed status (split, or why it did not play); none for the others."""
     typed = d.PAIRS.column("status").choice(word) or as_text(word)  # a word of the workbook's language: its id
     place = d.PAIRS.cell("status", r)
@@ -477,7 +477,7 @@ def _status(tid: str, ts: TournamentPlaces, r: int, pair: str, word: Any, has_sc
                            "only for base pairs; leave it blank for guests and temporary pairs", **where))
 
 
-def _penalties(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> list[bm.Penalty]:
+def _penalties(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> list[bm.Penalty]:
     """One penalty per row: the guilty pair, the board (for the reader), a note."""
     table = d.PENALTIES.at(ts.sections["penalties"])
     penalties = []
@@ -494,7 +494,8 @@ def _penalties(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Proble
     return penalties
 
 
-def _rectifications(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> list[bm.Rectification]:
+def _rectifications(tid: str, grid: Grid, ts: TournamentPlaces,
+                    problems: list[LocatedProblem]) -> list[bm.Rectification]:
     """One rectification per row: board, kind, the annulled row and the NS pairs of a partial one."""
     table = d.RECTIFICATIONS.at(ts.sections["rectifications"])
     out = []
@@ -517,7 +518,7 @@ def _rectifications(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[P
     return out
 
 
-def _bridge_scores(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Problem]) -> dict[str, list[Any]]:
+def _bridge_scores(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> dict[str, list[Any]]:
     """Each pair's bridge score per board (for the extra PTS), in the board columns."""
     table = d.BRIDGE_SCORES.at(ts.sections["bridge"])
     hand_scores: dict[str, list[Any]] = {}
@@ -540,7 +541,7 @@ def _bridge_scores(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Pr
     return hand_scores
 
 
-def _championship(tid: str, grid: Grid, problems: list[Problem]) -> bool:
+def _championship(tid: str, grid: Grid, problems: list[LocatedProblem]) -> bool:
     """Championship: blank or yes = counts; no = a friendly."""
     value = d.COUNTS.value(grid)
     if isinstance(value, bool):

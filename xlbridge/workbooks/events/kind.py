@@ -13,15 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from xlbridge.rules import awards, check_options, parse_options
-from xlbridge.rules.problems import Problem as RuleProblem
+from xlbridge.rules.problems import Problem
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, is_blank, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.events.declaration import NEVER_READ
 from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, IN_PLACE_ORDER, NAMES, OPTIONS, PLACE, READER,
                                                    SCHEME, SCORE, UNIT, shown_unit)
-from xlbridge.workbooks.plan import Block, BookInputError, Plan, Problem, at
-from xlbridge.workbooks.typed import cell_problem, spaced
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, LocatedProblem, at
+from xlbridge.workbooks.typed_checks import cell_problem, spaced
 
 TABLE = READER.table("results")
 RANKED = READER.table("in_place_order")
@@ -46,7 +46,7 @@ def is_event_sheet(grid: Grid) -> bool:
         cell(grid, HEADER_ROW, COMPUTED_COL) == TABLE.column(PLACE).text()
 
 
-def setting_of(problem: RuleProblem, typed_in: dict[str, str] | None = None) -> str:
+def setting_of(problem: Problem, typed_in: dict[str, str] | None = None) -> str:
     """The setting a rule problem is about: the cell its option was typed in
     (``typed_in``: option name -> setting; ``boards`` may be typed in Boards or in
     Options), else the option ``boards``, another option, or the scheme (the field,
@@ -72,7 +72,7 @@ class EventSheets:
 
     def plan(self, book: BookAdapter) -> Plan:
         plan = Plan()
-        problems: list[Problem] = []
+        problems: list[LocatedProblem] = []
         for sheet in book.sheet_names():
             grid = book.read(sheet)
             if is_event_sheet(grid):
@@ -89,7 +89,7 @@ class EventSheets:
         return plan
 
 
-def _layout_problems(sheet: str, grid: Grid) -> list[Problem]:
+def _layout_problems(sheet: str, grid: Grid) -> list[LocatedProblem]:
     scheme = READER.setting(SCHEME)
     out = []
     found = cell(grid, scheme.row, scheme.label_col)
@@ -103,7 +103,7 @@ def _layout_problems(sheet: str, grid: Grid) -> list[Problem]:
     return out
 
 
-def _not_values(sheet: str, grid: Grid, problems: list[Problem]) -> set[str]:
+def _not_values(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> set[str]:
     """The settings whose cell holds a formula or an error value (reported once, at the cell)."""
     bad = set()
     for name in (SCHEME, BOARDS, OPTIONS):
@@ -115,7 +115,8 @@ def _not_values(sheet: str, grid: Grid, problems: list[Problem]) -> set[str]:
     return bad
 
 
-def _settings(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[Any, dict[str, Any], dict[str, str], bool]:
+def _settings(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[Any, dict[str, Any], dict[str, str],
+                                                                               bool]:
     """The scheme, the options, where each option was typed (Boards or Options) and
     whether the settings can be checked (no problem of their own)."""
     start = len(problems)
@@ -140,14 +141,14 @@ def _settings(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[Any, dic
         try:
             typed = parse_options(str(text))
         except RuleError as error:
-            problems.append(Problem(sheet, READER.setting(OPTIONS).cell, error.problem))
+            problems.append(LocatedProblem(sheet, READER.setting(OPTIONS).cell, error.problem))
         else:
             options.update(typed)
             typed_in.update({name: OPTIONS for name in typed})
     return scheme, options, typed_in, len(problems) == start
 
 
-def _scores(sheet: str, grid: Grid, problems: list[Problem]) -> tuple[list[str], list[float | None]]:
+def _scores(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[list[str], list[float | None]]:
     label = cell(grid, HEADER_ROW, TABLE.col(UNIT)) or "unit"
     units, scores = [], []
     seen: dict[str, int] = {}
@@ -207,8 +208,8 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
             try:
                 check_options(str(scheme), **options)
             except RuleError as error:
-                problems.append(Problem(sheet, READER.setting(setting_of(error.problem, typed_in)).cell,
-                                        error.problem))
+                problems.append(LocatedProblem(sheet, READER.setting(setting_of(error.problem, typed_in)).cell,
+                                               error.problem))
         raise BookInputError(problems)
     placed = [i for i, s in enumerate(scores) if s is not None]
     values: Grid = [[None, None, None] for _ in scores]
@@ -218,7 +219,7 @@ def _sheet(sheet: str, grid: Grid) -> list[Block]:
             result = awards(str(scheme), ranks, **options)
         except RuleError as error:
             where = READER.setting(setting_of(error.problem, typed_in)).cell
-            raise BookInputError([Problem(sheet, where, error.problem)]) from None
+            raise BookInputError([LocatedProblem(sheet, where, error.problem)]) from None
         for i, rank, a in zip(placed, ranks, result):
             values[i] = [rank, a.points, shown_unit(a.unit_text)]  # "sp + 7 bp" when a tie shares two currencies
     # rows laid out but empty (a template's typed rows) are not written

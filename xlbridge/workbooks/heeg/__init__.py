@@ -24,7 +24,7 @@ The kind by job:
 
 - :mod:`~xlbridge.workbooks.heeg.declaration` -- the one declaration of the sheets;
 - :mod:`~xlbridge.workbooks.heeg.read` -- the Season and evening sheets read and checked;
-- :mod:`~xlbridge.workbooks.heeg.plan` -- :class:`HeegSeason`, the recalculation
+- :mod:`~xlbridge.workbooks.heeg.compute` -- :class:`HeegSeason`, the recalculation
   (a :class:`~xlbridge.workbooks.plan.Kind`);
 - :mod:`~xlbridge.workbooks.heeg.build` -- the builder :func:`heeg_workbook`
   (openpyxl; imported only when a workbook is built, never by the recalculation).
@@ -60,7 +60,7 @@ from xlbridge.workbooks.heeg.declaration import (
     year_headers,
     year_spec,
 )
-from xlbridge.workbooks.heeg.plan import HeegSeason, small_line_message, value_out
+from xlbridge.workbooks.heeg.compute import HeegSeason, small_line_message, value_out
 from xlbridge.workbooks.heeg.read import read_evening, read_season
 
 __all__ = ["HeegSeason", "heeg_workbook", "TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO",
@@ -79,6 +79,6 @@ def heeg_workbook(blank: bool = False, language: str = LANGUAGE) -> Any:
     season already recalculated, or (``blank``) an empty season
     (:func:`xlbridge.workbooks.heeg.build.heeg_workbook`)."""
     from xlbridge.workbooks.heeg.build import heeg_workbook as build
-    from xlbridge.workbooks.speak import built_in
+    from xlbridge.workbooks.localised import built_in
 
     return built_in(build, language, blank)

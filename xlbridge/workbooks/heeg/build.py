@@ -2,7 +2,7 @@
 
 Every sheet is written from the declaration (:mod:`~xlbridge.workbooks.heeg.declaration`)
 and the workbook is then recalculated by the kind itself
-(:class:`~xlbridge.workbooks.heeg.plan.HeegSeason`, applied through the headless
+(:class:`~xlbridge.workbooks.heeg.compute.HeegSeason`, applied through the headless
 adapter), so the shipped file holds exactly what ``xlbridge recalc`` computes.
 
 Not part of the xlwings Lite bundle: openpyxl and the demo season (pandas) are
@@ -37,7 +37,7 @@ from xlbridge.workbooks.heeg.declaration import (
     standings_layout,
     year_spec,
 )
-from xlbridge.workbooks.heeg.plan import HeegSeason
+from xlbridge.workbooks.heeg.compute import HeegSeason
 from xlbridge.workbooks.write import apply
 
 __all__ = ["heeg_workbook"]
@@ -141,7 +141,7 @@ def _write_chart(wb: Any, book: Any, spec: SheetSpec) -> None:
     from openpyxl.styles import Font
 
     from xlbridge.language import current
-    from xlbridge.workbooks.speak import Localised
+    from xlbridge.workbooks.localised import Localised
     from xlbridge.workbooks.style import draw_chart
 
     ws = wb.create_sheet(spec.name)

@@ -7,7 +7,7 @@ the pair's line, evening %, periode and jaar, the values of its evening sheet
 pair.  The line chart right of the table is the builder's
 (:func:`xlbridge.workbooks.style.draw_chart`): it reads the table, so it follows in
 Excel and headless alike, and a headless recalculation keeps it byte for byte
-(:mod:`xlbridge.files.carry`).  A Chart sheet that was deleted comes back with its
+(:mod:`xlbridge.files.kept_parts`).  A Chart sheet that was deleted comes back with its
 table, without the chart (neither xlwings nor Office.js draws one for us): a
 warning says where to get it (docs/clubs/heeg.md, "The Chart sheet").
 
@@ -28,9 +28,9 @@ from xlbridge.values import pair_key
 from xlbridge.workbooks.book import Grid
 from xlbridge.workbooks.heeg.declaration import CHART, CHART_PAIR, chart_spec
 from xlbridge.workbooks import chartsheet
-from xlbridge.workbooks.plan import Plan, Problem, at
-from xlbridge.workbooks.speak import shown_name
-from xlbridge.workbooks.typed import cell_problem
+from xlbridge.workbooks.plan import Plan, LocatedProblem, at
+from xlbridge.workbooks.localised import shown_name
+from xlbridge.workbooks.typed_checks import cell_problem
 
 __all__ = ["chart_problems", "plan_chart", "TITLE", "NOTHING_YET"]
 
@@ -44,7 +44,7 @@ def typed_pair(grid: Grid | None) -> Any:
     return chartsheet.typed_pair(CHART_PAIR, grid)
 
 
-def chart_problems(grid: Grid | None, known: Iterable[Any]) -> list[Problem]:
+def chart_problems(grid: Grid | None, known: Iterable[Any]) -> list[LocatedProblem]:
     """The typed pair of the Chart sheet, checked: a formula, an error value or a pair
     that is in no pairs table and on no evening sheet is a problem at its cell."""
     value = typed_pair(grid)

@@ -3,7 +3,7 @@
 Everything else follows from it: the builder (:mod:`~xlbridge.workbooks.heeg.build`)
 writes the sheets, the reader (:mod:`~xlbridge.workbooks.heeg.read`) finds the
 settings and columns and checks the headers, the planner
-(:mod:`~xlbridge.workbooks.heeg.plan`) maps a problem's concerns to its cell and
+(:mod:`~xlbridge.workbooks.heeg.compute`) maps a problem's concerns to its cell and
 gives a sheet it adds the look of the others (:func:`evening_layout`,
 :func:`standings_layout`).  A column's ``id`` is the engine's field where there
 is one (``pair``, ``line``, ``mp``, ``code``, ``combi_mp``; computed columns by

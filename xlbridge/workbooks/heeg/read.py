@@ -33,8 +33,8 @@ from xlbridge.workbooks.heeg.declaration import (
     pairs_table,
     periods_table,
 )
-from xlbridge.workbooks.plan import Problem, at
-from xlbridge.workbooks.typed import cell_problem, spaced
+from xlbridge.workbooks.plan import LocatedProblem, at
+from xlbridge.workbooks.typed_checks import cell_problem, spaced
 
 __all__ = ["SeasonSheet", "read_season", "EveningRow", "EveningSheet", "read_evening"]
 
@@ -73,7 +73,7 @@ class SeasonSheet:
     pair_rows: dict[Any, int]  # pair key -> row
     evening_cells: dict[dt.date, str]  # date -> cell on the Season sheet
     doubtful: frozenset[str] = frozenset()
-    warnings: list[Problem] = field(default_factory=list)  # a pair typed with a space before or after it
+    warnings: list[LocatedProblem] = field(default_factory=list)  # a pair typed with a space before or after it
 
     def depends(self, code: str) -> bool:
         """Whether an evening check of this code depends on a doubtful part (then it is not reported)."""
@@ -83,12 +83,12 @@ class SeasonSheet:
 class _Season:
     """The Season sheet while it is read: its grid and the problems found."""
 
-    def __init__(self, grid: Grid, problems: list[Problem]) -> None:
+    def __init__(self, grid: Grid, problems: list[LocatedProblem]) -> None:
         self.grid = grid
         self.problems = problems
         self.bad: set[tuple[int, int]] = set()  # cells holding a formula or an error value (read as blank)
         self.doubtful: set[str] = set()
-        self.warnings: list[Problem] = []
+        self.warnings: list[LocatedProblem] = []
 
     def value(self, row: int, col: int) -> Any:
         return None if (row, col) in self.bad else cell(self.grid, row, col)
@@ -121,7 +121,7 @@ class _Season:
                     None)
 
 
-def read_season(grid: Grid, problems: list[Problem]) -> SeasonSheet | None:
+def read_season(grid: Grid, problems: list[LocatedProblem]) -> SeasonSheet | None:
     """The settings, periods and pairs of the Season sheet; problems located by cell."""
     start = len(problems)
     sheet = _Season(grid, problems)
@@ -130,7 +130,7 @@ def read_season(grid: Grid, problems: list[Problem]) -> SeasonSheet | None:
         sheet.bad_at("A1", "heeg.season.title", "expected the title {expected!r}; {found}", field="title",
                   expected=_(TITLE), found=shown(title))
     for label_problem in _label_problems(grid):
-        problems.append(Problem(SEASON, label_problem.params["at"], label_problem))
+        problems.append(LocatedProblem(SEASON, label_problem.params["at"], label_problem))
     header = sheet.find(periods_table(0).columns[0].text())
     pairs_header = sheet.find(pairs_table((), 0).columns[0].text())
     sheet.not_values(pairs_header)
@@ -142,7 +142,7 @@ def read_season(grid: Grid, problems: list[Problem]) -> SeasonSheet | None:
     settings = HeegSettings(periods=tuple(periods), roster=tuple(roster), **values)
     checked = settings.check() if len(problems) == start else []
     for p in checked:  # anything the checks above did not catch
-        problems.append(Problem(SEASON, None, p))
+        problems.append(LocatedProblem(SEASON, None, p))
     if checked or (len(problems) > start and settings.check()):
         sheet.doubtful.add("settings")
     return SeasonSheet(settings, period_rows, pair_rows, evening_cells, frozenset(sheet.doubtful - {""}),
@@ -296,7 +296,7 @@ def _pairs(sheet: _Season, header: int | None, periods: list[Period], lines: tup
     labels = [p.label for p in periods]
     table = pairs_table(labels, header)
     for p in table.check_header(sheet.grid, SEASON, only=["names"]):
-        sheet.problems.append(Problem(SEASON, p.params["at"], p))
+        sheet.problems.append(LocatedProblem(SEASON, p.params["at"], p))
     for name in labels:
         column = table.column(f"line_{name}")
         typed = sheet.value(header, table.col(column.id))
@@ -364,7 +364,7 @@ class EveningSheet:
     rows: list[EveningRow] = field(default_factory=list)
     raw: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     last_row: int = 1
-    warnings: list[Problem] = field(default_factory=list)  # typed values replaced or not counted
+    warnings: list[LocatedProblem] = field(default_factory=list)  # typed values replaced or not counted
 
     @property
     def table(self) -> Table:
@@ -386,7 +386,7 @@ def _rounds(grid: Grid, first: int) -> int:
     return rounds
 
 
-def _header_problems(name: str, grid: Grid, table: Table) -> list[Problem]:
+def _header_problems(name: str, grid: Grid, table: Table) -> list[LocatedProblem]:
     out = []
     for column in table.columns:
         if column.id not in HEADER_HINTS:
@@ -400,7 +400,7 @@ def _header_problems(name: str, grid: Grid, table: Table) -> list[Problem]:
     return out
 
 
-def read_evening(name: str, day: dt.date, grid: Grid, problems: list[Problem]) -> EveningSheet | None:
+def read_evening(name: str, day: dt.date, grid: Grid, problems: list[LocatedProblem]) -> EveningSheet | None:
     """Check one evening sheet and read its rows (``EveningSheet.raw``: the season's input)."""
     if not (grid[0] if grid else []):
         problems.append(at(name, None, "heeg.evening.empty", "the sheet is empty; expected the header row Pair, Names, "
@@ -440,7 +440,7 @@ def typed_code(value: Any) -> Any:
 
 
 def _typed_checks(sheet: EveningSheet, cols: dict[str, int], row: int, key: Any, typed_rounds: list[float],
-                  problems: list[Problem]) -> bool:
+                  problems: list[LocatedProblem]) -> bool:
     """Typed values the rules would otherwise ignore or replace without a word
     (docs/clubs/heeg.md, "Typed values never silently replaced"): problems (the
     row is not scored: False) and warnings (:attr:`EveningSheet.warnings`).  The MP
@@ -478,7 +478,7 @@ def _typed_checks(sheet: EveningSheet, cols: dict[str, int], row: int, key: Any,
         if mp is None or (abs(mp - total) > 1e-9 and not _written_before(sheet, row, mp, code)):
             sheet.warnings.append(at(name, mp_ref, "heeg.mp.not-rounds", "MP {value} is not the sum of the rounds "
                                      "({total}); the sum counts and replaces it", field="mp", value=mp_raw,
-                                     total=total, **where))  # (shown as typed by Problem)
+                                     total=total, **where))  # (shown as typed by LocatedProblem)
     return ok
 
 
@@ -496,7 +496,7 @@ def _written_before(sheet: EveningSheet, row: int, mp: float, code: str) -> bool
 
 
 def _read_row(sheet: EveningSheet, cols: dict[str, int], row: int, seen: dict[Any, int],
-              problems: list[Problem]) -> None:
+              problems: list[LocatedProblem]) -> None:
     """One pair's row (``cols``: the sheet column of every typed column id)."""
     grid, name = sheet.grid, sheet.name
     raw_pair = cell(grid, row, cols["pair"])

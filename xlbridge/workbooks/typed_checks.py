@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xlbridge.workbooks.book import Grid, cell
-from xlbridge.workbooks.plan import Problem, at
+from xlbridge.workbooks.plan import LocatedProblem, at
 
 __all__ = ["EXCEL_ERRORS", "not_a_value", "cell_problem", "one_per_cell", "spaced"]
 
@@ -47,7 +47,7 @@ def not_a_value(value: Any) -> str | None:
     return None
 
 
-def cell_problem(sheet: str, ref: str, value: Any, **params: Any) -> Problem | None:
+def cell_problem(sheet: str, ref: str, value: Any, **params: Any) -> LocatedProblem | None:
     """The located problem of a typed cell holding a formula or an error value, else ``None``."""
     kind = not_a_value(value)
     if kind == "formula":
@@ -59,7 +59,7 @@ def cell_problem(sheet: str, ref: str, value: Any, **params: Any) -> Problem | N
     return None
 
 
-def spaced(sheet: str, ref: str, value: Any, **params: Any) -> Problem | None:
+def spaced(sheet: str, ref: str, value: Any, **params: Any) -> LocatedProblem | None:
     """The warning of a typed id (a pair number or id, a tournament) with a space or another blank before or
     after it, else ``None``: ids are compared without them (issue 25: pair ``"BE "`` was silently pair ``BE``).
 
@@ -82,13 +82,13 @@ def _position(ref: str) -> tuple[int, int] | None:
     return int(match.group(2)), col
 
 
-def one_per_cell(problems: Sequence[Problem], grid: Callable[[str], Grid]) -> list[Problem]:
+def one_per_cell(problems: Sequence[LocatedProblem], grid: Callable[[str], Grid]) -> list[LocatedProblem]:
     """The problems with each one at a cell holding a formula or an error value replaced by
     that cell's :func:`cell_problem`, once (a kind whose reader does not look for them
     first: the problems its checks found there are what the formula or the error caused).
 
     ``grid(sheet)`` reads a sheet's grid."""
-    out: list[Problem] = []
+    out: list[LocatedProblem] = []
     seen: set[tuple[str, str]] = set()
     for problem in problems:
         where = _position(problem.cell) if problem.cell else None

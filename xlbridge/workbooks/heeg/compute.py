@@ -26,7 +26,7 @@ from xlbridge.clubs.heeg.season import SeasonResult, season
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.clubs.heeg.standings import evening_result
 from xlbridge.language import N_, _
-from xlbridge.rules.problems import Problem as RuleProblem
+from xlbridge.rules.problems import Problem
 from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.declare import INPUT, SheetSpec, cell_ref
@@ -59,9 +59,9 @@ from xlbridge.workbooks.heeg.declaration import (
     year_spec,
 )
 from xlbridge.workbooks.heeg.read import EveningSheet, SeasonSheet, read_evening, read_season
-from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, Problem, at
-from xlbridge.workbooks.speak import shown_name
-from xlbridge.workbooks.typed import spaced
+from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, LocatedProblem, at
+from xlbridge.workbooks.localised import shown_name
+from xlbridge.workbooks.typed_checks import spaced
 
 __all__ = ["HeegSeason", "small_line_message", "value_out", "plan_new_evening", "evening_members"]
 
@@ -79,7 +79,7 @@ SUM_OF_ROUNDS = N_("{message} (the sum of R1..R{rounds_typed})")
 def small_line_message(line: Any, count: int | None) -> str:
     """A line with fewer than 4 pairs at the tables has no top (docs/clubs/heeg.md §4):
     what the scorer can do about it in the workbook."""
-    return RuleProblem(LINE_TOO_SMALL, SMALL_LINE, value=line, number=count if count is not None else _("a few"),
+    return Problem(LINE_TOO_SMALL, SMALL_LINE, value=line, number=count if count is not None else _("a few"),
                        pairs=_("pairs") if count is None or count != 1 else _("pair")).message
 
 
@@ -114,7 +114,7 @@ class HeegSeason:
 
     # -- reading ----------------------------------------------------------
 
-    def _season_sheet(self, book: BookAdapter, names: list[str], problems: list[Problem]) -> SeasonSheet | None:
+    def _season_sheet(self, book: BookAdapter, names: list[str], problems: list[LocatedProblem]) -> SeasonSheet | None:
         if SEASON not in names:
             renamed = [n for n in names if _holds_title(book.read(n))]
             if renamed:
@@ -129,7 +129,7 @@ class HeegSeason:
         return read_season(book.read(SEASON), problems)
 
     def _evening_sheets(self, book: BookAdapter, names: list[str], settings: HeegSettings | None,
-                        problems: list[Problem], periods_known: bool = True) -> list[EveningSheet]:
+                        problems: list[LocatedProblem], periods_known: bool = True) -> list[EveningSheet]:
         """Every evening sheet, in the workbook's order; misnamed ones are problems (one outside
         every period only when the periods table has no problem: ``periods_known``)."""
         listed = set(settings.evenings) if settings else set()
@@ -173,7 +173,7 @@ class HeegSeason:
 
     def plan(self, book: BookAdapter) -> Plan:
         names = book.sheet_names()
-        problems: list[Problem] = []
+        problems: list[LocatedProblem] = []
         season_sheet = self._season_sheet(book, names, problems)
         settings = season_sheet.settings if season_sheet else None
         doubtful = season_sheet.doubtful if season_sheet else frozenset()
@@ -209,11 +209,11 @@ class HeegSeason:
         plan_chart(plan, chart, result, settings, by_day)
         return plan
 
-    def _located(self, problems: Sequence[Any], evenings: list[EveningSheet]) -> list[Problem]:
+    def _located(self, problems: Sequence[Any], evenings: list[EveningSheet]) -> list[LocatedProblem]:
         """The season's problems at their sheets and cells, in the workbook's words."""
         by_day = {s.day: s for s in evenings}
         by_name = {s.name: s for s in evenings}
-        out: list[Problem] = []
+        out: list[LocatedProblem] = []
         small_lines: set[tuple[Any, Any]] = set()
         for p in problems:
             if p.code == LINE_TOO_SMALL:
@@ -222,7 +222,7 @@ class HeegSeason:
                 if (p.evening, p.value) in small_lines:
                     continue
                 small_lines.add((p.evening, p.value))
-                p = RuleProblem(p.code, SMALL_LINE, **p.params, number=p.count if p.count is not None else _("a few"),
+                p = Problem(p.code, SMALL_LINE, **p.params, number=p.count if p.count is not None else _("a few"),
                                 pairs=_("pairs") if p.count is None or p.count != 1 else _("pair"))
             name, row = p.row if p.row is not None else (None, None)
             if name is None and p.evening is not None and p.pair is not None and p.evening in by_day:
@@ -235,26 +235,26 @@ class HeegSeason:
             out.append(self._placed(p, by_name[name], row))
         return out
 
-    def _unplaced(self, p: Any) -> Problem:
+    def _unplaced(self, p: Any) -> LocatedProblem:
         """A problem of no evening row: on its evening's sheet, or at its setting."""
         if p.evening is not None:
-            return Problem(evening_sheet(p.evening), None, p)
+            return LocatedProblem(evening_sheet(p.evening), None, p)
         setting = next((s for s in SETTINGS if s.id == p.field), None)
-        return Problem(SEASON, setting.cell if setting else None, p)
+        return LocatedProblem(SEASON, setting.cell if setting else None, p)
 
-    def _placed(self, p: Any, sheet: EveningSheet, row: int | None) -> Problem:
+    def _placed(self, p: Any, sheet: EveningSheet, row: int | None) -> LocatedProblem:
         """A problem of one evening row: at the typed cell of its field (the row's
         pair when its field has no column)."""
         table = sheet.table
         typed = {c.id for c in table.typed()}
         col = table.col(p.field) if p.field in typed else None
         if p.code == LINE_EMPTY and p.field == "line":
-            p = RuleProblem(p.code, LINE_EMPTY_HERE, **p.params)
+            p = Problem(p.code, LINE_EMPTY_HERE, **p.params)
         if p.field == "mp" and row is not None:
             entry = next((r for r in sheet.rows if r.row == row), None)
             if entry is not None and entry.mp_from_rounds is not None:
-                p = RuleProblem(p.code, SUM_OF_ROUNDS, **p.params, message=p.message, rounds_typed=sheet.rounds)
-        return Problem(sheet.name, cell_ref(row, col) if row and col else None, p)
+                p = Problem(p.code, SUM_OF_ROUNDS, **p.params, message=p.message, rounds_typed=sheet.rounds)
+        return LocatedProblem(sheet.name, cell_ref(row, col) if row and col else None, p)
 
     def _plan_evening(self, plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
                       labels: list[str]) -> None:
@@ -413,7 +413,7 @@ def _evening_signal(values: dict[str, Any]) -> str | None:
     return text or None
 
 
-def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[Problem]:
+def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[LocatedProblem]:
     """An ``s``/``s1`` or a combi MP in a line with an even number of pairs at the
     tables: no pair of that line sat out (docs/clubs/heeg.md §3.6, §4)."""
     at_tables: dict[tuple[Any, str], int] = {}
@@ -440,7 +440,7 @@ def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[
             out.append(at(name, table.cell("combi_mp", row), "heeg.combi-mp.even", "combi MP {value}: line {line} has "
                           "{count} pairs at the tables this evening, an even number, so none sat out to play at the "
                           "combi table; clear it (or correct the rows of the line)", field="combi_mp",
-                          value=e.combi_mp, **where))  # (shown as typed by Problem)
+                          value=e.combi_mp, **where))  # (shown as typed by LocatedProblem)
     return out
 
 

@@ -37,8 +37,8 @@ from xlbridge.workbooks.bridgemania.read import (
     read_tournament,
 )
 from xlbridge.workbooks.declare import COMPUTED
-from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, Problem, at
-from xlbridge.workbooks.typed import one_per_cell
+from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, LocatedProblem, at
+from xlbridge.workbooks.typed_checks import one_per_cell
 
 __all__ = ["BridgeManiaSeason"]
 
@@ -80,7 +80,7 @@ class BridgeManiaSeason:
                 grids[sheet] = book.read(sheet)
             return grids[sheet]
 
-        problems: list[Problem] = []
+        problems: list[LocatedProblem] = []
         where = SeasonPlaces()
         header_problems = [p for t in (d.BASE, d.GUESTS, d.CALENDAR) for p in check_headers(d.SEASON, grid(d.SEASON), t)]
         if header_problems:
@@ -103,7 +103,7 @@ class BridgeManiaSeason:
         except bm.SeasonError as error:
             problems += [locate(p, where, sheets) for p in error.problems]
         except RuleError as error:  # pragma: no cover - the engine collects; kept as a safety net
-            problems.append(Problem(d.SEASON, None, error.problem))
+            problems.append(LocatedProblem(d.SEASON, None, error.problem))
         next_list = None
         if standings is not None and d.PARTICIPATION in names:
             next_list = _next_list(grid(d.PARTICIPATION), standings, reference or [b.id for b in base_pairs],
@@ -124,7 +124,7 @@ class BridgeManiaSeason:
 
 def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: list[tuple[str, str]],
                  base_pairs: list[bm.BasePair], guests: list[bm.Guest], sheets: dict[str, TournamentPlaces],
-                 problems: list[Problem]) -> list[bm.Tournament]:
+                 problems: list[LocatedProblem]) -> list[bm.Tournament]:
     """Every tournament of the calendar read from its sheet; a listed sheet that is
     missing and a tournament sheet that is not listed are problems."""
     base_ids = [b.id for b in base_pairs]
@@ -157,7 +157,7 @@ def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: 
 
 
 def _next_list(grid: Grid, standings: bm.Standings, reference: Sequence[str],
-               problems: list[Problem]) -> list[tuple[str, str]] | None:
+               problems: list[LocatedProblem]) -> list[tuple[str, str]] | None:
     """The next tournament's participation list, when the next host is typed."""
     found = formulas(d.PARTICIPATION, grid, ((s.row, s.col) for s in (d.NEXT_HOST, d.CAPACITY, d.UNABLE)))
     if found:
@@ -177,7 +177,7 @@ def _next_list(grid: Grid, standings: bm.Standings, reference: Sequence[str],
         return bm.upcoming_participation_list(standings, as_text(host), capacity, ids(unable))
     except RuleError as error:
         setting = {"capacity": d.CAPACITY, "unable": d.UNABLE}.get(error.problem.field, d.NEXT_HOST)
-        problems.append(Problem(d.PARTICIPATION, setting.cell, error.problem))
+        problems.append(LocatedProblem(d.PARTICIPATION, setting.cell, error.problem))
         return None
 
 
