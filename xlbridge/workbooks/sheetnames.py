@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xlbridge.language import LANGUAGES, N_, catalogue, sheet_name
+from xlbridge.language import LANGUAGES, N_, catalogue, installed, sheet_name
 from xlbridge.rules.problems import Problem
 from xlbridge.workbooks.book import BookAdapter, Grid
 from xlbridge.workbooks.plan import LocatedProblem, at
@@ -88,7 +88,7 @@ def is_record(grid: Grid) -> bool:
     record's title (in any language), or a cell of column A one of the record's (``~`` and JSON)."""
     if not grid:
         return True
-    titles = {catalogue(lang).gettext(TITLE) for lang in LANGUAGES}
+    titles = {catalogue(lang).gettext(TITLE) for lang in installed()}  # (a Lite bundle: its own language only)
     column = [line[0] if line else None for line in grid]
     return column[0] in titles or any(isinstance(v, str) and v.startswith("~") for v in column[1:])
 
