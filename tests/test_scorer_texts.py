@@ -11,7 +11,7 @@ from openpyxl import load_workbook
 
 from xlbridge.cli import NEXT_STEPS, main, parser
 from xlbridge.excel.bundle import MAIN_TEMPLATE
-from xlbridge.excel.shipped import BUILDERS
+from xlbridge.excel.shipped import KINDS
 from xlbridge.workbooks.bridgemania.build import HOW_TO_LINES
 from xlbridge.workbooks.heeg.declaration import HOWTO_LINES
 from xlbridge.language import _, sheet_name, speaking
@@ -29,7 +29,7 @@ def _texts() -> dict[str, str]:
     texts["Heeg How to"] = "\n".join(HOWTO_LINES)
     texts["BridgeMania How to"] = "\n".join(HOW_TO_LINES)
     for kind in ("tbf-club", "se-masterpoints"):
-        ws = BUILDERS[kind](False)["How to"]
+        ws = KINDS[kind].builder()(False)["How to"]
         texts[f"{kind} How to"] = "\n".join(str(c.value) for c in ws["A"] if c.value)
     cli = parser()
     texts["CLI help"] = cli.format_help() + "".join(

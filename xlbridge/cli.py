@@ -186,17 +186,19 @@ def _show_heeg(path: Any, report: Any) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> None:
-    from xlbridge.excel.shipped import KINDS, build
+    from xlbridge.excel.shipped import build
     from xlbridge.language import _
+    from xlbridge.workbooks.kinds import workbooks
     from xlbridge.files.problems import describe_os_error
 
     try:
         path = build(args.kind, args.path, blank=args.blank, force=args.force, language=args.lang)
     except OSError as error:  # a folder it may not write in, a full disk: the file is left as it was
         raise CliError(describe_os_error(args.path, error)) from None
-    with speaking(args.lang or KINDS[args.kind].language):
+    kind = workbooks()[args.kind]
+    with speaking(args.lang or kind.language):
         print(_("wrote {path}").format(path=path))
-        print(next_steps(args.kind, path))
+        print(next_steps(kind.guides, path))
 
 
 def cmd_recalc(args: argparse.Namespace) -> None:
@@ -252,24 +254,19 @@ def cmd_next(args: argparse.Namespace) -> None:
         print(f"{args.path}: {added_text(found)}")
 
 
-#: The scorer's guide of each kind (``xlbridge new`` names it).
-GUIDES = {"heeg": "docs/guide-heeg.md", "bridgemania": "docs/guide-bridgemania.md"}
-#: A guide in the workbook's language, where there is one (docs/languages.md).
-GUIDES_IN = {("heeg", "nl"): "docs/guide-heeg.nl.md", ("bridgemania", "it"): "docs/guide-bridgemania.it.md"}
-
-
 #: What ``xlbridge new`` says next (a template, like every message: a language can change the words).
 NEXT_STEPS = N_("next: open {path} in Excel, type in the yellow cells (step by step: {guide}) and click {action}; "
                 "without Excel, save it and run: xlbridge recalc {path}")
 
 
-def next_steps(kind: str, path: object) -> str:
-    """What to do after ``xlbridge new``: type, then Recalculate season (in Excel or here)."""
+def next_steps(guides: dict[str, str], path: object) -> str:
+    """What to do after ``xlbridge new``: type, then Recalculate season (in Excel or here); ``guides``:
+    the kind's guide by language, where it has one (:attr:`xlbridge.workbooks.kinds.WorkbookKind.guides`)."""
     from xlbridge.language import _, current
     from xlbridge.rules.problems import Problem
     from xlbridge.workbooks.messages import ACTION
 
-    guide = GUIDES_IN.get((kind, current())) or GUIDES.get(kind, _("the How to sheet"))
+    guide = guides.get(current()) or guides.get("", _("the How to sheet"))
     return Problem("cli.new.next", NEXT_STEPS, path=path, guide=guide, action=_(ACTION)).message
 
 

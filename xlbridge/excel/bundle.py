@@ -31,7 +31,8 @@ from pathlib import PurePosixPath
 
 from xlbridge.rules import RULE_SET_MODULES
 from xlbridge.rules.problems import N_
-from xlbridge.workbooks.kinds import MODULES as KIND_MODULES
+from xlbridge.workbooks import kinds as registry
+from xlbridge.workbooks.kinds import Button  # noqa: F401  (the button, declared by each kind)
 
 #: What ``requirements.txt`` asks Lite to install: xlwings only, besides the two
 #: packages every Lite workbook observed carried as "required" (the add-in's own
@@ -48,13 +49,19 @@ REQUIREMENTS = (
 
 #: Parts of the package that are never needed inside Excel: the headless door and
 #: the file layer (openpyxl, a lock library), the shipped-workbook builder and the
-#: house style (openpyxl), the analyst's pandas interface and the demo seasons.
+#: house style (openpyxl), the analyst's pandas interface; with them each kind's builder
+#: and the files its declaration names, such as its demo season (:func:`excluded`).
 #: A folder ends in "/".
 EXCLUDED = {"cli.py", "__main__.py", "files/", "excel/bundle.py", "excel/server.py",
             "excel/server_guard.py", "excel/server_pool.py", "excel/classic.py", "excel/shipped.py", "excel/lite.py",
-            "excel/button.py", "clubs/frames.py", "clubs/heeg/demo.py", "clubs/heeg/frames.py",
-            "clubs/bridgemania/demo.py", "clubs/bridgemania/frames.py", "workbooks/style.py", "workbooks/openpyxl_book.py",
-            "workbooks/events/build.py", "workbooks/heeg/build.py", "workbooks/bridgemania/build.py"}
+            "excel/button.py", "clubs/frames.py", "workbooks/style.py", "workbooks/openpyxl_book.py"}
+
+
+def excluded() -> set[str]:
+    """:data:`EXCLUDED` and, of every kind (:func:`xlbridge.workbooks.kinds.workbooks`), its builder's
+    module and what its declaration leaves out (:attr:`~xlbridge.workbooks.kinds.WorkbookKind.lite_excluded`)."""
+    kinds = registry.workbooks().values()
+    return EXCLUDED | {kind.builder_file() for kind in kinds} | {name for kind in kinds for name in kind.lite_excluded}
 SUFFIXES = (".py", ".csv", ".mo")  # .mo: the compiled catalogues of the languages
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # zip entries get a fixed time: the bundle is reproducible
 
@@ -63,26 +70,6 @@ MARK_END = '"""'
 
 #: The action's one name, everywhere (the script's display name, the button).
 ACTION = N_("Recalculate season")  # = xlbridge.excel.scripts.ACTION (not imported: that module imports xlwings)
-
-
-@dataclass(frozen=True)
-class Button:
-    """The "Recalculate season" button on a workbook's main sheet: a shape named
-    ``name`` over ``cols`` x ``rows`` cells from ``cell``, linked to ``cell`` (xlwings
-    Lite runs the script when that cell is selected: it hides behind the shape)."""
-
-    sheet: str
-    cell: str
-    cols: int = 2
-    rows: int = 2
-    name: str = "xlbridge_button"
-    label: str = ACTION
-    action: str = ACTION  # the script's name in the pane (English in every workbook)
-
-    @property
-    def target(self) -> str:
-        """The ``button=`` argument of ``@script``: ``[name]Sheet!Cell``."""
-        return f"[{self.name}]{self.sheet}!{self.cell}"
 
 
 #: The prose xlwings Lite shows the scorer (``main.py``'s docstring, App Mode and the
@@ -108,7 +95,7 @@ SCRIPT_DOC = N_("Fill every computed cell from what you typed: percentages, corr
                 "Nothing is written when something you typed is wrong: the message and the *{messages}* sheet "
                 "say what and where.")
 
-#: The second script of a season workbook, by its action (:data:`xlbridge.workbooks.nextsheet.ACTIONS`):
+#: The second script of a season workbook, by its action (the kind's ``next_button``, :mod:`xlbridge.workbooks.kinds`):
 #: the function's name, its arguments after the book (form fields in App Mode; a sheet button
 #: passes none) and the scorer's text (``{season}``: the Season sheet's name).
 NEXT_SCRIPTS = {
@@ -198,14 +185,15 @@ def source_files(kind: str | None = None, language: str | None = None) -> dict[s
     none).  Without them: every file Excel may need, every catalogue."""
     root = resources.files("xlbridge")
     found: dict[str, bytes] = {}
+    left_out = excluded()
 
     def walk(node, prefix: PurePosixPath) -> None:
         for child in sorted(node.iterdir(), key=lambda c: c.name):
             rel = prefix / child.name
             if child.is_dir():
-                if child.name != "__pycache__" and f"{rel}/" not in EXCLUDED:
+                if child.name != "__pycache__" and f"{rel}/" not in left_out:
                     walk(child, rel)
-            elif child.name.endswith(SUFFIXES) and str(rel) not in EXCLUDED:
+            elif child.name.endswith(SUFFIXES) and str(rel) not in left_out:
                 found[f"xlbridge/{rel}"] = child.read_bytes()
 
     walk(root, PurePosixPath())
@@ -215,7 +203,7 @@ def source_files(kind: str | None = None, language: str | None = None) -> dict[s
     if kind is None:
         return found
     modules = {_module(name): name for name in found if name.endswith(".py")}
-    needed = imported_by(ENTRIES + (KIND_MODULES[kind][0],) + tuple(RULE_SET_MODULES), found, modules)
+    needed = imported_by(ENTRIES + (registry.package(kind),) + tuple(RULE_SET_MODULES), found, modules)
     packages = {modules[m].rsplit("/", 1)[0] for m in needed if modules[m].endswith("/__init__.py")}
 
     def data_kept(name: str) -> bool:  # a data file belongs to the nearest package above it

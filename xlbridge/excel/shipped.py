@@ -7,20 +7,13 @@ are produced by :func:`build_all` and a test checks that they are up to date.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from openpyxl import Workbook
 
-from xlbridge.workbooks.bridgemania.build import build_workbook as bridgemania_workbook
-from xlbridge.workbooks.bridgemania.declaration import NEVER_READ as BM_NEVER_READ
-from xlbridge.workbooks.events.build import se_masterpoints, tbf_club
-from xlbridge.workbooks.events.declaration import NEVER_READ as EVENTS_NEVER_READ
-from xlbridge.workbooks.heeg.build import heeg_workbook
-from xlbridge.workbooks.heeg.declaration import NEVER_READ as HEEG_NEVER_READ
-from xlbridge.workbooks.nextsheet import NEW_EVENING, NEW_TOURNAMENT
-from xlbridge.excel.bundle import Button, lite_files
+from xlbridge.workbooks import kinds as registry
+from xlbridge.workbooks.kinds import WorkbookKind
+from xlbridge.excel.bundle import lite_files
 from xlbridge.rules.problems import N_
 from xlbridge.files.atomic import write_atomically
 
@@ -28,73 +21,14 @@ class WorkbookError(ValueError):
     """A workbook cannot be written or read as asked; the message says why."""
 
 
-# ------------------------------------------------------------------ registry of kinds
+# ------------------------------------------------------------------ the kinds, from their registry
 
-
-@dataclass(frozen=True)
-class WorkbookKind:
-    """What ``xlbridge new KIND`` builds: the builder, the "Recalculate season"
-    button on the main sheet, and the workbook's title and rule document for the
-    text xlwings Lite shows the scorer (``main.py``'s docstring; both English catalogue
-    entries, written in the kind's ``language``); ``never_read``:
-    the sheets the recalculation never reads, which Excel then sends without their
-    values (the script's ``exclude``; the kind's declaration names them)."""
-
-    build: Callable[[bool], Workbook]
-    button: Button
-    title: str
-    rules: str
-    never_read: tuple[str, ...] = ()
-    language: str = "en"  # the club's or federation's language: what ``xlbridge new`` builds by default
-    next_button: Button | None = None  # New evening / New tournament, beside the first button
-    recognised_as: str = ""  # the recalculation's name of the kind (workbooks/kinds.py)
-
-    def in_language(self, language: str) -> WorkbookKind:
-        """This kind as built in ``language``: the button on the main sheet under its
-        name there, with its label in that language; the sheets never read by their names."""
-        from xlbridge.language import _, sheet_name, speaking
-        from xlbridge.workbooks.localised import Localised
-
-        with speaking(language):
-            label = _(self.button.label)
-            following = self.next_button and replace(self.next_button, label=_(self.next_button.label),
-                                                      sheet=sheet_name(self.next_button.sheet, language))
-        return replace(self, button=replace(self.button, sheet=sheet_name(self.button.sheet, language), label=label),
-                       next_button=following,
-                       never_read=tuple(Localised.local_name(n, language) for n in self.never_read),
-                       language=language)
-
-
-KINDS: dict[str, WorkbookKind] = {
-    "tbf-club": WorkbookKind(tbf_club, Button("Tournament", "D3", cols=3), N_("TBF club tournament"),
-                             N_("the TBF Masterpoint booklet v2.0"), EVENTS_NEVER_READ, language="tr",
-                             recognised_as="event awards"),
-    "se-masterpoints": WorkbookKind(se_masterpoints, Button("Bronze pairs", "D3", cols=3),
-                                    N_("Swedish masterpoint events"), N_("Svenska Mästarpoäng 2009"), EVENTS_NEVER_READ,
-                                    language="sv", recognised_as="event awards"),
-    "bridgemania": WorkbookKind(bridgemania_workbook, Button("Season", "G1"),
-                                N_("BridgeMania championship season"),
-                                N_("the BridgeMania championship rules 2019-2020"), BM_NEVER_READ, language="it",
-                                next_button=Button("Season", "I1", name="xlbridge_next_button", label=NEW_TOURNAMENT,
-                                                   action=NEW_TOURNAMENT), recognised_as="bridgemania"),
-    "heeg": WorkbookKind(heeg_workbook, Button("Season", "D1"), N_("Heeg club season"),
-                         N_("Bridge club Heeg's score calculation"), HEEG_NEVER_READ, language="nl",
-                         next_button=Button("Season", "F1", name="xlbridge_next_button", label=NEW_EVENING,
-                                            action=NEW_EVENING), recognised_as="heeg"),
-}
-BUILDERS: dict[str, Callable[[bool], Workbook]] = {name: kind.build for name, kind in KINDS.items()}
+#: What ``xlbridge new KIND`` builds, by ``KIND`` (declared in each kind's package: :mod:`xlbridge.workbooks.kinds`;
+#: :func:`build` asks the registry each time).
+KINDS: dict[str, WorkbookKind] = registry.workbooks()
 
 #: What the repository ships: (kind, blank, path relative to the repository root).
-SHIPPED = [
-    ("tbf-club", False, "workbooks/tbf-club.xlsx"),
-    ("tbf-club", True, "templates/tbf-club.xlsx"),
-    ("se-masterpoints", False, "workbooks/se-masterpoints.xlsx"),
-    ("se-masterpoints", True, "templates/se-masterpoints.xlsx"),
-    ("bridgemania", False, "workbooks/bridgemania-demo.xlsx"),
-    ("bridgemania", True, "templates/bridgemania-season.xlsx"),
-    ("heeg", False, "workbooks/heeg-demo.xlsx"),
-    ("heeg", True, "templates/heeg-season.xlsx"),
-]
+SHIPPED = [(name, blank, rel) for name, kind in KINDS.items() for blank, rel in kind.shipped]
 
 
 def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
@@ -159,7 +93,8 @@ def put_back_code(path: Path, sheets: list[str], report) -> None:
     with zipfile.ZipFile(path) as archive:
         if lite.WEBEXTENSION in archive.namelist():
             return
-    kinds = [kind.in_language(report.language) for kind in KINDS.values() if kind.recognised_as == report.kind]
+    kinds = [kind.in_language(report.language) for kind in registry.workbooks().values()
+             if kind.recognised_as == report.kind]
     fitting = [kind for kind in kinds if kind.button.sheet in sheets]
     if len(fitting) != 1:
         report.warnings.append(at("workbook", None, "recalc.lite-lost", LITE_LOST,
@@ -179,14 +114,15 @@ def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force
           language: str | None = None) -> Path:
     """Write the workbook of ``kind`` to ``path`` in ``language`` (default: the
     club's, :attr:`WorkbookKind.language`); refuses to overwrite unless ``force``."""
-    if kind not in KINDS:
-        raise WorkbookError(f"unknown workbook kind {kind!r}; choose one of {', '.join(KINDS)}")
+    known = registry.workbooks()
+    if kind not in known:
+        raise WorkbookError(f"unknown workbook kind {kind!r}; choose one of {', '.join(known)}")
     target = Path(path)
     if target.suffix.lower() != ".xlsx":
         raise WorkbookError(f"{target} must end in .xlsx")
     if target.exists() and not force:
         raise WorkbookError(f"{target} exists; add --force to overwrite it")
-    spec = KINDS[kind]
+    spec = known[kind]
     spec = spec.in_language(language or spec.language)
     save_atomically(built(spec, blank), target, spec)
     return target
@@ -198,7 +134,7 @@ def built(kind: WorkbookKind, blank: bool) -> Workbook:
     from xlbridge.workbooks.recalc import recalculate
     from xlbridge.workbooks.localised import built_in
 
-    workbook = built_in(kind.build, kind.language, blank)
+    workbook = built_in(kind.builder(), kind.language, blank)
     # recalculated once, as it is: it writes no cell (the builder filled them) but the record of
     # this recalculation, so that the scorer's first change already shows as "your change" on Corrections
     recalculate(OpenpyxlBook(workbook), language=kind.language, when="-")

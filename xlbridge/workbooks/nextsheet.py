@@ -31,14 +31,12 @@ from xlbridge.workbooks.sheetnames import misnamed, other_sheets
 from xlbridge.workbooks.localised import language_of, localised
 from xlbridge.workbooks.write import RECORD_SHEET, apply
 
-__all__ = ["NextSheet", "add_next", "plan_next", "NEW_EVENING", "NEW_TOURNAMENT", "ACTIONS", "added_text",
+__all__ = ["NextSheet", "add_next", "plan_next", "NEW_EVENING", "NEW_TOURNAMENT", "added_text",
            "nothing_added"]
 
 #: The actions' one name each, everywhere (the script in the pane, the button, the CLI's words).
 NEW_EVENING = N_("New evening")
 NEW_TOURNAMENT = N_("New tournament")
-#: The action of each kind that has a next sheet.
-ACTIONS = {"heeg": NEW_EVENING, "bridgemania": NEW_TOURNAMENT}
 #: What the scorer reads when the sheet is there (typed: the front doors choose by the result, never by text).
 ADDED = N_("Added the sheet {sheet} ({pairs} pairs listed), entered on the sheet {season} at {cell}. Type the "
            "results in its yellow cells, then {action}.")

@@ -42,7 +42,11 @@ from xlbridge.workbooks.bridgemania.declaration import (
 from xlbridge.workbooks.bridgemania.declaration import (
     SECTIONS as _SECTIONS,
 )
+from xlbridge.workbooks.bridgemania.declaration import NEVER_READ
 from xlbridge.workbooks.bridgemania.compute import BridgeManiaSeason
+from xlbridge.workbooks.kinds import Button, WorkbookKind
+from xlbridge.workbooks.nextsheet import NEW_TOURNAMENT
+from xlbridge.rules.problems import N_
 
 #: Names other modules and tests use: derived from the declaration.
 T_HEADER = PAIRS.header_row
@@ -57,6 +61,22 @@ AFTER_HEADERS = AFTER.headers()
 P_FIRST = NEXT.first_row
 SECTIONS = tuple(s.title for s in _SECTIONS)  # the titles of the sections below the pairs
 
+#: The championship's language: the workbook is built in Italian unless asked otherwise.
+LANGUAGE = "it"
+#: The kind, for the registry (:mod:`xlbridge.workbooks.kinds`).
+RECALCULATION = BridgeManiaSeason
+WORKBOOKS = {
+    "bridgemania": WorkbookKind("xlbridge.workbooks.bridgemania.build:build_workbook", Button("Season", "G1"),
+                                N_("BridgeMania championship season"),
+                                N_("the BridgeMania championship rules 2019-2020"), NEVER_READ, language=LANGUAGE,
+                                next_button=Button("Season", "I1", name="xlbridge_next_button", label=NEW_TOURNAMENT,
+                                                   action=NEW_TOURNAMENT),
+                                guides={"": "docs/guide-bridgemania.md", "it": "docs/guide-bridgemania.it.md"},
+                                shipped=((False, "workbooks/bridgemania-demo.xlsx"),
+                                         (True, "templates/bridgemania-season.xlsx")),
+                                lite_excluded=("clubs/bridgemania/demo.py", "clubs/bridgemania/frames.py")),
+}
+
 _BUILDERS = ("bridgemania_workbook", "build_workbook", "season_workbook")
 
 
@@ -69,6 +89,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BridgeManiaSeason", "bridgemania_workbook", "season_workbook", "SEASON", "CHAMPIONSHIP", "PARTICIPATION",
+__all__ = ["BridgeManiaSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE",
+           "bridgemania_workbook", "season_workbook", "SEASON", "CHAMPIONSHIP", "PARTICIPATION",
            "BLANK_TOURNAMENT", "COMPUTED", "FINAL_HEADERS", "GENERAL_HEADERS", "AFTER_HEADERS", "T_HEADER", "T_FIRST",
            "C_FIRST", "GENERAL_COL", "AFTER_COL", "LISTS_COL", "P_FIRST", "SECTIONS"]

@@ -18,6 +18,7 @@ from typing import Any
 
 from xlbridge.language import N_, _
 from xlbridge.clubs import bridgemania as bm
+from xlbridge.workbooks import bridgemania
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.declare import (
     COMPUTED,
@@ -34,8 +35,7 @@ from xlbridge.workbooks.declare import (
 
 __all__ = ["bridgemania_workbook", "build_workbook", "season_workbook", "HOW_TO_LINES", "LANGUAGE"]
 
-#: The championship's language: the workbook is built in Italian unless asked otherwise.
-LANGUAGE = "it"
+LANGUAGE = bridgemania.LANGUAGE  # the championship's
 
 
 def bridgemania_workbook(blank: bool = False, language: str = LANGUAGE):

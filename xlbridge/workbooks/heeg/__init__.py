@@ -38,6 +38,7 @@ from xlbridge.workbooks.heeg.declaration import (
     EVENING_PREFIX,
     HOWTO,
     HOWTO_LINES,
+    NEVER_READ,
     PERIOD_HEADERS,
     PERIOD_PREFIX,
     PROMOTE_FILL,
@@ -62,8 +63,12 @@ from xlbridge.workbooks.heeg.declaration import (
 )
 from xlbridge.workbooks.heeg.compute import HeegSeason, small_line_message, value_out
 from xlbridge.workbooks.heeg.read import read_evening, read_season
+from xlbridge.workbooks.kinds import Button, WorkbookKind
+from xlbridge.workbooks.nextsheet import NEW_EVENING
+from xlbridge.rules.problems import N_
 
-__all__ = ["HeegSeason", "heeg_workbook", "TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO",
+__all__ = ["HeegSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE",
+           "heeg_workbook", "TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO",
            "RED", "PROMOTE_FILL", "RELEGATE_FILL", "SETTINGS", "STANDINGS_HEADER_ROW", "PERIOD_HEADERS",
            "HOWTO_LINES", "evening_sheet", "period_sheet", "evening_headers", "year_headers", "evening_layout",
            "standings_layout", "season_spec", "evening_spec", "evening_table", "period_spec", "year_spec",
@@ -72,6 +77,19 @@ __all__ = ["HeegSeason", "heeg_workbook", "TITLE", "SEASON", "EVENING_PREFIX", "
 
 #: The club's language: the workbook is built in Dutch unless asked otherwise.
 LANGUAGE = "nl"
+
+#: The kind, for the registry (:mod:`xlbridge.workbooks.kinds`).
+RECALCULATION = HeegSeason
+WORKBOOKS = {
+    "heeg": WorkbookKind("xlbridge.workbooks.heeg.build:heeg_workbook", Button("Season", "D1"),
+                         N_("Heeg club season"), N_("Bridge club Heeg's score calculation"), NEVER_READ,
+                         language=LANGUAGE,
+                         next_button=Button("Season", "F1", name="xlbridge_next_button", label=NEW_EVENING,
+                                            action=NEW_EVENING),
+                         guides={"": "docs/guide-heeg.md", "nl": "docs/guide-heeg.nl.md"},
+                         shipped=((False, "workbooks/heeg-demo.xlsx"), (True, "templates/heeg-season.xlsx")),
+                         lite_excluded=("clubs/heeg/demo.py", "clubs/heeg/frames.py")),
+}
 
 
 def heeg_workbook(blank: bool = False, language: str = LANGUAGE) -> Any:
