@@ -50,9 +50,10 @@ def main(argv: list[str] | None = None) -> int:
 
             bench_peers.run(table, quick=args.quick)
         elif section == "excel-path":
-            from bench import bench_excel_path
+            from bench import baseline, bench_excel_path
 
             bench_excel_path.run(table, quick=args.quick)
+            baseline.run(table, quick=args.quick)  # the baseline commit's Excel path beside today's
         elif section == "headless":
             from bench import bench_headless
 

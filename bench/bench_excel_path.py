@@ -38,7 +38,8 @@ Profile inside Pyodide (cProfile)::
     python -m bench.bench_excel_path --profile heeg 16 [--second] [--cpython]
     python -m bench.bench_excel_path --profile-import heeg [--cpython]   # main.py's import, then the first click's
 
-The baseline beside today (issue 23, point 7) is :mod:`bench.baseline`, run at the end of this section.
+The baseline beside today (issue 23, point 7) is :mod:`bench.baseline`, which ``python -m bench`` runs right after
+this section.
 """
 
 from __future__ import annotations
@@ -490,9 +491,6 @@ def run(table: Table, *, quick: bool = False, sizes: tuple[int, ...] | None = No
                 results[kind]["fresh"] = [results[kind]["startup"]["pyodide"]["main"]] + fresh_imports(
                     files, version, Path(tmp), 1 if quick else 4)
     render(table, results)
-    from bench import baseline
-
-    baseline.run(table, quick=quick, sizes=None if sizes is None else tuple(s for s in sizes if s in baseline.SIZES))
 
 
 # ------------------------------------------------------------------ profiling

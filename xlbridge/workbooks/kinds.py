@@ -127,3 +127,9 @@ def workbooks() -> dict[str, WorkbookKind]:
 def package(kind: str) -> str:
     """The package of the kind the recalculation calls ``kind``."""
     return MODULES[kind]
+
+
+def next_planner(kind: str) -> Any:
+    """The New-sheet rule of the kind the recalculation calls ``kind``: its package's ``plan_next``
+    (``None``: the kind has no next sheet)."""
+    return getattr(importlib.import_module(MODULES[kind]), "plan_next", None)

@@ -25,6 +25,7 @@ import datetime as dt
 
 from xlbridge.language import N_, speaking
 from xlbridge.workbooks.book import BookAdapter
+from xlbridge.workbooks.kinds import next_planner
 from xlbridge.workbooks.plan import BookInputError, NextSheet, at
 from xlbridge.workbooks.recalc import detect
 from xlbridge.workbooks.sheetnames import misnamed, other_sheets
@@ -50,7 +51,7 @@ def plan_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None
     """The next sheet of ``book`` (already seen through its English sheet names, in its
     language): raises :class:`BookInputError` with every problem, writes nothing.  ``taken``: every
     sheet's name as the scorer sees it (default: ``book``'s), chart sheets too."""
-    planner = getattr(detect(book), "plan_next", None)  # a season kind plans its own next sheet
+    planner = next_planner(detect(book).name)  # a season kind's package plans its next sheet
     if planner is not None:
         return planner(book, day=day, name=name, next_period=next_period, today=today or dt.date.today(),
                        taken=book.sheet_names() if taken is None else taken)

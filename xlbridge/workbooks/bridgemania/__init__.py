@@ -65,6 +65,17 @@ SECTIONS = tuple(s.title for s in _SECTIONS)  # the titles of the sections below
 LANGUAGE = "it"
 #: The kind, for the registry (:mod:`xlbridge.workbooks.kinds`).
 RECALCULATION = BridgeManiaSeason
+
+
+def plan_next(book: Any, *, day: Any, name: Any, next_period: bool, today: Any, taken: Any) -> Any:
+    """New tournament, for :func:`xlbridge.workbooks.nextsheet.plan_next`
+    (:func:`xlbridge.workbooks.bridgemania.next.next_tournament`; no periods; ``taken``: every sheet's
+    name, chart sheets too)."""
+    from xlbridge.workbooks.bridgemania.next import next_tournament
+
+    return next_tournament(book, day=day, name=name, today=today, taken=taken)
+
+
 WORKBOOKS = {
     "bridgemania": WorkbookKind("xlbridge.workbooks.bridgemania.build:build_workbook", Button("Season", "G1"),
                                 N_("BridgeMania championship season"),
@@ -89,7 +100,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BridgeManiaSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE",
+__all__ = ["BridgeManiaSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next",
            "bridgemania_workbook", "season_workbook", "SEASON", "CHAMPIONSHIP", "PARTICIPATION",
            "BLANK_TOURNAMENT", "COMPUTED", "FINAL_HEADERS", "GENERAL_HEADERS", "AFTER_HEADERS", "T_HEADER", "T_FIRST",
            "C_FIRST", "GENERAL_COL", "AFTER_COL", "LISTS_COL", "P_FIRST", "SECTIONS"]

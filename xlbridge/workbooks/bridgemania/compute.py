@@ -14,7 +14,6 @@ Standard library only: the recalculation runs in xlwings Lite.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Sequence
 
 from xlbridge.language import N_, _
@@ -37,7 +36,7 @@ from xlbridge.workbooks.bridgemania.read import (
     read_tournament,
 )
 from xlbridge.workbooks.declare import COMPUTED
-from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, LocatedProblem, at
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, LocatedProblem, at
 from xlbridge.workbooks.typed_checks import one_per_cell
 
 __all__ = ["BridgeManiaSeason"]
@@ -58,14 +57,6 @@ class BridgeManiaSeason:
             return isinstance(title, str) and title.startswith(_(d.SEASON_TITLE_START))
         # the season sheet renamed or deleted: still ours if a tournament sheet is there
         return any(is_tournament_sheet(book.read(n)) for n in names if n not in (d.CHAMPIONSHIP, d.PARTICIPATION))
-
-    def plan_next(self, book: BookAdapter, *, day: dt.date | None, name: str | None, next_period: bool,
-                  today: dt.date, taken: list[str]) -> NextSheet:
-        """The next tournament (:func:`xlbridge.workbooks.bridgemania.next.next_tournament`; no periods;
-        ``taken``: every sheet's name, chart sheets too)."""
-        from xlbridge.workbooks.bridgemania.next import next_tournament
-
-        return next_tournament(book, day=day, name=name, today=today, taken=taken)
 
     def plan(self, book: BookAdapter) -> Plan:
         names = book.sheet_names()

@@ -67,7 +67,7 @@ from xlbridge.workbooks.kinds import Button, WorkbookKind
 from xlbridge.workbooks.nextsheet import NEW_EVENING
 from xlbridge.rules.problems import N_
 
-__all__ = ["HeegSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE",
+__all__ = ["HeegSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next",
            "heeg_workbook", "TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO",
            "RED", "PROMOTE_FILL", "RELEGATE_FILL", "SETTINGS", "STANDINGS_HEADER_ROW", "PERIOD_HEADERS",
            "HOWTO_LINES", "evening_sheet", "period_sheet", "evening_headers", "year_headers", "evening_layout",
@@ -80,6 +80,17 @@ LANGUAGE = "nl"
 
 #: The kind, for the registry (:mod:`xlbridge.workbooks.kinds`).
 RECALCULATION = HeegSeason
+
+
+def plan_next(book: Any, *, day: Any, name: Any, next_period: bool, today: Any, taken: Any) -> Any:
+    """New evening, for :func:`xlbridge.workbooks.nextsheet.plan_next`
+    (:func:`xlbridge.workbooks.heeg.next.next_evening`; an evening's sheet is named by its date:
+    ``name`` and ``taken`` are not asked)."""
+    from xlbridge.workbooks.heeg.next import next_evening
+
+    return next_evening(book, day=day, next_period=next_period, today=today)
+
+
 WORKBOOKS = {
     "heeg": WorkbookKind("xlbridge.workbooks.heeg.build:heeg_workbook", Button("Season", "D1"),
                          N_("Heeg club season"), N_("Bridge club Heeg's score calculation"), NEVER_READ,

@@ -59,7 +59,7 @@ from xlbridge.workbooks.heeg.declaration import (
     year_spec,
 )
 from xlbridge.workbooks.heeg.read import EveningSheet, SeasonSheet, read_evening, read_season
-from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, LocatedProblem, at
+from xlbridge.workbooks.plan import Block, BookInputError, Plan, LocatedProblem, at
 from xlbridge.workbooks.localised import shown_name
 from xlbridge.workbooks.typed_checks import spaced
 
@@ -162,14 +162,6 @@ class HeegSeason:
         return evenings
 
     # -- planning ---------------------------------------------------------
-
-    def plan_next(self, book: BookAdapter, *, day: dt.date | None, name: str | None, next_period: bool,
-                  today: dt.date, taken: list[str]) -> NextSheet:
-        """The next evening (:func:`xlbridge.workbooks.heeg.next.next_evening`; ``name`` and ``taken`` are
-        not asked: an evening's sheet is named by its date)."""
-        from xlbridge.workbooks.heeg.next import next_evening
-
-        return next_evening(book, day=day, next_period=next_period, today=today)
 
     def plan(self, book: BookAdapter) -> Plan:
         names = book.sheet_names()
