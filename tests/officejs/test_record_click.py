@@ -34,8 +34,8 @@ def built(tmp_path_factory):
 
 @pytest.fixture
 def book(built, tmp_path):
-    """The built season without its record, as a workbook of an earlier release (a built
-    workbook holds the record of its own recalculation: test_the_built_record_is_kept)."""
+    """The built season without its record (a deleted record sheet; a built workbook holds the
+    record of its own recalculation: test_the_built_record_is_kept)."""
     target = tmp_path / "season.xlsx"
     wb = load_workbook(built)
     del wb[RECORD]

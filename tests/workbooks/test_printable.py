@@ -48,18 +48,17 @@ def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path, built_on
         assert isinstance(r[5].value, float) and r[5].number_format == "0.00" and r[6].number_format == "0.00"
 
 
-def test_an_earlier_corrections_sheet_keeps_its_columns(tmp_path, built_once):
-    """A Corrections sheet made by an earlier xlbridge (with an Event column) gets its rows under its own header."""
+def test_a_corrections_sheet_gets_its_rows_under_its_own_header(tmp_path, built_once):
+    """By the header's words: a column of other words stays empty, a deleted Cause is not added again."""
     path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
-    old = wb.create_sheet("Corrections")
-    old.append(["When", "Sheet", "Cell", "Event", "Pair", "Column", "Old value", "New value"])
+    wb.create_sheet("Corrections").append(["When", "Sheet", "Cell", "Event", "Pair", "Column", "Old value", "New value"])
     wb["Tournament"]["C28"] = 70.0
     wb.save(path)
     recalc_path(path, when=WHEN)
     rows = [[c.value for c in r] for r in load_workbook(path)["Corrections"].iter_rows()]
-    assert rows[0][-1] == "Cause"  # added after the earlier sheet's last column
-    assert [WHEN, "Tournament", "D28", "Tournament", "20", "Place", 20, 1, "recalculated"] in rows
+    assert rows[0] == ["When", "Sheet", "Cell", "Event", "Pair", "Column", "Old value", "New value"]
+    assert [WHEN, "Tournament", "D28", None, "20", "Place", 20, 1] in rows
 
 
 @pytest.mark.slow

@@ -104,16 +104,15 @@ def test_the_scorer_s_own_corrections_are_still_listed(sources, tmp_path: Path) 
     assert _record_warnings(report) == [] and len(report.typed) == FOREIGN_MIN
 
 
-def test_a_record_of_an_earlier_release_without_its_kind_still_counts(sources, tmp_path: Path) -> None:
+def test_a_record_without_its_kind_is_a_damaged_one(sources, tmp_path: Path) -> None:
+    """(No release wrote a record without its kind: xlbridge 0.1.0 was never released.)"""
     record = record_of(sources["tbf"])
     del record["k"]
-    path = with_record(sources["tbf"], tmp_path / "old.xlsx", record)
+    path = with_record(sources["tbf"], tmp_path / "kindless.xlsx", record)
     wb = load_workbook(path)
     wb["Tournament"]["C9"] = 12.5
     wb.save(path)
-    report = recalc_path(path, when="T1", backup=False)
-    assert _record_warnings(report) == [] and [(c.cell, c.new) for c in report.typed] == [("C9", 12.5)]
-    assert record_of(path)["k"] == "event awards"
+    _set_aside(path, "recalc.record-damaged")
 
 
 def test_the_bounds_here_are_record_py_s() -> None:

@@ -20,9 +20,9 @@ from xlbridge.workbooks.localised import shown_name
 __all__ = ["typed_pair", "add_again", "write_table", "ADDED"]
 
 #: The warning when the Chart sheet was missing (``kind``: the ``xlbridge new`` kind that has it).
-ADDED = N_("there was no sheet {sheet} (deleted, or a workbook of an earlier release): it is added with its table, "
-           "without the chart (the recalculation cannot draw one): copy the sheet {sheet} of a new workbook "
-           "(xlbridge new {kind}) into this one to have the chart")
+ADDED = N_("there was no sheet {sheet} (deleted): it is added with its table, without the chart (the recalculation "
+           "cannot draw one): copy the sheet {sheet} of a new workbook (xlbridge new {kind}) into this one to have "
+           "the chart")
 
 
 def typed_pair(pair: Setting, grid: Grid | None) -> Any:

@@ -26,11 +26,11 @@ characters in a cell); A1 says what the sheet is.  Sheets left out: the Messages
 Corrections sheets, the record itself and the kind's ``never_read`` sheets (How to, the
 blank tournament).  A built workbook (``xlbridge new``, the shipped files and templates)
 holds the record of its own recalculation (:func:`xlbridge.excel.shipped.built`), so the
-scorer's first change already counts as one.  A missing record is "no record" (a workbook
-of an earlier release, a deleted sheet); a damaged one (a scorer unhid it and typed in it) is also "no record", with a
-warning that says so; a new record is written either way.  The record names the kind it was made
-for; one that is not this workbook's (another kind's, or one most of whose typed values differ from
-the cells: a record copied from another workbook) or larger than :data:`MAX_RECORD_CELLS` /
+scorer's first change already counts as one.  A missing record (a deleted sheet) is "no record"; a
+damaged one (a scorer unhid it and typed in it) is also "no record", with a warning that says so; a new
+record is written either way.  The record names the kind it was made for; one that is not this
+workbook's (another kind's, or one most of whose typed values differ from the cells: a record copied from
+another workbook) or larger than :data:`MAX_RECORD_CELLS` /
 :data:`MAX_RECORD_TEXT` is set aside with a warning, never turned into "your change" rows
 (:func:`foreign`; docs/reliability.md, "The record").  The record holds no time:
 recalculating an unchanged workbook writes the same record, i.e. no cell.
@@ -96,17 +96,15 @@ class Record:
     wrote them (JSON-ready: a date is ``{"d": iso}``).  :meth:`typed` and :meth:`computed`
     give one sheet's cells as ``{(row, col): value}``."""
 
-    def __init__(self, sheets: dict[str, dict[str, list]] | None = None, kind: str | None = None):
-        self.sheets = sheets if sheets is not None else {}
-        self.kind = kind  # the workbook kind it was made for (None: a record of an earlier release)
+    def __init__(self, sheets: dict[str, dict[str, list]], kind: str):
+        self.sheets = sheets
+        self.kind = kind  # the workbook kind it was made for
         self._typed: dict[str, Cells] = {}
         self._computed: dict[str, Cells] = {}
         self._views: dict[str, Cells] = {}
 
     def dumps(self) -> str:
-        data = {"v": _VERSION, "s": self.sheets}
-        if self.kind is not None:
-            data = {"v": _VERSION, "k": self.kind, "s": self.sheets}
+        data = {"v": _VERSION, "k": self.kind, "s": self.sheets}
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
@@ -114,9 +112,9 @@ class Record:
         """Raises ValueError (or KeyError, TypeError) on anything but a record this release wrote."""
         data = json.loads(text)
         if not isinstance(data, dict) or data.get("v") != _VERSION or not isinstance(data.get("s"), dict) \
-                or not isinstance(data.get("k", ""), str):
+                or not isinstance(data.get("k"), str):
             raise ValueError("not a record")
-        record = cls(data["s"], data.get("k"))
+        record = cls(data["s"], data["k"])
         for name, sheet in record.sheets.items():
             record.typed(name)  # checked now: a damaged record counts as none
             for r, c, rows in sheet["c"] + sheet.get("w", []):
@@ -267,7 +265,7 @@ def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
             if old is not None and key not in computed:
                 held += 1
                 differing += not _same(old, cells.get(key))
-    other_kind = record.kind is not None and record.kind != kind
+    other_kind = record.kind != kind
     if not other_kind and (differing <= FOREIGN_MIN or 2 * differing <= held):
         return None
     return at(RECORD, None, FOREIGN_CODE, N_(
@@ -318,8 +316,7 @@ def _written(plan: Plan) -> tuple[dict[str, dict[int, set[int]]], dict[str, list
     return columns, audited, viewed
 
 
-def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str] = (), last: Record | None = None,
-                kind: str | None = None) -> Record:
+def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str], last: Record | None, kind: str) -> Record:
     """The record of ``plan`` written over ``book``.  A typed date the ``last`` record holds,
     read now as its day number (xlwings-server up to 1.16 sends a date in a format of its own
     so), is recorded as ``last`` has it: the record is the same whichever release sent the book."""

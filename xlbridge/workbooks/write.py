@@ -100,17 +100,11 @@ CORRECTIONS_SPEC = SheetSpec("corrections", CORRECTIONS, tables=(Table("correcti
 )),), freeze=(2, 1), print=Print("landscape", True, (1, 1)))
 #: The English header (a sheet's own header is in its language: :func:`append_corrections`).
 CORRECTIONS_HEADER = [c.label for c in CORRECTIONS_SPEC.tables[0].columns]
-#: The header of an earlier Corrections sheet's extra column, still filled in such a sheet.
-_EARLIER = {"event": "what"}
 
 
 def _corrections_columns(header: list[Any]) -> list[str]:
-    """The field of each column of an existing Corrections header (by its words:
-    a sheet made by an earlier xlbridge keeps its columns)."""
-    by_text = {c.label.lower(): c.id for c in CORRECTIONS_SPEC.tables[0].columns}  # English, as earlier releases
-    by_text.update({c.text().lower(): c.id for c in CORRECTIONS_SPEC.tables[0].columns})  # the language spoken
-    by_text.update(_EARLIER)
-    by_text[_("Event").lower()] = "what"
+    """The field of each column of an existing Corrections header (by its words, in the language spoken)."""
+    by_text = {c.text().lower(): c.id for c in CORRECTIONS_SPEC.tables[0].columns}
     return [by_text.get(str(h).strip().lower(), "") if h is not None else "" for h in header]
 
 
@@ -130,16 +124,10 @@ def append_corrections(book: BookAdapter, changes: Sequence[Change], when: dt.da
                                   else CORRECTIONS_SPEC.tables[0].headers())
     while fields and fields[-1] == "" and grid and (len(grid[0]) < len(fields) or grid[0][len(fields) - 1] is None):
         fields.pop()
-    if "cause" not in fields:  # a sheet of an earlier release: the column Cause after its last
-        cause = CORRECTIONS_SPEC.tables[0].column("cause")
-        book.write(CORRECTIONS, 1, len(fields) + 1, [[cause.text()]])
-        book.lay_out(CORRECTIONS, Layout(more_headers=((1, len(fields) + 1, 1, 1),)))
-        fields.append("cause")
     language = getattr(book, "language", "en")  # the sheets as the scorer sees them
-    rows = [[{"when": when, "sheet": Localised.local_name(c.sheet, language), "cell": c.cell,
-              "what": Localised.local_name(c.what, language), "unit": c.unit or None, "column": c.column or None,
-              "old": c.old, "new": c.new, "cause": _(c.cause or RECALCULATED)}.get(f) for f in fields]
-            for c in changes]
+    rows = [[{"when": when, "sheet": Localised.local_name(c.sheet, language), "cell": c.cell, "unit": c.unit or None,
+              "column": c.column or None, "old": c.old, "new": c.new, "cause": _(c.cause or RECALCULATED)}.get(f)
+             for f in fields] for c in changes]
     book.write(CORRECTIONS, last + 1, 1, rows)
     formats = []
     for i, c in enumerate(changes):

@@ -201,13 +201,15 @@ def test_the_result_speaks_the_workbooks_language(tmp_path):
     assert not words & {"guest", "split", "waiting", "ill", "unable"}
 
 
-def test_board_numbers_neither_in_n_nor_in_d_are_one_problem_at_n8(demo_file, tmp_path):
+@pytest.mark.parametrize("in_d", [None, 1], ids=["nowhere", "in D, the layout before the sorted result"])
+def test_board_numbers_not_in_n_are_one_problem_at_n8(demo_file, tmp_path, in_d):
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.recalc import BookInputError
     from xlbridge.workbooks.recalc import recalculate as recalc_book
 
     wb = load_workbook(demo_file)
     wb["T04"].cell(T_HEADER, FIRST_BOARD_COL).value = "uno"
+    wb["T04"].cell(T_HEADER, 4).value = in_d  # (xlbridge 0.1.0 was never released: no sheet has that layout)
     with pytest.raises(BookInputError) as caught:
         recalc_book(OpenpyxlBook(wb))
     assert [str(p) for p in caught.value.problems] == [

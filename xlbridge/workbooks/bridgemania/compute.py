@@ -243,7 +243,7 @@ def _plan(grid: Reader, names: list[str], season: bm.Season, standings: bm.Stand
         if t.id in sheets:
             _tournament(plan, results[t.id], sheets[t.id])
             temporary = {pair: " / ".join(players) for pair, players in t.splits.items()}
-            _sorted_result(plan, results[t.id], sheets[t.id], {**names_of, **temporary}, grid(t.id))
+            _sorted_result(plan, results[t.id], sheets[t.id], {**names_of, **temporary})
     _championship(plan, grid, names, season, standings)
     _participation(plan, grid, names, standings, next_list)
     for block in plan.blocks:  # standings follow from the audited results: not on Corrections (as at Heeg)
@@ -334,12 +334,10 @@ def result_rows(res: bm.TournamentResult, names: dict[str, str]) -> tuple[Grid, 
     return rows, pairs
 
 
-def _sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, names: dict[str, str],
-                   grid: Grid) -> None:
+def _sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, names: dict[str, str]) -> None:
     """The sorted result with its caption and header, on the rows of the pairs (a derived
-    view: not audited, as the Heeg evening's result); an earlier release's sheet gets the
-    look of it the first time (right of its per-pair columns)."""
-    table = d.result_at(ts.result_col)
+    view: not audited, as the Heeg evening's result)."""
+    table = d.RESULT
     rows, pairs = result_rows(res, names)
     room = max(len(rows), ts.main_end - table.first_row + 1)
     values: Grid = [[_(d.RESULT_CAPTION)] + [None] * (table.width() - 1), table.headers()]
@@ -347,8 +345,6 @@ def _sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, n
     plan.blocks.append(Block(ts.sheet, d.RESULT_CAPTION_ROW, table.first_col, values, what=ts.sheet,
                              rows=["caption", "header"] + pairs + [""] * (room - len(rows)), columns=table.headers(),
                              audit=False, formats=[c.number_format for c in table.columns]))
-    if ts.earlier and as_text(cell(grid, table.header_row, table.first_col)) != table.columns[0].text():
-        plan.layouts.append((ts.sheet, d.result_look(ts.spec(), table, room)))
 
 
 def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:

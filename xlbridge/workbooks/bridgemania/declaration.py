@@ -144,9 +144,6 @@ RESULT_CAPTION = N_("Result, sorted by score (computed)")
 RESULT_CAPTION_ROW = RESULT.header_row - 1
 #: Board 1's column: right of the sorted result after one gap column (N).
 FIRST_BOARD_COL = RESULT.first_col + RESULT.width() + 1
-#: Board 1's column in the layout of the releases before the sorted result (D): such a sheet is
-#: still read, its result written right of its per-pair columns (docs/clubs/bridgemania.md).
-EARLIER_FIRST_BOARD_COL = PAIRS.first_col + PAIRS.width()
 BOARD_WIDTH = 6.5  # board scores, and four-digit bridge scores (-1430) further down
 TEMPLATE_BOARDS = 28  # the board columns of the blank tournament
 #: The computed columns of each pair's row, right of the boards after one narrow gap column.
@@ -175,36 +172,27 @@ def results_at(first_col: int) -> Table:
     return replace(RESULTS, first_col=first_col)
 
 
-def result_at(first_col: int) -> Table:
-    """The sorted result where a sheet has it."""
-    return replace(RESULT, first_col=first_col)
-
-
 def boards_at(first_col: int, nboards: int) -> Table:
     """The board columns 1..n of the pairs' rows from ``first_col`` (typed)."""
     return Table("boards", header_row=PAIRS.header_row, columns=board_columns(nboards), first_col=first_col,
                  room=PAIRS.room)
 
 
-def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT, first_board: int = FIRST_BOARD_COL) -> SheetSpec:
+def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT) -> SheetSpec:
     """A tournament sheet of ``nboards`` boards: Pair, Status, Players | the sorted result |
     boards 1..n | each pair's computed columns, one narrow gap column between; Pair, Status and
     Players stay in view while the boards are typed, and the sorted result is what prints
     (portrait, one page wide, its caption and header on every page).
-
-    ``first_board=EARLIER_FIRST_BOARD_COL``: a sheet of an earlier release (board 1 in D), whose
-    sorted result sits right of its per-pair columns, one gap column between (nothing typed moves).
-    The tables: ``pairs``, ``boards``, ``result``, ``results`` (in this order, whatever the columns)."""
-    boards = boards_at(first_board, nboards)
-    results = results_at(first_board + nboards + 1)
-    result = RESULT if first_board == FIRST_BOARD_COL else result_at(results.first_col + results.width() + 1)
-    last = max(t.first_col + t.width() - 1 for t in (boards, result, results))
+    The tables: ``pairs``, ``boards``, ``result``, ``results`` (in this order)."""
+    boards = boards_at(FIRST_BOARD_COL, nboards)
+    results = results_at(FIRST_BOARD_COL + nboards + 1)
+    last = max(t.first_col + t.width() - 1 for t in (boards, RESULT, results))
     widths = [0.0] * last
-    for t in (boards, result, results):
+    for t in (boards, RESULT, results):
         if t.first_col - 1 > PAIRS.width():
             widths[t.first_col - 2] = GAP_WIDTH  # the gap column left of it
     return SheetSpec("tournament", name, title=TOURNAMENT_TITLE, settings=TOURNAMENT_SETTINGS,
-                     tables=(PAIRS, boards, result, results), freeze=(PAIRS.first_row, PAIRS.first_col + PAIRS.width()),
+                     tables=(PAIRS, boards, RESULT, results), freeze=(PAIRS.first_row, PAIRS.first_col + PAIRS.width()),
                      widths=tuple(widths),
                      print=Print("portrait", True, (RESULT_CAPTION_ROW, RESULT.header_row), area=RESULT.id,
                                  area_row=RESULT_CAPTION_ROW, page_header="&A"))
@@ -382,21 +370,3 @@ def layout(spec: SheetSpec, rows: int = 0, filled: tuple[str, ...] = ()) -> Layo
     # all computed (Championship, Participation): one green header band over every table
     last = max(t.first_col + t.width() - 1 for t in spec.tables)
     return replace(base, header_fill=COMPUTED_HEADER, header_cols=last, fills=base.fills + tuple(merge_areas(computed)))
-
-
-def result_look(spec: SheetSpec, table: Table, rows: int) -> Layout:
-    """The look of the sorted result ``table`` that a recalculation adds to an earlier release's
-    tournament sheet (``spec``: its layout, :func:`tournament_sheet` with its board 1): a computed
-    header, ``rows`` blue rows with the number formats, the sheet's widths (when the result is where
-    ``spec`` has it) and the print setup of a sheet the builder makes (the result prints)."""
-    full = spec.layout(rows)
-    formats = [((table.first_row, table.first_col + i, rows, 1), c.number_format)
-               for i, c in enumerate(table.columns) if c.number_format != "General"]
-    top = spec.print.area_row
-    return Layout(header_fill=COMPUTED_HEADER, more_headers=((table.header_row, table.first_col, 1, table.width()),),
-                  widths=full.widths if spec.table(RESULT.id).first_col == table.first_col else (),
-                  number_formats=tuple(merge_areas(formats)),
-                  fills=(((table.first_row, table.first_col, rows, table.width()), COMPUTED),),
-                  orientation=full.orientation, fit_width=full.fit_width, repeat_rows=full.repeat_rows,
-                  print_area=(top, table.first_col, table.header_row + rows - top + 1, table.width()),
-                  page_header=full.page_header)

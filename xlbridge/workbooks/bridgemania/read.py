@@ -24,7 +24,7 @@ from xlbridge.clubs import bridgemania as bm
 from xlbridge.values import as_date, as_text, as_whole, is_blank
 from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.bridgemania import declaration as d
-from xlbridge.workbooks.declare import SheetSpec, Table, cell_ref
+from xlbridge.workbooks.declare import Table, cell_ref
 from xlbridge.workbooks.plan import LocatedProblem, at
 from xlbridge.workbooks.typed_checks import cell_problem, spaced
 
@@ -60,8 +60,6 @@ class TournamentPlaces:
     main_order: list[tuple[int, str]] = field(default_factory=list)  # every non-blank pair row
     main_end: int = d.PAIRS.first_row - 1
     computed_col: int = 0
-    result_col: int = 0  # the sorted result's first column
-    first_board: int = d.FIRST_BOARD_COL  # board 1's column: d.EARLIER_FIRST_BOARD_COL on an earlier release's sheet
     board_width: int = 0  # the board columns headed 1, 2, 3, ...
     boards: int = 0  # the boards played: the last board column with any score
     penalty_rows: list[tuple[int, str]] = field(default_factory=list)
@@ -72,16 +70,7 @@ class TournamentPlaces:
     warnings: list[LocatedProblem] = field(default_factory=list)  # an id typed with a space before or after it
 
     def board_col(self, board: int) -> int:
-        return self.first_board + board - 1
-
-    @property
-    def earlier(self) -> bool:
-        """A sheet in the layout of an earlier release (board 1 in D, no sorted result left of the boards)."""
-        return self.first_board == d.EARLIER_FIRST_BOARD_COL
-
-    def spec(self) -> SheetSpec:
-        """The declaration of this sheet's layout (its boards where they are)."""
-        return d.tournament_sheet(self.board_width, self.sheet, self.first_board)
+        return d.FIRST_BOARD_COL + board - 1
 
     def section_rows(self, section_id: str, last_row: int) -> range:
         """The typed rows of a section: below its header, up to the next section."""
@@ -356,20 +345,16 @@ def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Locate
                                "{expected!r} (found {found})", tournament=tid, field=s.id, expected=s.text(),
                                found=_found(found)))
     problems += check_headers(tid, grid, d.PAIRS)
-    # the layout from the header row: board 1 right of the sorted result, or (an earlier release) in D
-    header = d.PAIRS.header_row
-    if as_whole(cell(grid, header, d.FIRST_BOARD_COL)) != 1 and as_whole(cell(grid, header,
-                                                                             d.EARLIER_FIRST_BOARD_COL)) == 1:
-        ts.first_board = d.EARLIER_FIRST_BOARD_COL
-    col = ts.first_board
-    while as_whole(cell(grid, header, col)) == col - ts.first_board + 1:
+    # the board columns from the header row: 1, 2, 3, ... from board 1's column, right of the sorted result
+    header, first = d.PAIRS.header_row, d.FIRST_BOARD_COL
+    col = first
+    while as_whole(cell(grid, header, col)) == col - first + 1:
         col += 1
-    ts.board_width = col - ts.first_board
-    if col == ts.first_board:
-        problems.append(at(tid, cell_ref(header, ts.first_board), "bm.sheet.boards",
+    ts.board_width = col - first
+    if col == first:
+        problems.append(at(tid, cell_ref(header, first), "bm.sheet.boards",
                            "the board numbers 1, 2, 3, ... should start here", tournament=tid, field="boards"))
     _results(tid, grid, ts, col, problems)
-    ts.result_col = d.RESULT.first_col if not ts.earlier else ts.computed_col + d.RESULTS.width() + 1
     _sections(tid, grid, ts, problems)
     if len(problems) > before:
         return False
