@@ -25,7 +25,6 @@ import hashlib
 import io
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import PurePosixPath
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xlbridge.language import LANGUAGES, current, installed, sheet_name, speaking
+from xlbridge.language import current, installed, sheet_name, speaking
 from xlbridge.workbooks.book import BookAdapter, Grid, Layout
 
 __all__ = ["SHEET_NAMES", "SHEET_PREFIXES", "Localised", "language_of", "localised", "rename_sheets", "built_in", "shown_name"]
