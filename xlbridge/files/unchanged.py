@@ -37,8 +37,9 @@ from typing import Any
 from xlbridge.files.package import Package
 from xlbridge.workbooks.book import Grid, Layout, _clean_value_for_write, _is_number, _ReadOnce, same_number, trimmed
 from xlbridge.workbooks.openpyxl_book import within_bounds
-from xlbridge.workbooks.plan import BookInputError, Report
+from xlbridge.workbooks.plan import Report
 from xlbridge.workbooks.record import read_record
+from xlbridge.workbooks.write import _same as same  # the diff's comparison of a computed cell
 from xlbridge.workbooks.localised import Localised, language_of, localised
 
 __all__ = ["CalamineBook", "Changes", "NotFast", "differs_from_openpyxl", "typed_since", "unchanged_report"]
@@ -186,10 +187,8 @@ def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
         if typed_since(book, recalc.get("language")):
             return None
         report = recalculate(book, **recalc)
-    except (NotFast, BookInputError):
-        return None
-    except Exception:  # noqa: BLE001 - whatever calamine cannot read, openpyxl reports as it always did
-        return None
+    except Exception:  # noqa: BLE001 - NotFast, a BookInputError, whatever calamine cannot read: openpyxl reports
+        return None  # as it always did
     if book.messages or report.changes or report.typed or report.warnings:
         return None
     return report
@@ -221,7 +220,6 @@ def typed_since(book: CalamineBook, language: str | None = None) -> bool:
             return True
         for (r, c), old in written.items():  # a computed cell typed over: written back
             now = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
-            if now != old and type(old) in (int, float, str, bool, type(None)) and not (
-                    _is_number(now) and _is_number(old) and abs(now - old) <= 1e-9 * max(1, abs(old))):
+            if type(old) in (int, float, str, bool, type(None)) and not same(now, old):
                 return True
     return False
