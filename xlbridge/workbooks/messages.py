@@ -92,7 +92,7 @@ def nothing_written(count: int, how: str = "") -> str:
     """What the scorer reads after the problems: nothing was written, and what to
     do next (``how``: the command, for the CLI)."""
     return Problem("recalc.nothing-written", NOTHING_WRITTEN, count=count, action=_(ACTION),
-                       how=f" ({how})" if how else "").message
+                   how=f" ({how})" if how else "").message
 
 
 def report_problems(book: BookAdapter, problems: Sequence[LocatedProblem], done: str | None = None,

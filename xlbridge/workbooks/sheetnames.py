@@ -56,25 +56,25 @@ def name_problem(name: str, taken: Sequence[str] = ()) -> Problem | None:
     (``None``: it can); ``taken``: the workbook's sheets."""
     if len(name) > MAX_LENGTH:
         return Problem("sheet.name.too-long", N_("the sheet name {name!r} has {length} characters; Excel allows "
-                                                     "at most {limit}: give a shorter name"),
-                           name=name[:MAX_LENGTH] + "...", length=len(name), limit=MAX_LENGTH)
+                                                 "at most {limit}: give a shorter name"),
+                       name=name[:MAX_LENGTH] + "...", length=len(name), limit=MAX_LENGTH)
     bad = "".join(dict.fromkeys(ch for ch in name if ch in FORBIDDEN))
     if bad:
         return Problem("sheet.name.character", N_("the sheet name {name!r} has {characters}, which Excel does not "
-                                                      "allow in a sheet name (none of : \\ / ? * [ ]): give another "
-                                                      "name"), name=name, characters=" ".join(bad))
+                                                  "allow in a sheet name (none of : \\ / ? * [ ]): give another "
+                                                  "name"), name=name, characters=" ".join(bad))
     if name.startswith("'") or name.endswith("'"):
         return Problem("sheet.name.apostrophe", N_("the sheet name {name!r} starts or ends with an apostrophe, "
-                                                       "which Excel does not allow: give another name"), name=name)
+                                                   "which Excel does not allow: give another name"), name=name)
     folded = name.casefold()
     if folded == _EXCEL_OWN or folded in owned():
         return Problem("sheet.name.reserved", N_("{name!r} is the name of a sheet xlbridge or Excel keeps for "
-                                                     "itself (in some language, in any case): give another name"),
-                           name=name)
+                                                 "itself (in some language, in any case): give another name"),
+                       name=name)
     same = next((t for t in taken if t.casefold() == folded), None)
     if same is not None:
         return Problem("sheet.name.taken", N_("the sheet {sheet!r} is already there (Excel does not tell "
-                                                  "{name!r} from it): give another name"), sheet=same, name=name)
+                                              "{name!r} from it): give another name"), sheet=same, name=name)
     return None
 
 

@@ -80,7 +80,7 @@ def small_line_message(line: Any, count: int | None) -> str:
     """A line with fewer than 4 pairs at the tables has no top (docs/clubs/heeg.md §4):
     what the scorer can do about it in the workbook."""
     return Problem(LINE_TOO_SMALL, SMALL_LINE, value=line, number=count if count is not None else _("a few"),
-                       pairs=_("pairs") if count is None or count != 1 else _("pair")).message
+                   pairs=_("pairs") if count is None or count != 1 else _("pair")).message
 
 
 def value_out(value: Any) -> Any:
@@ -215,7 +215,7 @@ class HeegSeason:
                     continue
                 small_lines.add((p.evening, p.value))
                 p = Problem(p.code, SMALL_LINE, **p.params, number=p.count if p.count is not None else _("a few"),
-                                pairs=_("pairs") if p.count is None or p.count != 1 else _("pair"))
+                            pairs=_("pairs") if p.count is None or p.count != 1 else _("pair"))
             name, row = p.row if p.row is not None else (None, None)
             if name is None and p.evening is not None and p.pair is not None and p.evening in by_day:
                 sheet = by_day[p.evening]
