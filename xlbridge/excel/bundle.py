@@ -32,6 +32,7 @@ from xlbridge.rules import RULE_SET_MODULES
 from xlbridge.rules.problems import N_
 from xlbridge.workbooks import kinds as registry
 from xlbridge.workbooks.kinds import Button  # noqa: F401  (the button, declared by each kind)
+from xlbridge.workbooks.messages import ACTION
 
 #: What ``requirements.txt`` asks Lite to install: xlwings only, besides the two
 #: packages every Lite workbook observed carried as "required" (the add-in's own
@@ -66,9 +67,6 @@ FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # zip entries get a fixed time: the bundle i
 
 MARK_BEGIN = '_BUNDLE = """'
 MARK_END = '"""'
-
-#: The action's one name, everywhere (the script's display name, the button).
-ACTION = N_("Recalculate season")  # = xlbridge.excel.scripts.ACTION (not imported: that module imports xlwings)
 
 
 #: The prose xlwings Lite shows the scorer (``main.py``'s docstring, App Mode and the
