@@ -18,7 +18,7 @@ from xlbridge.language import _, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import kinds
 from xlbridge.workbooks.plan import BookInputError, Kind, LocatedProblem, Report, at
-from xlbridge.workbooks.record import (RECORD, Comparison, compare, foreign, make_record, read_record,
+from xlbridge.workbooks.record import (RECORD, Comparison, Record, compare, foreign, make_record, read_record,
                                       write_record)
 from xlbridge.workbooks.sheetnames import misnamed
 from xlbridge.workbooks.localised import language_of, localised
@@ -45,7 +45,8 @@ def detect(book: BookAdapter) -> Kind:
                                  "from a template: xlbridge new KIND PATH", names=names)])
 
 
-def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, language: str | None = None) -> Report:
+def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, language: str | None = None,
+                record: tuple[Record | None, list[LocatedProblem]] | None = None) -> Report:
     """Check, compute and write one workbook; nothing is written on a problem.
 
     Computed cells whose earlier value changes are listed in the Corrections
@@ -56,6 +57,8 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
     workbook is read and written in its own language
     (:func:`~xlbridge.workbooks.localised.language_of`; ``language`` to say it); the
     report and a :class:`~xlbridge.workbooks.plan.BookInputError` carry it as ``.language``.
+    ``record``: what :func:`~xlbridge.workbooks.record.read_record` gives for this book, when the
+    caller has read it already (the record is then not read again).
     """
     language = language or getattr(book, "language", None) or language_of(book)
     with speaking(language):
@@ -71,7 +74,7 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
             error.language = language
             raise
         changes = diff(book, plan)
-        record, damaged = read_record(book)
+        record, damaged = read_record(book) if record is None else record
         now = make_record(kinds_view, plan, getattr(kind, "never_read", ()), record, kind.name)
         aside = foreign(record, now, kind.name) if record is not None else None
         if aside is not None:  # another workbook's record: never "your change" rows
