@@ -256,6 +256,9 @@ def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
     """A warning when ``record`` is not a record of this workbook (``now``: the record of this run): made
     for another kind, or more than half of the typed values it holds (and more than :data:`FOREIGN_MIN`)
     differ from the cells now -- a record copied from another workbook."""
+    if record.kind == kind and all(record.sheets[s].get("t") == now.sheets[s].get("t")
+                                   for s in now.sheets if s in record.sheets):
+        return None  # the same typed runs: none differs (at once)
     differing = held = 0
     for sheet in now.sheets:
         if sheet not in record.sheets:
@@ -408,6 +411,8 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
     for sheet in now.sheets:
         if sheet not in record.sheets or sheet not in existing:  # (a deleted sheet the plan adds again: no cells)
             continue
+        if record.sheets[sheet].get("t") == now.sheets[sheet].get("t"):
+            continue  # the same typed runs: no typed cell changed (at once)
         before, cells = record.typed(sheet), now.typed(sheet)
         grid: Grid | None = None
         for key in sorted(set(cells) | set(before)):
