@@ -38,7 +38,7 @@ from xlbridge.files.package import Package
 from xlbridge.workbooks.book import Grid, Layout, _clean_value_for_write, _is_number, _ReadOnce, same_number, trimmed
 from xlbridge.workbooks.openpyxl_book import within_bounds
 from xlbridge.workbooks.plan import Report
-from xlbridge.workbooks.record import read_record
+from xlbridge.workbooks.record import Record, read_record
 from xlbridge.workbooks.write import _same as same  # the diff's comparison of a computed cell
 from xlbridge.workbooks.localised import Localised, language_of, localised
 
@@ -184,9 +184,10 @@ def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
         if differs_from_openpyxl(data):
             return None
         book = CalamineBook(CalamineWorkbook.from_filelike(io.BytesIO(data)))
-        if typed_since(book, recalc.get("language")):
+        last = read_record(localised(book, recalc.get("language") or language_of(book)))
+        if typed_since(book, recalc.get("language"), last):
             return None
-        report = recalculate(book, **recalc)
+        report = recalculate(book, record=last, **recalc)  # (the record read once)
     except Exception:  # noqa: BLE001 - NotFast, a BookInputError, whatever calamine cannot read: openpyxl reports
         return None  # as it always did
     if book.messages or report.changes or report.typed or report.warnings:
@@ -194,14 +195,16 @@ def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
     return report
 
 
-def typed_since(book: CalamineBook, language: str | None = None) -> bool:
+def typed_since(book: CalamineBook, language: str | None = None,
+                last: tuple[Record | None, list] | None = None) -> bool:
     """Whether a cell was typed since the last recalculation, as its record tells without a plan:
     a recorded typed value gone or changed (then the recalculation lists it on Corrections), more
     or fewer cells holding a value than the record has (a value typed in an empty cell, a computed
     one emptied), or a computed cell holding another value than it recorded (typed over).
-    ``False`` when it cannot tell: the recalculation tells."""
+    ``False`` when it cannot tell: the recalculation tells.  ``last``: the record as
+    :func:`~xlbridge.workbooks.record.read_record` read it (read here when not given)."""
     view = localised(book, language or language_of(book))
-    record, _ = read_record(view)
+    record, _ = read_record(view) if last is None else last
     if record is None:
         return False
     names = set(view.sheet_names())
