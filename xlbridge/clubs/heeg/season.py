@@ -74,7 +74,8 @@ class SeasonResult:
     :func:`output_columns`; an entry that is not played has ``played`` False and
     NaN values).  ``problems`` lists every problem of the run (then ``values`` is
     empty).  ``exact[i]`` is the exact % of ``entries[i]`` (a fraction; ``None`` when
-    not played): the standings rank on it, and its ``pct`` is the float nearest to it.  :attr:`periods` and :attr:`year` are the standings
+    not played): the standings rank on it, and its ``pct`` is the float nearest to it.
+    :attr:`periods` and :attr:`year` are the standings
     (:func:`~xlbridge.clubs.heeg.standings.period_table`,
     :func:`~xlbridge.clubs.heeg.standings.year_table`), computed when first read.
     """
@@ -250,8 +251,9 @@ def _score(entry: Entry, own_top: float | None, settings: HeegSettings, problems
     when the score is above the maximum."""
     c_exact = exact_c(entry.combi_mp, own_top, entry.combi_top) if entry.combi_mp is not None and own_top is not None \
         else None
-    max_exact = exact(entry.max_mp) if entry.max_mp is not None else \
-        entry.rounds * settings.boards_per_round * exact(own_top) if own_top is not None else None
+    max_exact = exact(entry.max_mp) if entry.max_mp is not None else None
+    if max_exact is None and own_top is not None:
+        max_exact = entry.rounds * settings.boards_per_round * exact(own_top)
     score_exact = None
     if entry.mp is not None or c_exact is not None:
         score_exact = exact(entry.mp or 0) + (c_exact or 0)

@@ -189,8 +189,7 @@ def year_rows(cols: Played, settings: HeegSettings) -> list[dict[str, Any]]:
             "star": line == top and not whole_top, "red_star": marks > 5,
         }
         for p in settings.periods:
-            part = [i for i in group if cols.labels[i] == p.label]
-            row[f"end_{p.label}"] = cols.mean_pct(part) if part else math.nan
+            row[f"end_{p.label}"] = cols.mean_pct([i for i in group if cols.labels[i] == p.label])
         row["eligible"] = whole_top and not row["red_star"]
         table.append(row)
     table = _rank_by_line(table, settings.lines, "year_pct")
