@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from types import SimpleNamespace
 
 from hypothesis import given, settings, strategies as st
@@ -25,8 +26,10 @@ def _totals(per_pair: dict[str, list[float]]) -> Totals:
 def test_equal_pts_in_another_order_share_a_rank() -> None:
     # (8.333 + 0.1) + 0.2 = 8.633 but (0.1 + 0.2) + 8.333 = 8.633000000000001 in floats
     totals = _totals({"1": [0.1, 0.2, 8.333], "2": [8.333, 0.1, 0.2], "3": [1.0, 1.0, 1.0]})
-    assert totals.sums["1"]["f1"] != totals.sums["2"]["f1"]
+    assert (8.333 + 0.1) + 0.2 != (0.1 + 0.2) + 8.333
+    assert totals.exact["1"]["f1"] == totals.exact["2"]["f1"] == Fraction(8633, 1000)  # one exact sum each
     _, rows = totals.after[-1]
+    assert [r.f1 for r in rows] == [8.633, 8.633, 3.0]  # shown: the exact sum, rounded once
     assert [(r.pair, r.rank_f1, r.rank_indy, r.rank_hybrid) for r in rows] == [
         ("1", 1, 1, 1), ("2", 1, 1, 1), ("3", 3, 3, 3)]
     final = totals.final_ranking(threshold=3)

@@ -4,10 +4,14 @@ Every expected number is written as the arithmetic of the rule in
 docs/sources/003_58bc20b693ef4dc0.txt, not copied from the engine.
 """
 
+from fractions import Fraction
+
 import pytest
+from hypothesis import given, strategies as st
 
 from xlbridge.rules.base import RuleError
 from xlbridge.clubs.heeg import absence_cap, evening_max, heeg_c, heeg_pct, line_top, normalise_code
+from xlbridge.clubs.heeg.rules import exact_pct
 
 # A 14-pair line: top 12, 6 rounds of 4 boards -> max 6 * 4 * 12 = 288 MP.
 MAX = 288
@@ -124,3 +128,16 @@ def test_sit_out_mp_cannot_exceed_the_rounds_played():
         heeg_pct(241, MAX, "s")
     with pytest.raises(RuleError, match="above the evening's maximum 288"):
         heeg_pct(289, MAX, "")
+
+
+@given(mp=st.integers(0, 2000), extra=st.integers(1, 2000), code=st.sampled_from(["", "1", "s", "s1"]),
+       rounds=st.integers(2, 8))
+def test_the_pct_is_the_float_nearest_to_the_exact_rule(mp, extra, code, rounds) -> None:
+    """One exact computation serves both (issue 24): the % is the rule's fraction, rounded once."""
+    top = mp + extra
+    sit_out = code in ("s", "s1")
+    if sit_out and mp * rounds > top * (rounds - 1):
+        return  # above the sit-out maximum: a problem, tested above
+    rule = Fraction(mp * rounds, rounds - 1) / top * 100 if sit_out else Fraction(mp, top) * 100
+    assert exact_pct(float(mp), float(top), code, rounds=rounds) == rule
+    assert heeg_pct(float(mp), float(top), code, rounds=rounds) == float(rule)

@@ -108,15 +108,14 @@ class Totals:
     """What the championship adds up over the counted tournaments."""
 
     base_ids: list[str]
-    sums: dict[str, dict[str, float]] = field(default_factory=dict)
+    sums: dict[str, dict[str, float]] = field(default_factory=dict)  # played, tops, pots
     exact: dict[str, dict[str, Fraction]] = field(default_factory=dict)  # the PTS sums, exact (what ranks)
     general: dict[str, list[float]] = field(default_factory=dict)  # pair -> its tournament scores (C.02)
     kinds: dict[str, str] = field(default_factory=dict)  # pair -> "base" | "guest"
     after: list[tuple[str, tuple[StandingRow, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.sums = {b: {"f1": 0.0, "indy": 0.0, "hybrid": 0.0, "played": 0, "tops": 0.0, "pots": 0.0}
-                     for b in self.base_ids}
+        self.sums = {b: {"played": 0, "tops": 0.0, "pots": 0.0} for b in self.base_ids}
         self.exact = {b: {key: Fraction(0) for key, _ in SCHEMES} for b in self.base_ids}
 
     def count(self, result: TournamentResult) -> None:
@@ -127,7 +126,7 @@ class Totals:
                 self.kinds[r.entry] = "guest"
         for n in result.base:
             total = self.sums[n.pair]
-            for key in ("f1", "indy", "hybrid", "tops", "pots"):
+            for key in ("tops", "pots"):
                 total[key] += getattr(n, key)
             for key, _ in SCHEMES:
                 self.exact[n.pair][key] += exact(getattr(n, key))
@@ -138,10 +137,9 @@ class Totals:
         ranks = {key: competition_ranks([self.exact[b][key] for b in self.base_ids]) for key, _ in SCHEMES}
         rows = []
         for i, b in enumerate(self.base_ids):
-            s = self.sums[b]
-            rows.append(StandingRow(b, int(s["played"]), round_half_up(s["f1"], 4), round_half_up(s["indy"], 4),
-                                    round_half_up(s["hybrid"], 4), ranks["f1"][i], ranks["indy"][i],
-                                    ranks["hybrid"][i]))
+            pts = {key: round_half_up(float(self.exact[b][key]), 4) for key, _ in SCHEMES}
+            rows.append(StandingRow(b, int(self.sums[b]["played"]), pts["f1"], pts["indy"], pts["hybrid"],
+                                    ranks["f1"][i], ranks["indy"][i], ranks["hybrid"][i]))
         self.after.append((result.id, tuple(rows)))
 
     def general_ranking(self) -> list[GeneralRow]:

@@ -280,10 +280,10 @@ def score(night: Night, out: Collector) -> list[EntryResult]:
     extras = extra(night, out)
     entries = list(night.boards)
     full = night.nboards * night.top
-    absolute = {e: sum(night.top / 2 if v is None else v for v in night.boards[e]) + pen[e] for e in entries}
     half = Fraction(night.top, 2)
-    ranks = competition_ranks([sum((half if v is None else exact(v) for v in night.boards[e]), exact(pen[e]))
-                               for e in entries])
+    exacts = [sum((half if v is None else exact(v) for v in night.boards[e]), exact(pen[e])) for e in entries]
+    absolute = {e: float(x) for e, x in zip(entries, exacts)}  # shown: the float nearest to the exact sum
+    ranks = competition_ranks(exacts)
     pts: dict[str, dict[str, float]] = {e: {} for e in entries}
     if len(entries) >= 2 * MIN_TABLES:
         for key, scheme in SCHEMES:

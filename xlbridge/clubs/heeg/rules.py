@@ -25,11 +25,11 @@ from typing import Any
 
 from xlbridge.rules.problems import N_
 from xlbridge.rules.problems import RuleError
-from xlbridge.values import as_number, is_blank
+from xlbridge.values import as_number, exact, is_blank
 
 __all__ = ["CODES", "EGS_CODES", "MARK_CODES", "ABSENT_CODES", "MP_CODES", "ABSENCE_CAPS", "CODE_TEMPLATE",
            "normalise_code", "line_top", "evening_max", "absence_cap", "heeg_pct", "heeg_c",
-           "exact_pct", "MAXIMA", "too_large"]
+           "exact_pct", "exact_c", "MAXIMA", "too_large"]
 
 #: The largest value of every number that enters a Heeg rule (issue 14: a number beyond it is a
 #: problem naming it, not an overflow or a silent nonsense; docs/reliability.md, "Bounds of the
@@ -133,7 +133,7 @@ def absence_cap(nth: int) -> float:
     return ABSENCE_CAPS[min(nth, len(ABSENCE_CAPS)) - 1]
 
 
-def _from_egs(kind: str, egs: Any, nth_absence: Any) -> float:
+def _from_egs(kind: str, egs: Any, nth_absence: Any) -> Fraction:
     """The % of a ``2`` or an ``a``: the EGS under its cap, 50 without an EGS.
 
     (The messages of :func:`heeg_pct` name each argument by its own parameter, so
@@ -148,13 +148,13 @@ def _from_egs(kind: str, egs: Any, nth_absence: Any) -> float:
         if nth_number is None or not nth_number.is_integer():
             raise _nth_problem(nth_absence)
         nth = int(nth_number)
-    cap = 50.0 if kind == "2" else absence_cap(nth)
+    cap = Fraction(50) if kind == "2" else Fraction(absence_cap(nth))
     if not average:  # no EGS yet ("omdat de EGS dan nog 0 is")
-        return 50.0
-    return min(average, cap)
+        return Fraction(50)
+    return min(exact(egs), cap)
 
 
-def _from_mp(kind: str, mp: Any, max_mp: Any, rounds: Any) -> float:
+def _from_mp(kind: str, mp: Any, max_mp: Any, rounds: Any) -> Fraction:
     """The % of a score computed from the MP (blank, ``1``, ``s``, ``s1``)."""
     points = as_number(mp)
     if points is None:
@@ -169,6 +169,7 @@ def _from_mp(kind: str, mp: Any, max_mp: Any, rounds: Any) -> float:
                         field="max_mp", value=max_mp, maximum=max_mp)
     if top > MAXIMA["max_mp"]:
         raise too_large("max_mp", max_mp, top, "maximum MP")  # type: ignore[misc]
+    score = exact(mp)
     if kind in ("s", "s1"):
         r = 6.0 if is_blank(rounds) else as_number(rounds)
         if r is None or not r.is_integer() or r < 2:
@@ -182,10 +183,11 @@ def _from_mp(kind: str, mp: Any, max_mp: Any, rounds: Any) -> float:
                             "correction ({top:g} x {played:g}/{rounds:g} = {maximum:g})",
                             field="mp", value=mp, mp=mp, played=r - 1, top=top, rounds=r, maximum=top * (r - 1) / r)
         points = points * r / (r - 1)
+        score = score * int(r) / (int(r) - 1)
     if points > top + 1e-9:
         raise RuleError("heeg.mp.above-max", "MP {mp!r} is above the evening's maximum {maximum!r}",
                         field="mp", value=mp, mp=mp, maximum=max_mp)
-    return points / top * 100.0
+    return score / exact(max_mp) * 100
 
 
 def heeg_pct(
@@ -205,50 +207,51 @@ def heeg_pct(
       ``a``); both give 50 when there is no EGS yet (``egs`` blank or 0).
 
     ``mp`` already holds the corrected combi MP when the pair played the combi
-    table.  Errors raise :class:`RuleError` naming the value.
+    table.  Errors raise :class:`RuleError` naming the value.  The float nearest
+    to :func:`exact_pct` (computed in fractions, then rounded once).
 
     >>> heeg_pct(None, None, 0), heeg_pct(None, None, "="), heeg_pct(None, None, 2, egs=61.0)
     (25.0, 50.0, 50.0)
     >>> heeg_pct(None, None, "a", egs=None, nth_absence=3)
     50.0
     """
+    return float(exact_pct(mp, max_mp, code, egs, nth_absence, rounds))
+
+
+def exact_pct(mp: Any, max_mp: Any, code: Any, egs: Any = None, nth_absence: Any = 1, rounds: Any = None
+              ) -> Fraction:
+    """:func:`heeg_pct` as an exact fraction (what the standings rank on, docs/clubs/heeg.md
+    §6.1): the same arguments and checks, every number read as the decimal it is typed
+    as (:func:`~xlbridge.values.exact`; a fraction stays itself).
+
+    >>> exact_pct(150, 288, "s", rounds=6), exact_pct(None, None, "a", egs=Fraction(95, 2), nth_absence=2)
+    (Fraction(125, 2), Fraction(45, 1))
+    """
     kind = normalise_code(code)
     if kind == "0":
-        return 25.0
+        return Fraction(25)
     if kind == "=":
-        return 50.0
+        return Fraction(50)
     if kind in ("2", "a"):
         return _from_egs(kind, egs, nth_absence)
     return _from_mp(kind, mp, max_mp, rounds)
 
 
-def exact_pct(code: str, score: Fraction | None, max_mp: Fraction | None, egs: Fraction | None, nth: int,
-              rounds: int) -> Fraction:
-    """:func:`heeg_pct` in exact fractions, for ranking (docs/clubs/heeg.md §6.1): the
-    arguments are those :func:`heeg_pct` accepted, as fractions (``egs`` ``None``
-    when there is none yet), ``code`` normalised.
-
-    >>> exact_pct("s", Fraction(150), Fraction(288), None, 1, 6), exact_pct("a", None, None, Fraction(95, 2), 2, 6)
-    (Fraction(125, 2), Fraction(45, 1))
-    """
-    if code == "0":
-        return Fraction(25)
-    if code == "=":
-        return Fraction(50)
-    if code in ("2", "a"):
-        cap = Fraction(50) if code == "2" else Fraction(absence_cap(nth))
-        return Fraction(50) if not egs else min(egs, cap)
-    assert score is not None and max_mp is not None
-    points = score * rounds / (rounds - 1) if code in ("s", "s1") else score
-    return points / max_mp * 100
-
-
 def heeg_c(points: Any, own_top: Any, combi_top: Any) -> float:
     """Corrected combi-table MP (worksheet function ``HEEG_C``):
-    points x own line's top / combi table top.
+    points x own line's top / combi table top (the float nearest to :func:`exact_c`).
 
     >>> heeg_c(20, 8, 10), heeg_c(40, 6, 10)
     (16.0, 24.0)
+    """
+    return float(exact_c(points, own_top, combi_top))
+
+
+def exact_c(points: Any, own_top: Any, combi_top: Any) -> Fraction:
+    """:func:`heeg_c` as an exact fraction (the same checks; numbers as typed, :func:`~xlbridge.values.exact`).
+
+    >>> exact_c(43, 10, 12)
+    Fraction(215, 6)
     """
     p = as_number(points)
     if p is None or p < 0:
@@ -270,4 +273,4 @@ def heeg_c(points: Any, own_top: Any, combi_top: Any) -> float:
     if p > combi * MAXIMA["boards_per_round"]:
         raise RuleError("heeg.combi-mp.above-max", "combi MP {value!r} is above the combi table's maximum "
                         "{maximum:g}", field="combi_mp", value=points, maximum=combi * MAXIMA["boards_per_round"])
-    return p * own / combi
+    return exact(points) * exact(own_top) / exact(combi_top)

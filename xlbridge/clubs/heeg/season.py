@@ -24,8 +24,7 @@ from typing import Any
 
 from xlbridge.clubs.heeg.problems import COMBI_ABSENT, LINE_TOO_SMALL, HeegInputError, HeegProblem, as_heeg, problem
 from xlbridge.clubs.heeg.records import REQUIRED_COLUMNS, Entry, parse_row
-from xlbridge.clubs.heeg.rules import (ABSENT_CODES, EGS_CODES, MARK_CODES, MP_CODES, exact_pct, heeg_c, heeg_pct,
-                                      line_top)
+from xlbridge.clubs.heeg.rules import ABSENT_CODES, EGS_CODES, MARK_CODES, MP_CODES, exact_c, exact_pct, line_top
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.clubs.heeg.standings import Played, period_rows, year_rows
 from xlbridge.rules.problems import RuleError
@@ -75,7 +74,8 @@ class SeasonResult:
     :func:`output_columns`; an entry that is not played has ``played`` False and
     NaN values).  ``problems`` lists every problem of the run (then ``values`` is
     empty).  ``exact[i]`` is the exact % of ``entries[i]`` (a fraction; ``None`` when
-    not played): the standings rank on it.  :attr:`periods` and :attr:`year` are the standings
+    not played): the standings rank on it, and its ``pct`` is the float nearest to it.
+    :attr:`periods` and :attr:`year` are the standings
     (:func:`~xlbridge.clubs.heeg.standings.period_table`,
     :func:`~xlbridge.clubs.heeg.standings.year_table`), computed when first read.
     """
@@ -88,13 +88,9 @@ class SeasonResult:
 
     @cached_property
     def played(self) -> Played:
-        pcts, exacts, chosen = [], [], []
-        for entry, values, value in zip(self.entries, self.values, self.exact):
-            if values["played"]:
-                chosen.append(entry)
-                pcts.append(values["pct"])
-                exacts.append(value)
-        return Played.of_entries(chosen, pcts, self.settings, exacts)
+        chosen = [(entry, value) for entry, values, value in zip(self.entries, self.values, self.exact)
+                  if values["played"]]
+        return Played.of_entries([e for e, _ in chosen], self.settings, [value for _, value in chosen])
 
     @property
     def played_days(self) -> set[dt.date]:
@@ -113,36 +109,30 @@ class SeasonResult:
 
 
 class _Running:
-    """A pair's evenings so far (in a period or the year), as running sums added in
-    date order: ``total / count`` is the same float as ``sum(list) / len(list)`` of
-    the earlier evenings' percentages (the same additions in the same order);
-    ``egs_exact`` is the exact sum of the EGS percentages (fractions)."""
+    """A pair's evenings so far (in a period or the year), as exact running sums of
+    their % (fractions) added in date order; a mean is shown as the float nearest to it."""
 
-    __slots__ = ("total", "count", "egs_total", "egs_count", "absences", "marks", "egs_exact")
+    __slots__ = ("total", "count", "egs_total", "egs_count", "absences", "marks")
 
     def __init__(self) -> None:
-        self.total: float = 0
-        self.count = 0
-        self.egs_total: float = 0
-        self.egs_count = 0
-        self.absences = 0
-        self.marks = 0
-        self.egs_exact = Fraction(0)
+        self.total = self.egs_total = Fraction(0)
+        self.count = self.egs_count = self.absences = self.marks = 0
 
-    def add(self, code: str, pct: float, exact_value: Fraction) -> None:
+    def add(self, code: str, pct: Fraction) -> None:
         self.total += pct
         self.count += 1
         if code in EGS_CODES:
             self.egs_total += pct
             self.egs_count += 1
-            self.egs_exact += exact_value
         if code == "a":
             self.absences += 1
         if code in MARK_CODES:
             self.marks += 1
 
-    def mean(self) -> float:
-        return self.total / self.count if self.count else math.nan
+    def mean(self, pct: Fraction | None = None) -> float:
+        """The mean so far as a float (NaN without any), with ``pct`` as one evening more."""
+        total, count = (self.total, self.count) if pct is None else (self.total + pct, self.count + 1)
+        return float(total / count) if count else math.nan
 
 
 @dataclass
@@ -255,17 +245,19 @@ class _Pairs:
 
 
 def _score(entry: Entry, own_top: float | None, settings: HeegSettings, problems: list[HeegProblem]
-           ) -> tuple[float | None, float | None, float | None] | None:
-    """The corrected combi MP, the evening's maximum and the score of one record;
-    ``None`` (and a problem) when the score is above the maximum."""
-    c_corr = heeg_c(entry.combi_mp, own_top, entry.combi_top) if entry.combi_mp is not None and own_top is not None \
+           ) -> tuple[Fraction | None, Fraction | None, Fraction | None] | None:
+    """The corrected combi MP, the evening's maximum and the score of one record, exact
+    (from the numbers as typed, :func:`~xlbridge.values.exact`); ``None`` (and a problem)
+    when the score is above the maximum."""
+    c_exact = exact_c(entry.combi_mp, own_top, entry.combi_top) if entry.combi_mp is not None and own_top is not None \
         else None
-    max_mp = entry.max_mp
-    if max_mp is None and own_top is not None:
-        max_mp = float(entry.rounds * settings.boards_per_round * own_top)
-    score = None
-    if entry.mp is not None or c_corr is not None:
-        score = (entry.mp or 0.0) + (c_corr or 0.0)
+    max_exact = exact(entry.max_mp) if entry.max_mp is not None else None
+    if max_exact is None and own_top is not None:
+        max_exact = entry.rounds * settings.boards_per_round * exact(own_top)
+    score_exact = None
+    if entry.mp is not None or c_exact is not None:
+        score_exact = exact(entry.mp or 0) + (c_exact or 0)
+    c_corr, max_mp, score = (None if x is None else float(x) for x in (c_exact, max_exact, score_exact))
     if score is not None and max_mp is not None and entry.code in MP_CODES and score > max_mp + 1e-9:
         where = {"evening": entry.date, "pair": entry.typed_pair, "row": entry.ref}
         if c_corr is None:
@@ -281,7 +273,7 @@ def _score(entry: Entry, own_top: float | None, settings: HeegSettings, problems
     if own_top is not None and _rounds_above_max(entry, settings.boards_per_round * own_top, own_top, settings,
                                                  problems):
         return None
-    return c_corr, max_mp, score
+    return c_exact, max_exact, score_exact
 
 
 def _rounds_above_max(entry: Entry, maximum: float, own_top: float, settings: HeegSettings,
@@ -297,28 +289,16 @@ def _rounds_above_max(entry: Entry, maximum: float, own_top: float, settings: He
     return bool(over)
 
 
-def _exact_pct(entry: Entry, own_top: float | None, settings: HeegSettings, egs: _Running, nth: int) -> Fraction:
-    """The row's % as an exact fraction, from the numbers as typed (:func:`~xlbridge.values.exact`)."""
-    max_mp = score = None
-    if entry.code in MP_CODES:
-        max_mp = exact(entry.max_mp) if entry.max_mp is not None else \
-            entry.rounds * settings.boards_per_round * exact(own_top)
-        score = exact(entry.mp or 0)
-        if entry.combi_mp is not None and own_top is not None:
-            score += exact(entry.combi_mp) * exact(own_top) / exact(entry.combi_top)
-    mean = egs.egs_exact / egs.egs_count if egs.egs_count else None
-    return exact_pct(entry.code, score, max_mp, mean, nth, entry.rounds)
-
-
 def _evening_values(state: _Pairs, entry: Entry, day_number: int, played_days: list[dt.date],
                     tops: Mapping[tuple[dt.date, str], float], problems: list[HeegProblem]
                     ) -> tuple[dict[str, Any], Fraction] | None:
     """The computed values of one scored record and its exact % (``None`` and a problem
-    when it cannot be scored)."""
+    when it cannot be scored): computed once, in fractions; each value shown is the float
+    nearest to its exact value."""
     settings = state.settings
     earlier = state.year_runs[entry.pair]
     in_period = state.period_runs[(entry.pair, entry.period)]
-    egs = in_period.egs_total / in_period.egs_count if in_period.egs_count else math.nan
+    egs = in_period.egs_total / in_period.egs_count if in_period.egs_count else None
     span = in_period if settings.absence_span == "period" else earlier
     nth = span.absences + 1 if entry.code == "a" else None
     own_top = tops.get((entry.date, entry.line))
@@ -327,8 +307,7 @@ def _evening_values(state: _Pairs, entry: Entry, day_number: int, played_days: l
         return None
     c_corr, max_mp, score = scored
     try:
-        pct = heeg_pct(score, max_mp, entry.code, egs=None if math.isnan(egs) else egs, nth_absence=nth or 1,
-                       rounds=entry.rounds)
+        pct = exact_pct(score, max_mp, entry.code, egs=egs, nth_absence=nth or 1, rounds=entry.rounds)
     except RuleError as error:
         problems.append(as_heeg(error.problem, evening=entry.date, pair=entry.typed_pair, field="mp",
                                 row=entry.ref, value=entry.mp))
@@ -345,15 +324,15 @@ def _evening_values(state: _Pairs, entry: Entry, day_number: int, played_days: l
     values: dict[str, Any] = {
         "played": True,
         "own_top": own_top if own_top is not None else math.nan,
-        "evening_max": max_mp if max_mp is not None else math.nan,
-        "c_corrected": c_corr if c_corr is not None else math.nan,
-        "score": score if score is not None else math.nan,
-        "egs": egs,
+        "evening_max": float(max_mp) if max_mp is not None else math.nan,
+        "c_corrected": float(c_corr) if c_corr is not None else math.nan,
+        "score": float(score) if score is not None else math.nan,
+        "egs": float(egs) if egs is not None else math.nan,
         "nth_absence": float(nth) if nth is not None else math.nan,
-        "pct": pct,
+        "pct": float(pct),
         "to_date": in_period.mean(),
-        "period_pct": (in_period.total + pct) / (in_period.count + 1),
-        "year_pct": (earlier.total + pct) / (earlier.count + 1),
+        "period_pct": in_period.mean(pct),
+        "year_pct": earlier.mean(pct),
         "period_marks": period_marks,
         "year_marks": year_marks,
         "star": star,
@@ -361,7 +340,7 @@ def _evening_values(state: _Pairs, entry: Entry, day_number: int, played_days: l
         "red_inv": period_marks >= 4,
         "signal": "*" if star else "",
     }
-    return values, _exact_pct(entry, own_top, settings, in_period, nth or 1)
+    return values, pct
 
 
 def _end_values(state: _Pairs, entry: Entry, values: dict[str, Any], period_index: Mapping[str, int]) -> None:
@@ -427,7 +406,7 @@ def _compute(entries: list[Entry], settings: HeegSettings
             _end_values(state, entry, values, period_index)
             out[pos] = values
             for run in (state.year_runs[entry.pair], state.period_runs[(entry.pair, entry.period)]):
-                run.add(entry.code, values["pct"], exacts[pos])
+                run.add(entry.code, exacts[pos])
             state.own_days[entry.pair][day] = entry.line
     if problems:
         return problems, [], []

@@ -37,23 +37,19 @@ def year_columns(settings: HeegSettings) -> list[str]:
 class Played:
     """The played rows of a recalculated season as plain lists read once: the pair
     as given (``pairs``) and its key, the evening, its period label, the names,
-    the inv code, the % and the line (``lines[i]`` is the row's own line, or the
-    roster's line for the row's period when the row left it blank)."""
+    the inv code, the line (``lines[i]`` is the row's own line, or the roster's line
+    for the row's period when the row left it blank) and the exact %."""
 
     def __init__(self, pairs: list[Any], keys: list[Any], days: list[dt.date], labels: list[str],
-                 names: list[Any], codes: list[Any], pcts: list[float], lines: list[str],
-                 exacts: list[Fraction]) -> None:
+                 names: list[Any], codes: list[Any], lines: list[str], exacts: list[Fraction]) -> None:
         self.pairs, self.keys, self.days, self.labels = pairs, keys, days, labels
-        self.names, self.codes, self.pcts, self.lines = names, codes, pcts, lines
-        self.exacts = exacts
+        self.names, self.codes, self.lines, self.exacts = names, codes, lines, exacts
 
     @classmethod
-    def of_entries(cls, entries: Sequence[Any], pcts: list[float], settings: HeegSettings,
-                   exacts: list[Fraction]) -> Played:
-        """From the season's played :class:`~xlbridge.clubs.heeg.records.Entry` records, their %
-        and their exact %."""
+    def of_entries(cls, entries: Sequence[Any], settings: HeegSettings, exacts: list[Fraction]) -> Played:
+        """From the season's played :class:`~xlbridge.clubs.heeg.records.Entry` records and their exact %."""
         return cls([e.typed_pair for e in entries], [e.pair for e in entries], [e.date for e in entries],
-                   [e.period for e in entries], [e.names for e in entries], [e.code for e in entries], pcts,
+                   [e.period for e in entries], [e.names for e in entries], [e.code for e in entries],
                    [e.line for e in entries], exacts)
 
     def __len__(self) -> int:
@@ -68,15 +64,10 @@ class Played:
         return sum(1 for i in group if normalise_code(self.codes[i]) in MARK_CODES)
 
     def mean_pct(self, group: list[int]) -> float:
-        """The mean of the group's % (NaN skipped), summed in group (date) order: the
-        same float as the running value of the evening sheets."""
-        total, count = 0.0, 0
-        for i in group:
-            value = self.pcts[i]
-            if value == value:
-                total += value
-                count += 1
-        return total / count if count else math.nan
+        """The float nearest to :meth:`mean_exact` (NaN without any): the same float as
+        the running value of the evening sheets."""
+        mean = self.mean_exact(group)
+        return math.nan if mean is None else float(mean)
 
     def mean_exact(self, group: list[int]) -> Fraction | None:
         """The exact mean of the group's % (what the standings rank on); ``None`` without any."""
@@ -198,8 +189,7 @@ def year_rows(cols: Played, settings: HeegSettings) -> list[dict[str, Any]]:
             "star": line == top and not whole_top, "red_star": marks > 5,
         }
         for p in settings.periods:
-            part = [i for i in group if cols.labels[i] == p.label]
-            row[f"end_{p.label}"] = cols.mean_pct(part) if part else math.nan
+            row[f"end_{p.label}"] = cols.mean_pct([i for i in group if cols.labels[i] == p.label])
         row["eligible"] = whole_top and not row["red_star"]
         table.append(row)
     table = _rank_by_line(table, settings.lines, "year_pct")
