@@ -8,6 +8,7 @@ exactly one of them."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -38,5 +39,7 @@ def test_officejs_dispatch_suite_passes(part, request):
         cwd=HERE.parent, env=env, capture_output=True, text=True, timeout=900,
     )
     summary = result.stdout.strip().splitlines()[-1:] if result.stdout.strip() else []
+    if result.returncode == 5 and marks and summary and re.fullmatch(r"=* *\d+ deselected in .*", summary[0]):
+        pytest.skip(f"-m {marks!r} selects no test of {part}")  # exit 5: every test deselected (all slow)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
     assert summary and " passed" in summary[0] and "failed" not in summary[0], result.stdout[-2000:]
