@@ -40,6 +40,7 @@ from xlbridge.language import _, label
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text
 from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, column_letter
+from xlbridge.workbooks.plan import LocatedProblem, at
 
 #: The house colours (``#RRGGBB``): typed cells are light yellow, headers dark blue
 #: with white bold text, computed headers dark green.
@@ -170,9 +171,10 @@ class Table:
         return len(self.columns)
 
     def check_header(self, grid: Grid, sheet: str, language: str | None = None,
-                     only: Sequence[str] | None = None) -> list[Problem]:
-        """A problem at every header cell that does not hold its label (``only``:
-        check these column ids only)."""
+                     only: Sequence[str] | None = None) -> list[LocatedProblem]:
+        """The one header check of every kind: a ``sheet.header`` problem at every
+        header cell that does not hold its label, case-insensitive (``only``: check
+        these column ids only)."""
         out = []
         for column in self.columns:
             if only is not None and column.id not in only:
@@ -181,9 +183,8 @@ class Table:
             found = cell(grid, self.header_row, col)
             expected = column.text(language)
             if as_text(found).lower() != expected.lower():
-                out.append(Problem("sheet.header", "expected the header {expected!r}; {found}", sheet=sheet,
-                                   field=column.id, expected=expected, found=shown(found),
-                                   at=cell_ref(self.header_row, col)))
+                out.append(at(sheet, cell_ref(self.header_row, col), "sheet.header", "expected the header {expected!r}; "
+                              "{found}", field=column.id, expected=expected, found=shown(found)))
         return out
 
     def rows(self, grid: Grid) -> range:

@@ -561,11 +561,10 @@ def test_renamed_headers_and_sections(demo):
         ws.cell(row, 1).value = "Penalità"
     edit(demo, change)
     assert problems_of(demo) == [
-        "Season, C4: the header should be 'Player 2', found 'Giocatore 2' (a renamed or moved column: put the "
-        "header back)"]
+        "Season, C4: expected the header 'Player 2'; found 'Giocatore 2'"]
     edit(demo, lambda wb: wb["Season"].__setitem__("C4", "Player 2"))
     assert problems_of(demo) == [
-        "T03, AM8: the header should be 'Score %', found 'Pct' (a renamed or moved column: put the header back)",
+        "T03, AM8: expected the header 'Score %'; found 'Pct'",
         "T04, A9: the section 'Penalties' is missing: its title should be in column A below the pairs (renamed or "
         "deleted?)",
     ]

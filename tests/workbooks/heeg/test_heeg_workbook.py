@@ -383,7 +383,7 @@ BAD = [
     ("pair twice", _set(E3, 5, 1, 4), [f"{E3}, A6: pair 4 is on this evening twice (rows 5 and 6); one row per pair"]),
     ("pair not on the roster", _set(E3, 5, 1, 99), [f"{E3}, A6: pair 99 is not on the roster"]),
     ("renamed header", lambda wb: setattr(wb[E3]["N1"], "value", "invallers"),
-     [f"{E3}, N1: expected the header 'inv' (the inv code); found 'invallers'"]),
+     [f"{E3}, N1: expected the header 'inv'; found 'invallers'"]),
     ("evening outside every period", lambda wb: setattr(wb[E3], "title", "Evening 2025-12-25"),
      ["Evening 2025-12-25: evening 2025-12-25 is in no period of the season; add it to a period on the Season "
       "sheet (or rename the sheet)"]),

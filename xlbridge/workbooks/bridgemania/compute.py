@@ -27,7 +27,6 @@ from xlbridge.workbooks.bridgemania.locate import locate
 from xlbridge.workbooks.bridgemania.read import (
     SeasonPlaces,
     TournamentPlaces,
-    check_headers,
     formulas,
     ids,
     spaced_ids,
@@ -73,7 +72,7 @@ class BridgeManiaSeason:
 
         problems: list[LocatedProblem] = []
         where = SeasonPlaces()
-        header_problems = [p for t in (d.BASE, d.GUESTS, d.CALENDAR) for p in check_headers(d.SEASON, grid(d.SEASON), t)]
+        header_problems = [p for t in (d.BASE, d.GUESTS, d.CALENDAR) for p in t.check_header(grid(d.SEASON), d.SEASON)]
         if header_problems:
             raise BookInputError(header_problems)
         base_pairs, guests, reference, calendar = read_season(grid(d.SEASON), where, problems)

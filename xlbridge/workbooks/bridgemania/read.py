@@ -24,12 +24,12 @@ from xlbridge.clubs import bridgemania as bm
 from xlbridge.values import as_date, as_text, as_whole, is_blank
 from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.bridgemania import declaration as d
-from xlbridge.workbooks.declare import Table, cell_ref
+from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.plan import LocatedProblem, at
 from xlbridge.workbooks.typed_checks import cell_problem, spaced
 
 __all__ = ["SeasonPlaces", "TournamentPlaces", "read_season", "read_tournament", "is_tournament_sheet",
-           "check_headers", "ids", "formulas"]
+           "ids", "formulas"]
 
 SPLIT_WORDS = {"split", "s", "scoppiata", "scoppiati", "scoppiate"}
 YES = {"yes", "y", "si", "sì", "true", "1", "x"}
@@ -109,22 +109,6 @@ def _found(value: Any) -> str:
 def is_tournament_sheet(grid: Grid) -> bool:
     title = cell(grid, 1, 1)
     return isinstance(title, str) and title.startswith(_(d.TOURNAMENT_TITLE))
-
-
-def check_headers(sheet: str, grid: Grid, table: Table, only: tuple[str, ...] | None = None) -> list[LocatedProblem]:
-    """A problem at every header cell of ``table`` that does not hold its label."""
-    out = []
-    for column in table.columns:
-        if only is not None and column.id not in only:
-            continue
-        col = table.col(column.id)
-        got = cell(grid, table.header_row, col)
-        expected = column.text()
-        if as_text(got) != expected:
-            out.append(at(sheet, cell_ref(table.header_row, col), "bm.sheet.header", "the header should be "
-                          "{expected!r}, found {found} (a renamed or moved column: put the header back)",
-                          field=column.id, expected=expected, found=_found(got)))
-    return out
 
 
 def formulas(sheet: str, grid: Grid, cells: Iterable[tuple[int, int]]) -> list[LocatedProblem]:
@@ -344,7 +328,7 @@ def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Locate
             problems.append(at(tid, cell_ref(s.row, s.label_col), "bm.sheet.label", "the label should be "
                                "{expected!r} (found {found})", tournament=tid, field=s.id, expected=s.text(),
                                found=_found(found)))
-    problems += check_headers(tid, grid, d.PAIRS)
+    problems += d.PAIRS.check_header(grid, tid)
     # the board columns from the header row: 1, 2, 3, ... from board 1's column, right of the sorted result
     header, first = d.PAIRS.header_row, d.FIRST_BOARD_COL
     col = first
@@ -373,7 +357,7 @@ def _results(tid: str, grid: Grid, ts: TournamentPlaces, after: int, problems: l
                            "({columns}) should start here, right of the boards (a renamed or deleted header?)",
                            tournament=tid, field=d.RESULTS.columns[0].id, columns=", ".join(d.RESULTS.headers())))
         return
-    problems += check_headers(tid, grid, d.results_at(start))
+    problems += d.results_at(start).check_header(grid, tid)
     ts.computed_col = start
 
 

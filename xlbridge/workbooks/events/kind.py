@@ -96,10 +96,7 @@ def _layout_problems(sheet: str, grid: Grid) -> list[LocatedProblem]:
     if found != scheme.text():
         out.append(at(sheet, f"A{scheme.row}", "event.label", "expected the label Scheme (the scheme id goes in "
                       "{cell}); found {found!r}", field=SCHEME, cell=scheme.cell, found=found))
-    found = cell(grid, HEADER_ROW, COMPUTED_COL)
-    if found != TABLE.column(PLACE).text():
-        out.append(at(sheet, TABLE.cell(PLACE, HEADER_ROW), "event.header", "expected the header Place: columns "
-                      "D, E and F are computed (Place, points, unit); found {found!r}", field=PLACE, found=found))
+    out += TABLE.check_header(grid, sheet, only=(PLACE,))
     return out
 
 

@@ -36,7 +36,7 @@ from xlbridge.workbooks.declare import Chart, Column, Print, Setting, SheetSpec,
 
 __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO", "RED", "PROMOTE_FILL",
            "RELEGATE_FILL", "NOTE_COLOUR", "SETTINGS", "WHOLE_FROM", "SEASON_WIDTHS", "PERIODS_HEADER_ROW",
-           "HEADER_HINTS", "AUDIT_NAMES", "SPARE_ROWS", "HOWTO_LINES", "HOWTO_WIDTH", "evening_sheet",
+           "CHECKED_HEADERS", "AUDIT_NAMES", "SPARE_ROWS", "HOWTO_LINES", "HOWTO_WIDTH", "evening_sheet",
            "period_sheet", "periods_table", "pairs_table", "season_spec", "evening_table", "evening_spec",
            "period_spec", "year_spec", "evening_headers", "year_headers", "PERIOD_HEADERS", "evening_layout",
            "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words", "result_table",
@@ -124,9 +124,8 @@ def season_spec(labels: Sequence[str], evenings: int, pairs: int = 0) -> SheetSp
 
 # --------------------------------------------------------------------------- evening sheets
 
-#: What each typed header of an evening sheet holds (said when a header is wrong).
-HEADER_HINTS = {"pair": "the pair number", "names": "the names", "line": "the line",
-                "combi_mp": "the combi MP as scored", "mp": "the MP total", "code": "the inv code"}
+#: The typed headers of an evening sheet a recalculation checks.
+CHECKED_HEADERS = ("pair", "names", "line", "combi_mp", "mp", "code")
 #: A column's name on the Corrections sheet when it is not its header.
 AUDIT_NAMES = {"c_corrected": "C corrected"}
 #: Rows laid out below the pairs of an evening sheet a recalculation adds.

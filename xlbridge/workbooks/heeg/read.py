@@ -24,7 +24,7 @@ from xlbridge.values import as_date, as_number, as_text, is_blank, label, pair_k
 from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.declare import SheetSpec, Table, cell_ref, shown
 from xlbridge.workbooks.heeg.declaration import (
-    HEADER_HINTS,
+    CHECKED_HEADERS,
     SEASON,
     SETTINGS,
     TITLE,
@@ -295,15 +295,7 @@ def _pairs(sheet: _Season, header: int | None, periods: list[Period], lines: tup
         return roster, pair_rows
     labels = [p.label for p in periods]
     table = pairs_table(labels, header)
-    for p in table.check_header(sheet.grid, SEASON, only=["names"]):
-        sheet.problems.append(LocatedProblem(SEASON, p.params["at"], p))
-    for name in labels:
-        column = table.column(f"line_{name}")
-        typed = sheet.value(header, table.col(column.id))
-        if as_text(typed).lower() != column.text().lower():
-            sheet.bad_at(table.cell(column.id, header), "heeg.pairs.line-header", "expected the header {expected!r} (the "
-                      "line of each pair in period {period}); {found}", field=column.id, expected=column.text(),
-                      period=name, found=shown(typed))
+    sheet.problems += table.check_header(sheet.grid, SEASON, only=["names", *(f"line_{name}" for name in labels)])
     for row in range(table.first_row, len(sheet.grid) + 1):
         pair = _pair_row(sheet, table, row, labels, lines, pair_rows)
         if pair is not None:
@@ -386,20 +378,6 @@ def _rounds(grid: Grid, first: int) -> int:
     return rounds
 
 
-def _header_problems(name: str, grid: Grid, table: Table) -> list[LocatedProblem]:
-    out = []
-    for column in table.columns:
-        if column.id not in HEADER_HINTS:
-            continue
-        col = table.col(column.id)
-        typed = cell(grid, table.header_row, col)
-        if as_text(typed).lower() != column.text().lower():
-            out.append(at(name, cell_ref(table.header_row, col), "heeg.evening.header", "expected the header "
-                          "{expected!r} ({what}); {found}", field=column.id, expected=column.text(),
-                          what=HEADER_HINTS[column.id], found=shown(typed)))
-    return out
-
-
 def read_evening(name: str, day: dt.date, grid: Grid, problems: list[LocatedProblem]) -> EveningSheet | None:
     """Check one evening sheet and read its rows (``EveningSheet.raw``: the season's input)."""
     if not (grid[0] if grid else []):
@@ -408,7 +386,7 @@ def read_evening(name: str, day: dt.date, grid: Grid, problems: list[LocatedProb
         return None
     sheet = EveningSheet(name, day, grid, _rounds(grid, evening_table(1, ()).col("r1")))
     table = sheet.table
-    found = _header_problems(name, grid, table)
+    found = table.check_header(grid, name, only=CHECKED_HEADERS)
     if found:
         problems.extend(found)
         return None
