@@ -8,8 +8,13 @@ and allowed values -- and everything else follows from that declaration:
 - the builder writes headers, formats, typed-cell fills, widths, frozen panes and
   print setup from it (:meth:`SheetSpec.layout`, applied through the adapter's
   ``lay_out``; the same look for a sheet a recalculation adds);
-- the reader finds a column by its id (:meth:`Table.col`), checks the headers
-  (:meth:`Table.check_header`) and reads settings by id (:meth:`SheetSpec.setting`);
+- the reader checks the headers (:meth:`Table.check_header`: the one check, one
+  problem code, of every kind), reads a table's rows keyed by column id
+  (:meth:`Table.row`, :meth:`Table.read_rows`) and settings by id
+  (:meth:`SheetSpec.setting`);
+- the plan writes rows keyed by column id as a block in declared column order,
+  with the declared headers and number formats (:meth:`Table.values`,
+  :meth:`Table.block`): the audit trail and the record take them from there;
 - a typed problem (:class:`~xlbridge.rules.problems.Problem`) is put at its cell
   by mapping its concerns (``field`` = a column or setting id) through the
   declaration (:meth:`Table.cell`, :meth:`Setting.cell`).
@@ -31,16 +36,16 @@ Standard library only: the recalculation runs in xlwings Lite.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from xlbridge.language import _, label
 from xlbridge.rules.problems import Problem
-from xlbridge.values import as_text
+from xlbridge.values import as_text, is_blank
 from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, column_letter
-from xlbridge.workbooks.plan import LocatedProblem, at
+from xlbridge.workbooks.plan import Block, LocatedProblem, at
 
 #: The house colours (``#RRGGBB``): typed cells are light yellow, headers dark blue
 #: with white bold text, computed headers dark green.
@@ -190,6 +195,37 @@ class Table:
     def rows(self, grid: Grid) -> range:
         """The sheet rows below the header up to the last row of the grid."""
         return range(self.first_row, max(len(grid), self.header_row) + 1)
+
+    def row(self, grid: Grid, r: int) -> dict[str, Any] | None:
+        """The generic reader: sheet row ``r`` keyed by column id (``None``: every cell blank)."""
+        values = {c.id: cell(grid, r, self.first_col + i) for i, c in enumerate(self.columns)}
+        return None if all(is_blank(v) for v in values.values()) else values
+
+    def read_rows(self, grid: Grid, rows: Iterable[int] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(sheet row, values keyed by column id) of every row of ``rows`` (default: every row
+        below the header) that is not blank."""
+        for r in self.rows(grid) if rows is None else rows:
+            values = self.row(grid, r)
+            if values is not None:
+                yield r, values
+
+    def values(self, rows: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
+        """The generic writer: rows keyed by column id as a block in declared column order
+        (an id a row leaves out: an empty cell)."""
+        return [[row.get(c.id) for c in self.columns] for row in rows]
+
+    def formats(self) -> list[str]:
+        """The number format of every column, in order."""
+        return [c.number_format for c in self.columns]
+
+    def block(self, sheet: str, lines: Iterable[Mapping[str, Any]] | Grid, *, row: int | None = None,
+              **params: Any) -> Block:
+        """A plan's block of ``lines`` (keyed by column id, or already in column order) from the
+        first row below the header (or ``row``), carrying the declared headers and number formats
+        (what the audit trail and the record show); ``params``: :class:`Block`'s others."""
+        values = [line if isinstance(line, list) else [line.get(c.id) for c in self.columns] for line in lines]
+        return Block(sheet, self.first_row if row is None else row, self.first_col, values,
+                     **{"columns": self.headers(), "formats": self.formats(), **params})
 
 
 @dataclass(frozen=True)
@@ -424,8 +460,6 @@ def merge_areas(areas: list[tuple[Area, Any]]) -> list[tuple[Area, Any]]:
 
 def shown(value: Any) -> str:
     """What a checked cell holds, for a message: ``found 'Rondes'`` or ``the cell is empty``."""
-    from xlbridge.values import is_blank
-
     return "the cell is empty" if is_blank(value) else f"found {value!r}"
 
 

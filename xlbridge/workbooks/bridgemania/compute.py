@@ -15,6 +15,7 @@ Standard library only: the recalculation runs in xlwings Lite.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from xlbridge.language import N_, _
 from xlbridge.clubs import bridgemania as bm
@@ -255,24 +256,22 @@ def _calendar(plan: Plan, grid: Grid, standings: bm.Standings, where: SeasonPlac
     results = {r.id: r for r in standings.tournaments}
     table = d.CALENDAR_RESULTS
     listed = dict(where.calendar)
-    values: Grid = []
+    lines: list[dict[str, object]] = []
     rows: list[str] = []
     for r in range(table.first_row, where.last_calendar_row + 1):
         tid = listed.get(r)
         res = results.get(tid) if tid else None
         rows.append(tid or "")
-        if res is None:
-            values.append([None] * table.width())
-            continue
-        values.append([res.pairs, res.tables, res.boards, res.top, res.penalty_unit, res.base_pairs_playing,
-                       _("yes") if res.championship else _("no (friendly)"), _winner(res)])
-    values = _padded(values, grid, table.first_row, table.first_col, table.width())
+        lines.append({} if res is None else {
+            "pairs": res.pairs, "tables": res.tables, "boards": res.boards, "top": res.top,
+            "penalty": res.penalty_unit, "base_pairs": res.base_pairs_playing,
+            "counts": _("yes") if res.championship else _("no (friendly)"), "winner": _winner(res)})
+    values = _padded(table.values(lines), grid, table.first_row, table.first_col, table.width())
     beyond = table.first_row + table.room  # the first row the builder did not lay out
     if where.last_calendar_row >= beyond:
         plan.layouts.append((d.SEASON, d.rows_look((d.CALENDAR, table), beyond, where.last_calendar_row - beyond + 1)))
     if values:
-        plan.blocks.append(Block(d.SEASON, table.first_row, table.first_col, values, what=d.SEASON, rows=rows,
-                                 columns=table.headers(), formats=[c.number_format for c in table.columns]))
+        plan.blocks.append(table.block(d.SEASON, values, what=d.SEASON, rows=rows))
 
 
 def _tournament(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces) -> None:
@@ -282,27 +281,24 @@ def _tournament(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces) -> N
     listed = dict(res.participation)
     order = dict(ts.main_order)
     table = d.results_at(ts.computed_col)
-    block: Grid = []
+    lines: list[dict[str, object]] = []
     units: list[str] = []
     for r in range(table.first_row, ts.main_end + 1):
         pair = order.get(r)
         units.append(pair or "")
         e, n = entries.get(pair), nights.get(pair)
-        mark = listed.get(pair)
+        line: dict[str, object] = {}
+        if n is not None:
+            line = {"list": listed.get(pair), "f1": n.f1, "indy": n.indy, "hybrid": n.hybrid}
+            if n.status == "S":
+                line.update(pct=n.percent, tops=n.tops, pots=n.pots, extra=n.extra)
         if e is not None:
-            f1, indy, hybrid = (e.f1, e.indy, e.hybrid) if n is None else (n.f1, n.indy, n.hybrid)
-            if e.kind == "guest":
-                f1 = indy = hybrid = None
-            block.append([mark, e.penalty, e.absolute, e.percent, e.rank, e.tops, e.pots, e.extra, f1, indy, hybrid])
-        elif n is not None and n.status == "S":
-            block.append([mark, None, None, n.percent, None, n.tops, n.pots, n.extra, n.f1, n.indy, n.hybrid])
-        elif n is not None:
-            block.append([mark, None, None, None, None, None, None, None, n.f1, n.indy, n.hybrid])
-        else:
-            block.append([None] * table.width())
-    if block:
-        plan.blocks.append(Block(ts.sheet, table.first_row, table.first_col, block, what=ts.sheet, rows=units,
-                                 columns=table.headers(), formats=[c.number_format for c in table.columns]))
+            line = {"list": listed.get(pair), "penalty": e.penalty, "absolute": e.absolute, "pct": e.percent,
+                    "rank": e.rank, "tops": e.tops, "pots": e.pots, "extra": e.extra,
+                    **_pts(e if n is None else n, e.kind)}
+        lines.append(line)
+    if lines:
+        plan.blocks.append(table.block(ts.sheet, lines, what=ts.sheet, rows=units))
 
 
 def result_rows(res: bm.TournamentResult, names: dict[str, str]) -> tuple[Grid, list[str]]:
@@ -314,23 +310,26 @@ def result_rows(res: bm.TournamentResult, names: dict[str, str]) -> tuple[Grid, 
     nights = {n.pair: n for n in res.base}
     status = d.PAIRS.column("status")
     words = dict(zip(status.allowed, status.choices()))  # the workbook's language
-    rows: Grid = []
+    rows: list[dict[str, object]] = []
     pairs: list[str] = []
     for e in res.entries:
         n = nights.get(e.entry)
-        pts = (e.f1, e.indy, e.hybrid) if n is None else (n.f1, n.indy, n.hybrid)
-        if e.kind == "guest":
-            pts = (None, None, None)
         kind = None if e.kind == "base" else _(KIND_WORDS.get(e.kind, e.kind))
-        rows.append([e.rank, e.entry, names.get(e.entry) or None, e.percent, *pts, kind])
+        rows.append({"rank": e.rank, "pair": e.entry, "name": names.get(e.entry) or None, "pct": e.percent,
+                     **_pts(e if n is None else n, e.kind), "status": kind})
         pairs.append(e.entry)
     for n in res.base:
         if n.status in ("O", "P"):
             continue
-        word = words["split" if n.status == "S" else n.status]
-        rows.append([None, n.pair, names.get(n.pair) or None, n.percent, n.f1, n.indy, n.hybrid, word])
+        rows.append({"pair": n.pair, "name": names.get(n.pair) or None, "pct": n.percent, **_pts(n),
+                     "status": words["split" if n.status == "S" else n.status]})
         pairs.append(n.pair)
-    return rows, pairs
+    return d.RESULT.values(rows), pairs
+
+
+def _pts(row: Any, kind: str = "base") -> dict[str, object]:
+    """The three PTS of an entry or a base pair's night (none for a guest)."""
+    return {} if kind == "guest" else {"f1": row.f1, "indy": row.indy, "hybrid": row.hybrid}
 
 
 def _sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, names: dict[str, str]) -> None:
@@ -341,9 +340,8 @@ def _sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, n
     room = max(len(rows), ts.main_end - table.first_row + 1)
     values: Grid = [[_(d.RESULT_CAPTION)] + [None] * (table.width() - 1), table.headers()]
     values += rows + [[None] * table.width() for _ in range(room - len(rows))]
-    plan.blocks.append(Block(ts.sheet, d.RESULT_CAPTION_ROW, table.first_col, values, what=ts.sheet,
-                             rows=["caption", "header"] + pairs + [""] * (room - len(rows)), columns=table.headers(),
-                             audit=False, formats=[c.number_format for c in table.columns]))
+    plan.blocks.append(table.block(ts.sheet, values, row=d.RESULT_CAPTION_ROW, what=ts.sheet,
+                                   rows=["caption", "header"] + pairs + [""] * (room - len(rows)), audit=False))
 
 
 def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:
@@ -370,26 +368,26 @@ def _championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season,
     final = []
     for i, row in enumerate(standings.final):
         totals = last.get(row.pair)
-        final.append([row.place, row.pair, names_of.get(row.pair) or None, row.played,
-                      _("yes") if row.eligible else _("no"),
-                      totals.f1 if totals else None, totals.indy if totals else None,
-                      totals.hybrid if totals else None, row.rank_f1, row.rank_indy, row.rank_hybrid,
-                      row.points, row.tops, row.pots, _tie_note(row, standings.final)])
+        final.append({"place": row.place, "pair": row.pair, "name": names_of.get(row.pair) or None,
+                      "played": row.played, "eligible": _("yes") if row.eligible else _("no"),
+                      **(_pts(totals) if totals else {}), "rank_f1": row.rank_f1, "rank_indy": row.rank_indy,
+                      "rank_hybrid": row.rank_hybrid, "points": row.points, "tops": row.tops, "pots": row.pots,
+                      "tie_break": _tie_note(row, standings.final)})
         colour = COMPUTED if row.eligible else d.INELIGIBLE
         plan.fills += [(d.CHAMPIONSHIP, d.FINAL.first_row + i, d.FINAL.first_col + c, colour)
                        for c in range(d.FINAL.width())]
-    general = [[g.rank, g.pair, _(KIND_WORDS.get(g.kind, g.kind)), g.played, g.mean] for g in standings.general]
-    after = [[tid, r.pair, r.played, r.f1, r.indy, r.hybrid, r.rank_f1, r.rank_indy, r.rank_hybrid]
-             for tid, table in standings.after for r in table]
+    general = [{"rank": g.rank, "pair": g.pair, "kind": _(KIND_WORDS.get(g.kind, g.kind)), "played": g.played,
+                "mean": g.mean} for g in standings.general]
+    after = [{"after": tid, "pair": r.pair, "played": r.played, **_pts(r), "rank_f1": r.rank_f1,
+              "rank_indy": r.rank_indy, "rank_hybrid": r.rank_hybrid} for tid, table in standings.after for r in table]
     for t, values, what, units in (
         (d.FINAL, final, "Final ranking", [r.pair for r in standings.final]),
         (d.GENERAL, general, "General ranking", [g.pair for g in standings.general]),
         (d.AFTER, after, "Standings after each tournament",
          [f"{tid} {r.pair}" for tid, table in standings.after for r in table]),
     ):
-        plan.blocks.append(Block(d.CHAMPIONSHIP, t.first_row, t.first_col,
-                                 _padded(values, old, t.first_row, t.first_col, t.width()),
-                                 what=what, rows=units, columns=t.headers()))
+        plan.blocks.append(t.block(d.CHAMPIONSHIP, _padded(t.values(values), old, t.first_row, t.first_col,
+                                                           t.width()), what=what, rows=units))
 
 
 def _participation(plan: Plan, grid: Reader, names: list[str], standings: bm.Standings,
@@ -406,11 +404,10 @@ def _participation(plan: Plan, grid: Reader, names: list[str], standings: bm.Sta
         pgrid = None
     else:
         pgrid = grid(d.PARTICIPATION)
-    upcoming = [[i + 1, p, s] for i, (p, s) in enumerate(next_list or [])]
-    plan.blocks.append(Block(d.PARTICIPATION, table.first_row, table.first_col,
-                             _padded(upcoming, pgrid, table.first_row, table.first_col, table.width()),
-                             what="Next participation list", rows=[p for _, p, _ in upcoming],
-                             columns=table.headers()))
+    upcoming = [{"position": i + 1, "pair": p, "status": s} for i, (p, s) in enumerate(next_list or [])]
+    plan.blocks.append(table.block(d.PARTICIPATION, _padded(table.values(upcoming), pgrid, table.first_row,
+                                                            table.first_col, table.width()),
+                                   what="Next participation list", rows=[p["pair"] for p in upcoming]))
     lists: Grid = [[] for _ in range(1 + max((len(t.participation) for t in standings.tournaments), default=0))]
     for t in standings.tournaments:
         lists[0] += [t.id, _("{tournament} list").format(tournament=t.id)]

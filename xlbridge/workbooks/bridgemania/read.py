@@ -175,16 +175,17 @@ def read_season(grid: Grid, where: SeasonPlaces, problems: list[LocatedProblem]
     problems += formulas(d.SEASON, grid, _season_cells(grid))
     where.warnings += spaced_ids(d.SEASON, grid, _season_ids(grid))
     for r in range(d.BASE.first_row, len(grid) + 1):
-        pair = _base_row(grid, r, problems)
+        base, guest_row, calendar_row = (t.row(grid, r) for t in (d.BASE, d.GUESTS, d.CALENDAR))
+        pair = _base_row(base, r, problems) if base else None
         if pair is not None:
             base_pairs.append(pair)
             where.base_rows.setdefault(pair.id, []).append(r)
-            lots.append((r, cell(grid, r, d.BASE.col("lot")), pair.id))
-        guest = _guest_row(grid, r, problems)
+            lots.append((r, base["lot"], pair.id))
+        guest = _guest_row(guest_row, r, problems) if guest_row else None
         if guest is not None:
             guests.append(guest)
             where.guest_rows.setdefault(guest.id, []).append(r)
-        listed = _calendar_row(grid, r, problems)
+        listed = _calendar_row(calendar_row, r, problems) if calendar_row else None
         if listed is not None:
             tid, date, host = listed
             where.calendar.append((r, tid))
@@ -217,11 +218,9 @@ def _in_date_order(grid: Grid, where: SeasonPlaces, problems: list[LocatedProble
             last = (r, tid, day)
 
 
-def _base_row(grid: Grid, r: int, problems: list[LocatedProblem]) -> bm.BasePair | None:
+def _base_row(row: dict[str, Any], r: int, problems: list[LocatedProblem]) -> bm.BasePair | None:
     t = d.BASE
-    pid, p1, p2, name, lot = (cell(grid, r, t.col(c.id)) for c in t.columns)
-    if all(is_blank(v) for v in (pid, p1, p2, name, lot)):
-        return None
+    pid, p1, p2 = row["pair"], row["player1"], row["player2"]
     if is_blank(pid):
         problems.append(at(d.SEASON, t.cell("pair", r), "bm.season.pair-empty", "a base pair row without its pair id",
                            field="pair", row=r))
@@ -231,31 +230,27 @@ def _base_row(grid: Grid, r: int, problems: list[LocatedProblem]) -> bm.BasePair
             problems.append(at(d.SEASON, t.cell(f"player{number}", r), "bm.season.player-empty",
                                "base pair {pair}: player {number} is empty", pair=as_text(pid),
                                field=f"player{number}", row=r, number=number))
-    return bm.BasePair(as_text(pid), (as_text(p1), as_text(p2)), as_text(name))
+    return bm.BasePair(as_text(pid), (as_text(p1), as_text(p2)), as_text(row["name"]))
 
 
-def _guest_row(grid: Grid, r: int, problems: list[LocatedProblem]) -> bm.Guest | None:
+def _guest_row(row: dict[str, Any], r: int, problems: list[LocatedProblem]) -> bm.Guest | None:
     t = d.GUESTS
-    gid, name = cell(grid, r, t.col("guest")), cell(grid, r, t.col("name"))
-    if is_blank(gid) and is_blank(name):
-        return None
+    gid = row["guest"]
     if is_blank(gid):
         problems.append(at(d.SEASON, t.cell("guest", r), "bm.season.guest-empty", "a guest row without its pair id",
                            field="guest", row=r))
         return None
-    return bm.Guest(as_text(gid), as_text(name))
+    return bm.Guest(as_text(gid), as_text(row["name"]))
 
 
-def _calendar_row(grid: Grid, r: int, problems: list[LocatedProblem]) -> tuple[str, str, str] | None:
+def _calendar_row(row: dict[str, Any], r: int, problems: list[LocatedProblem]) -> tuple[str, str, str] | None:
     t = d.CALENDAR
-    tid, date, host = (cell(grid, r, t.col(c.id)) for c in t.columns)
-    if is_blank(tid) and is_blank(date) and is_blank(host):
-        return None
+    tid = row["tournament"]
     if is_blank(tid):
         problems.append(at(d.SEASON, t.cell("tournament", r), "bm.season.tournament-empty",
                            "a tournament row without its sheet name", field="tournament", row=r))
         return None
-    return as_text(tid), _date(date), as_text(host)
+    return as_text(tid), _date(row["date"]), as_text(row["host"])
 
 
 def _reference(lots: list[tuple[int, Any, str]], problems: list[LocatedProblem]) -> list[str]:
@@ -391,7 +386,8 @@ def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], gues
     status: dict[str, Any] = {}
     splits: dict[str, tuple[str, ...]] = {}
     for r in rows:
-        pid, word, players = (cell(grid, r, d.PAIRS.col(c)) for c in ("pair", "status", "players"))
+        typed = d.PAIRS.row(grid, r) or {}
+        pid, word, players = typed.get("pair"), typed.get("status"), typed.get("players")
         board_values = [cell(grid, r, ts.board_col(b)) for b in range(1, ts.boards + 1)]
         has_scores = any(not is_blank(v) for v in board_values)
         if is_blank(pid) and is_blank(word) and is_blank(players) and not has_scores:
@@ -450,16 +446,14 @@ def _penalties(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Locate
     """One penalty per row: the guilty pair, the board (for the reader), a note."""
     table = d.PENALTIES.at(ts.sections["penalties"])
     penalties = []
-    for r in ts.section_rows("penalties", len(grid)):
-        pid, board, note = (cell(grid, r, table.col(c.id)) for c in table.columns)
-        if is_blank(pid) and is_blank(board) and is_blank(note):
-            continue
+    for r, row in table.read_rows(grid, ts.section_rows("penalties", len(grid))):
+        pid = row["pair"]
         if is_blank(pid):
             problems.append(at(tid, table.cell("pair", r), "bm.penalty.pair-empty", "a penalty without the guilty "
                                "pair", tournament=tid, field="penalty", row=r))
             continue
         ts.penalty_rows.append((r, as_text(pid)))
-        penalties.append(bm.Penalty((as_text(pid),), as_text(note)))
+        penalties.append(bm.Penalty((as_text(pid),), as_text(row["note"])))
     return penalties
 
 
@@ -468,10 +462,8 @@ def _rectifications(tid: str, grid: Grid, ts: TournamentPlaces,
     """One rectification per row: board, kind, the annulled row and the NS pairs of a partial one."""
     table = d.RECTIFICATIONS.at(ts.sections["rectifications"])
     out = []
-    for r in ts.section_rows("rectifications", len(grid)):
-        board, kind, row, ns = (cell(grid, r, table.col(c.id)) for c in table.columns)
-        if all(is_blank(v) for v in (board, kind, row, ns)):
-            continue
+    for r, typed in table.read_rows(grid, ts.section_rows("rectifications", len(grid))):
+        board = typed["board"]
         number = as_whole(board)
         if is_blank(board):
             problems.append(at(tid, table.cell("board", r), "bm.rect.board-empty", "rectification: the board is empty "
@@ -482,8 +474,8 @@ def _rectifications(tid: str, grid: Grid, ts: TournamentPlaces,
                                "not a board number", tournament=tid, field="board", row=r, value=board))
             continue
         ts.rect_rows.setdefault(number, r)
-        kind = table.column("kind").choice(kind) or as_text(kind).lower()  # a word of the workbook's language: its id
-        out.append(bm.Rectification(number, kind, tuple(ids(row)), tuple(ids(ns))))
+        kind = table.column("kind").choice(typed["kind"]) or as_text(typed["kind"]).lower()  # its id, from a word
+        out.append(bm.Rectification(number, kind, tuple(ids(typed["row"])), tuple(ids(typed["ns"]))))
     return out
 
 
