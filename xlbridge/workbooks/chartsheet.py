@@ -49,5 +49,4 @@ def write_table(plan: Plan, sheet: str, table: Table, title: str, rows: Grid, gr
     plan.blocks.append(Block(sheet, 1, 1, [[title]], what=sheet, audit=False))
     height = max(len(rows), table.room, len(grid or []) - table.header_row)
     rows = rows + [[None] * table.width() for _ in range(height - len(rows))]
-    plan.blocks.append(Block(sheet, table.header_row, table.first_col, [table.headers(), *rows], what=sheet,
-                             audit=False))
+    plan.blocks.append(table.block(sheet, [table.headers(), *rows], row=table.header_row, what=sheet, audit=False))

@@ -18,8 +18,8 @@ from xlbridge.language import _, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import kinds
 from xlbridge.workbooks.plan import BookInputError, Kind, LocatedProblem, Report, at
-from xlbridge.workbooks.record import (RECORD, Comparison, Record, compare, foreign, make_record, read_record,
-                                      write_record)
+from xlbridge.workbooks.changes import Comparison, compare
+from xlbridge.workbooks.record import RECORD, Record, foreign, make_record, read_record, write_record
 from xlbridge.workbooks.sheetnames import misnamed
 from xlbridge.workbooks.localised import language_of, localised
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp

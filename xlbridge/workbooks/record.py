@@ -12,7 +12,7 @@ ends by writing what it leaves behind into a hidden sheet named :data:`RECORD`
   with ``audit=True``) as xlbridge wrote it, and of every cell of a **view** (``audit=False``:
   standings, sorted results, the chart's table) as xlbridge left it.
 
-The next recalculation reads it back and tells (:func:`compare`):
+The next recalculation reads it back and tells (:func:`xlbridge.workbooks.changes.compare`):
 
 1. which typed cells changed since (sheet, cell, old -> new): the scorer's changes,
    listed first on the Corrections sheet;
@@ -44,17 +44,16 @@ import datetime as dt
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xlbridge.language import N_, _
 from xlbridge.values import EXCEL_EPOCH, day_of
-from xlbridge.workbooks.book import BookAdapter, Grid, Layout
-from xlbridge.workbooks.plan import Change, Plan, LocatedProblem, at, cell_name
+from xlbridge.workbooks.book import BookAdapter, Layout
+from xlbridge.workbooks.plan import Plan, LocatedProblem, at
 from xlbridge.workbooks.write import RECORD_SHEET
 from xlbridge.workbooks.write import _same as same
 
-__all__ = ["RECORD", "CHUNK", "Record", "Comparison", "read_record", "make_record", "write_record", "compare",
+__all__ = ["RECORD", "CHUNK", "Record", "read_record", "make_record", "write_record", "same_cell", "Date",
            "foreign", "TYPED", "TYPED_OVER", "TYPED_OVER_CODE", "DAMAGED_CODE", "FOREIGN_CODE", "TOO_LARGE_CODE",
            "MAX_RECORD_TEXT", "MAX_RECORD_CELLS", "FOREIGN_MIN"]
 
@@ -159,7 +158,7 @@ class Record:
             for cells in (Record.typed, Record.computed, Record.views):
                 mine, theirs = cells(self, sheet), cells(other, sheet)
                 if mine.keys() != theirs.keys() or \
-                        not all(_same(_checked(mine[key]), _checked(theirs[key])) for key in mine):
+                        not all(same_cell(_checked(mine[key]), _checked(theirs[key])) for key in mine):
                     return False
         return True
 
@@ -207,13 +206,13 @@ def _checked(value: Any) -> Any:
         if set(value) != {"d"}:
             raise ValueError("not a date")
         dt.datetime.fromisoformat(value["d"])
-        return _Date(value["d"])
+        return Date(value["d"])
     if value is not None and not isinstance(value, (bool, int, float, str)):
         raise TypeError("no cell value")
     return value
 
 
-class _Date(str):
+class Date(str):
     """A recorded date (as ISO text; compared with a date typed now by :func:`_same`)."""
 
 
@@ -267,7 +266,7 @@ def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
         for key, old in before.items():
             if old is not None and key not in computed:
                 held += 1
-                differing += not _same(old, cells.get(key))
+                differing += not same_cell(old, cells.get(key))
     other_kind = record.kind != kind
     if not other_kind and (differing <= FOREIGN_MIN or 2 * differing <= held):
         return None
@@ -337,7 +336,7 @@ def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str], last: 
                     run = None
                     continue
                 before = last.typed(sheet).get((r, c)) if last is not None and type(value) in (int, float) else None
-                value = {"d": str.__str__(before)} if isinstance(before, _Date) and _same(before, value) \
+                value = {"d": str.__str__(before)} if isinstance(before, Date) and same_cell(before, value) \
                     else _encode(value)
                 if run is None:
                     run = [r, c, [value]]
@@ -369,18 +368,8 @@ def write_record(book: BookAdapter, record: Record, old: Record | None = None) -
     book.lay_out(RECORD, Layout(hidden=True))
 
 
-@dataclass
-class Comparison:
-    """What changed since the record: the scorer's typed changes, the computed cells typed over
-    (both as :class:`~xlbridge.workbooks.plan.Change`, ``cause`` set) and their warnings."""
-
-    typed: list[Change] = field(default_factory=list)
-    over: list[Change] = field(default_factory=list)
-    warnings: list[LocatedProblem] = field(default_factory=list)
-
-
-def _same(old: Any, new: Any) -> bool:
-    if isinstance(old, (_Date, dt.date)) or isinstance(new, (_Date, dt.date)):
+def same_cell(old: Any, new: Any) -> bool:
+    if isinstance(old, (Date, dt.date)) or isinstance(new, (Date, dt.date)):
         return _day(old) == _day(new) is not None  # a recorded date and a date read (not the same date's text)
     return same(old, new)
 
@@ -389,7 +378,7 @@ def _day(value: Any) -> str | None:
     """A date (recorded, read or planned; or read as Excel's day number: xlwings-server up to
     1.16 sends a date in a format of its own so) as ISO text, midnight left out; None for
     anything else."""
-    if isinstance(value, _Date):
+    if isinstance(value, Date):
         text = str.__str__(value)
     elif isinstance(value, dt.date):
         text = value.isoformat()
@@ -398,126 +387,3 @@ def _day(value: Any) -> str | None:
     else:
         return None
     return text[:10] if text.endswith("T00:00:00") else text
-
-
-def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes: Sequence[Change]) -> Comparison:
-    """The scorer's changes since ``record`` (``now``: the record of this plan) and the
-    computed cells typed over.  A typed cell is listed when it held a value before, or when it
-    is on a sheet where a computed value changed (filling in a new evening lists nothing)."""
-    out = Comparison()
-    changed_sheets = {c.sheet for c in changes}
-    units, headers = _units(plan)
-    existing = set(book.sheet_names())
-    for sheet in now.sheets:
-        if sheet not in record.sheets or sheet not in existing:  # (a deleted sheet the plan adds again: no cells)
-            continue
-        if record.sheets[sheet].get("t") == now.sheets[sheet].get("t"):
-            continue  # the same typed runs: no typed cell changed (at once)
-        before, cells = record.typed(sheet), now.typed(sheet)
-        grid: Grid | None = None
-        for key in sorted(set(cells) | set(before)):
-            old, new = before.get(key), cells.get(key)
-            if (old is None and sheet not in changed_sheets) or _same(old, new) or key in record.computed(sheet):
-                continue
-            if grid is None:
-                grid = book.read(sheet)
-            unit, top = units.get((sheet, key[0]), ""), headers.get(sheet, 0)
-            header = grid[top - 1][key[1] - 1] if 0 < top <= len(grid) and key[1] <= len(grid[top - 1]) else None
-            out.typed.append(Change(sheet, cell_name(*key), "", unit, str(header) if header is not None else "",
-                                    _decode_shown(old), _decode_shown(new), cause=TYPED))
-    warned = {(w.sheet, w.cell) for w in plan.warnings}
-    for change in changes:
-        if change.sheet not in record.sheets:
-            continue
-        written = record.computed(change.sheet)
-        key = _position(change.cell)
-        if key not in written or _same(change.old, written[key]):
-            continue
-        _typed_over(out, replace(change, cause=TYPED_OVER), warned)
-    _views_typed_over(book, plan, record, out, warned, existing)
-    return out
-
-
-def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Comparison, warned: set,
-                      existing: set[str]) -> None:
-    """The views (standings, sorted results: never audited, so not among the changes) whose cell
-    holds a value other than the one xlbridge left there: typed over, as a computed cell."""
-    grids: dict[str, Grid] = {}
-    seen: set[tuple[str, int, int]] = set()
-    for block in reversed(plan.blocks):  # (a later block over an earlier one: the later value counts)
-        if block.audit or block.sheet not in record.sheets or block.sheet not in existing:
-            continue
-        left = record.views(block.sheet)
-        if not left:
-            continue
-        grid = grids.get(block.sheet)
-        if grid is None:
-            grid = grids[block.sheet] = book.read(block.sheet)
-        for i, line in enumerate(block.values):
-            r = block.row + i
-            for j, new in enumerate(line):
-                c = block.col + j
-                if (block.sheet, r, c) in seen:
-                    continue
-                seen.add((block.sheet, r, c))
-                old = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
-                if old is None or (r, c) not in left or _same(old, left[(r, c)]) or _same(old, new):
-                    continue
-                # a view declares no formats or headers: two decimals for a fraction (as its cells show),
-                # and the header the table has right above the block
-                number_format = block.formats[j] if j < len(block.formats) else \
-                    "0.00" if isinstance(new, float) and not new.is_integer() else "General"
-                above = grid[block.row - 2][c - 1] if 1 < block.row <= len(grid) + 1 and c <= len(grid[block.row - 2]) \
-                    else None
-                column = str(block.columns[j]) if j < len(block.columns) else above if isinstance(above, str) else ""
-                unit = str(block.rows[i]) if i < len(block.rows) and block.rows[i] else ""
-                change = Change(block.sheet, cell_name(r, c), block.what, unit, column, old, new, number_format,
-                                cause=TYPED_OVER)
-                _typed_over(out, change, warned)
-
-
-def _typed_over(out: Comparison, change: Change, warned: set) -> None:
-    """A computed cell typed over: kept on Corrections, and a warning at the cell (unless the plan warns there)."""
-    out.over.append(change)
-    if (change.sheet, change.cell) not in warned:
-        out.warnings.append(at(change.sheet, change.cell, TYPED_OVER_CODE, N_(
-            "computed cell: {typed} was typed here, xlbridge fills it (now {value}); the typed value was "
-            "replaced and is kept on the Corrections sheet; to change this result, change the yellow cells "
-            "it is computed from"), typed=_shown(change.old, change.number_format),
-            value=_shown(change.new, change.number_format)))
-
-
-def _shown(value: Any, number_format: str) -> Any:
-    """A number for a message, to the decimals of its cell's format (``0.00``: 50.42)."""
-    if isinstance(value, float) and "." in number_format:
-        return round(value, len(number_format.split(".")[1].rstrip("%")))
-    return value
-
-
-def _decode_shown(value: Any) -> Any:
-    """A recorded value as the Corrections sheet shows it (a date as a date)."""
-    return dt.datetime.fromisoformat(str.__str__(value)) if isinstance(value, _Date) else value
-
-
-def _position(cell: str) -> tuple[int, int]:
-    letters = "".join(ch for ch in cell if ch.isalpha())
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + (ord(ch) - 64)
-    return int(cell[len(letters):]), col
-
-
-def _units(plan: Plan) -> tuple[dict[tuple[str, int], str], dict[str, int]]:
-    """Per (sheet, row): the unit (pair) an audited block names for that row; per sheet: the
-    row of the header (the row above the first audited block of more than one row)."""
-    units: dict[tuple[str, int], str] = {}
-    headers: dict[str, int] = {}
-    for block in plan.blocks:
-        if not block.audit:
-            continue
-        if len(block.values) > 1:  # a table's body (a single row: a header cell, a lone pair)
-            headers[block.sheet] = min(headers.get(block.sheet, block.row), block.row)
-        for r in range(len(block.values)):
-            unit = block.rows[r] if r < len(block.rows) else ""
-            units.setdefault((block.sheet, block.row + r), str(unit) if unit else "")
-    return units, {sheet: row - 1 for sheet, row in headers.items()}

@@ -25,16 +25,8 @@ from xlbridge.workbooks.book import BookAdapter, Grid, cell, column_letter
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.chart import chart_problems, plan_chart
 from xlbridge.workbooks.bridgemania.locate import locate
-from xlbridge.workbooks.bridgemania.read import (
-    SeasonPlaces,
-    TournamentPlaces,
-    formulas,
-    ids,
-    spaced_ids,
-    is_tournament_sheet,
-    read_season,
-    read_tournament,
-)
+from xlbridge.workbooks.bridgemania.read import SeasonPlaces, formulas, ids, is_tournament_sheet, read_season, spaced_ids
+from xlbridge.workbooks.bridgemania.tournament import TournamentPlaces, read_tournament
 from xlbridge.workbooks.declare import COMPUTED
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, LocatedProblem, at
 from xlbridge.workbooks.typed_checks import one_per_cell

@@ -4,7 +4,7 @@ Each :class:`~xlbridge.clubs.bridgemania.SeasonProblem` names its tournament,
 pair, board and field; :func:`locate` maps those through the declaration
 (:mod:`~xlbridge.workbooks.bridgemania.declaration`) and the rows the reader
 found (:class:`~xlbridge.workbooks.bridgemania.read.SeasonPlaces`,
-:class:`~xlbridge.workbooks.bridgemania.read.TournamentPlaces`).  Where the cell
+:class:`~xlbridge.workbooks.bridgemania.tournament.TournamentPlaces`).  Where the cell
 already says what the engine's message says, the message is worded for the sheet
 (``{pair}: ...``, ``board {board}: ...``, a column named by its header): again by
 code, never by the message text.
@@ -21,7 +21,8 @@ from xlbridge.rules.problems import N_
 from xlbridge.clubs.bridgemania import SeasonProblem
 from xlbridge.rules.problems import Problem
 from xlbridge.workbooks.bridgemania import declaration as d
-from xlbridge.workbooks.bridgemania.read import SeasonPlaces, TournamentPlaces
+from xlbridge.workbooks.bridgemania.read import SeasonPlaces
+from xlbridge.workbooks.bridgemania.tournament import TournamentPlaces
 from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.plan import LocatedProblem
 

@@ -1,12 +1,10 @@
-"""Reading the BridgeMania workbook into the engine's typed records, once.
+"""Reading the BridgeMania workbook into the engine's typed records, once: the Season sheet.
 
 :func:`read_season` reads the Season sheet (base pairs, guest register, the
-tournament calendar) and :func:`read_tournament` one tournament sheet into a
-:class:`~xlbridge.clubs.bridgemania.Tournament`; both check the sheet's structure
-against the declaration (:mod:`~xlbridge.workbooks.bridgemania.declaration`) and
-remember where each pair, penalty and rectification was typed
-(:class:`SeasonPlaces`, :class:`TournamentPlaces`), so that the engine's problems
-can be put at their cells.  What the engine checks (scores, statuses, the TOP,
+tournament calendar) by column id (:meth:`~xlbridge.workbooks.declare.Table.row`)
+and remembers where each was typed (:class:`SeasonPlaces`), so that the engine's
+problems can be put at their cells; a tournament sheet is read by
+:mod:`~xlbridge.workbooks.bridgemania.tournament`, with the small readers here.  What the engine checks (scores, statuses, the TOP,
 validity) is left to it: nothing is validated twice.
 
 Standard library only: the recalculation runs in xlwings Lite.
@@ -19,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xlbridge.language import _
-from xlbridge.workbooks.localised import shown_name
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.values import as_date, as_text, as_whole, is_blank
 from xlbridge.workbooks.book import Grid, cell
@@ -28,12 +25,9 @@ from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.plan import LocatedProblem, at
 from xlbridge.workbooks.typed_checks import cell_problem, spaced
 
-__all__ = ["SeasonPlaces", "TournamentPlaces", "read_season", "read_tournament", "is_tournament_sheet",
-           "ids", "formulas"]
+__all__ = ["SeasonPlaces", "read_season", "is_tournament_sheet", "ids", "players", "found", "formulas",
+           "spaced_ids"]
 
-SPLIT_WORDS = {"split", "s", "scoppiata", "scoppiati", "scoppiate"}
-YES = {"yes", "y", "si", "sì", "true", "1", "x"}
-NO = {"no", "n", "false", "0", "friendly", "amichevole"}
 
 
 # ------------------------------------------------------------------ where things were typed
@@ -51,34 +45,6 @@ class SeasonPlaces:
     warnings: list[LocatedProblem] = field(default_factory=list)  # an id typed with a space before or after it
 
 
-@dataclass
-class TournamentPlaces:
-    """Where the pairs, sections and computed columns of one tournament sheet are."""
-
-    sheet: str
-    main_rows: dict[str, int] = field(default_factory=dict)
-    main_order: list[tuple[int, str]] = field(default_factory=list)  # every non-blank pair row
-    main_end: int = d.PAIRS.first_row - 1
-    computed_col: int = 0
-    board_width: int = 0  # the board columns headed 1, 2, 3, ...
-    boards: int = 0  # the boards played: the last board column with any score
-    penalty_rows: list[tuple[int, str]] = field(default_factory=list)
-    rect_rows: dict[int, int] = field(default_factory=dict)
-    hand_rows: dict[str, int] = field(default_factory=dict)
-    typed_split: set[str] = field(default_factory=set)
-    sections: dict[str, int] = field(default_factory=dict)  # section id -> title row
-    warnings: list[LocatedProblem] = field(default_factory=list)  # an id typed with a space before or after it
-
-    def board_col(self, board: int) -> int:
-        return d.FIRST_BOARD_COL + board - 1
-
-    def section_rows(self, section_id: str, last_row: int) -> range:
-        """The typed rows of a section: below its header, up to the next section."""
-        first = self.sections[section_id]
-        following = [s for s in self.sections.values() if s > first]
-        return range(first + 2, min(following) if following else last_row + 1)
-
-
 # ------------------------------------------------------------------ small readers
 
 
@@ -90,7 +56,7 @@ def ids(value: Any) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def _players(value: Any) -> list[str]:
+def players(value: Any) -> list[str]:
     text = as_text(value)
     for sep in (";", "/", "&", "+"):
         text = text.replace(sep, ",")
@@ -102,7 +68,7 @@ def _date(value: Any) -> str:
     return date.isoformat() if date is not None else as_text(value)
 
 
-def _found(value: Any) -> str:
+def found(value: Any) -> str:
     return "empty" if is_blank(value) else repr(value)
 
 
@@ -122,22 +88,14 @@ def spaced_ids(sheet: str, grid: Grid, cells: Iterable[tuple[int, int]]) -> list
     return [w for r, c in cells if (w := spaced(sheet, cell_ref(r, c), cell(grid, r, c))) is not None]
 
 
-#: The columns holding ids: of the Season sheet's tables, of a tournament's pairs and sections.
+#: The columns holding ids of the Season sheet's tables.
 SEASON_IDS = ((d.BASE, "pair"), (d.GUESTS, "guest"), (d.CALENDAR, "tournament"), (d.CALENDAR, "host"))
-TOURNAMENT_IDS = {"penalties": ("pair",), "rectifications": ("row", "ns"), "bridge": ("pair",)}
+
 
 
 def _season_ids(grid: Grid) -> Iterator[tuple[int, int]]:
     for table, column in SEASON_IDS:
         yield from ((r, table.col(column)) for r in range(table.first_row, len(grid) + 1))
-
-
-def _tournament_ids(grid: Grid, ts: TournamentPlaces) -> Iterator[tuple[int, int]]:
-    yield d.EXTRA.row, d.EXTRA.col
-    yield from ((r, d.PAIRS.col("pair")) for r in range(d.PAIRS.first_row, ts.main_end + 1))
-    for section in d.SECTIONS:
-        for r in ts.section_rows(section.id, len(grid)):
-            yield from ((r, section.table.col(c)) for c in TOURNAMENT_IDS[section.id])
 
 
 def _season_cells(grid: Grid) -> Iterator[tuple[int, int]]:
@@ -147,19 +105,6 @@ def _season_cells(grid: Grid) -> Iterator[tuple[int, int]]:
     for table in (d.BASE, d.GUESTS, d.CALENDAR):
         for column in table.typed():
             yield from ((r, table.col(column.id)) for r in range(table.first_row, len(grid) + 1))
-
-
-def _tournament_cells(grid: Grid, ts: TournamentPlaces) -> Iterator[tuple[int, int]]:
-    """Every typed cell of a tournament sheet: the settings, the pairs with their boards, the sections."""
-    yield from ((s.row, s.col) for s in d.TOURNAMENT_SETTINGS)
-    boards = [ts.board_col(b) for b in range(1, ts.board_width + 1)]
-    for r in range(d.PAIRS.first_row, ts.main_end + 1):
-        yield from ((r, c) for c in [d.PAIRS.col(column.id) for column in d.PAIRS.typed()] + boards)
-    for section in d.SECTIONS:
-        table = section.table  # (its columns; below its title at ts.sections[section.id])
-        cols = [table.col(column.id) for column in table.typed()] + (boards if section.id == "bridge" else [])
-        for r in ts.section_rows(section.id, len(grid)):
-            yield from ((r, c) for c in cols)
 
 
 # ------------------------------------------------------------------ the Season sheet
@@ -279,242 +224,3 @@ def _reference(lots: list[tuple[int, Any, str]], problems: list[LocatedProblem])
     return [pid for _, lot, pid in sorted(lots, key=lambda x: as_whole(x[1]) or 0)]
 
 
-# ------------------------------------------------------------------ a tournament sheet
-
-
-def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host: str, base_ids: list[str],
-                    guest_ids: set[str], problems: list[LocatedProblem]) -> bm.Tournament | None:
-    """One tournament sheet as the scorer typed it (``None`` when its structure is broken)."""
-    if not _structure(tid, grid, ts, problems):
-        return None
-    problems += formulas(tid, grid, _tournament_cells(grid, ts))
-    ts.warnings += spaced_ids(tid, grid, _tournament_ids(grid, ts))
-    scores, status, splits = _pairs(tid, grid, ts, base_ids, guest_ids, problems)
-    penalties = _penalties(tid, grid, ts, problems)
-    rectifications = _rectifications(tid, grid, ts, problems)
-    hand_scores = _bridge_scores(tid, grid, ts, problems)
-    top_hand = ids(d.EXTRA.value(grid))
-    if top_hand and any(not is_blank(v) for row in hand_scores.values() for v in row):
-        problems.append(at(tid, d.EXTRA.cell, "bm.extra.both", "type either the bridge scores (the extra PTS is then "
-                           "computed) or the pairs in {label!r}, not both", tournament=tid, field=d.EXTRA.id,
-                           label=d.EXTRA.text()))
-    counts = _championship(tid, grid, problems)
-    movement = d.MOVEMENT.value(grid)
-    return bm.Tournament(
-        id=tid, host=host, scores=scores, date=date, top=d.TOP.value(grid),
-        movement="howell" if is_blank(movement) else as_text(movement), status=status, splits=splits,
-        penalties=tuple(penalties), rectifications=tuple(rectifications), hand_scores=hand_scores,
-        top_hand=tuple(top_hand), championship=counts,
-    )
-
-
-def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> bool:
-    """The title, settings labels, headers, board columns, computed columns and
-    sections are where the declaration has them; ``False`` (problems added) if not."""
-    before = len(problems)
-    if not is_tournament_sheet(grid):
-        problems.append(at(tid, "A1", "bm.sheet.not-tournament", "not a BridgeMania tournament sheet (A1 should start "
-                           "with {title!r}; copy {blank!r} for a new tournament)", tournament=tid,
-                           title=_(d.TOURNAMENT_TITLE), blank=shown_name(d.BLANK_TOURNAMENT)))
-        return False
-    for s in d.TOURNAMENT_SETTINGS:
-        found = cell(grid, s.row, s.label_col)
-        if as_text(found) != s.text():
-            problems.append(at(tid, cell_ref(s.row, s.label_col), "bm.sheet.label", "the label should be "
-                               "{expected!r} (found {found})", tournament=tid, field=s.id, expected=s.text(),
-                               found=_found(found)))
-    problems += d.PAIRS.check_header(grid, tid)
-    # the board columns from the header row: 1, 2, 3, ... from board 1's column, right of the sorted result
-    header, first = d.PAIRS.header_row, d.FIRST_BOARD_COL
-    col = first
-    while as_whole(cell(grid, header, col)) == col - first + 1:
-        col += 1
-    ts.board_width = col - first
-    if col == first:
-        problems.append(at(tid, cell_ref(header, first), "bm.sheet.boards",
-                           "the board numbers 1, 2, 3, ... should start here", tournament=tid, field="boards"))
-    _results(tid, grid, ts, col, problems)
-    _sections(tid, grid, ts, problems)
-    if len(problems) > before:
-        return False
-    ts.main_end = min(ts.sections.values()) - 1
-    return True
-
-
-def _results(tid: str, grid: Grid, ts: TournamentPlaces, after: int, problems: list[LocatedProblem]) -> None:
-    """The computed columns: found by their first header, right of the boards (from column ``after``)."""
-    header_row = d.RESULTS.header_row
-    width = len(grid[header_row - 1]) if len(grid) >= header_row else 0
-    first = d.RESULTS.columns[0].text()
-    start = next((c for c in range(after, max(width, after) + 1) if as_text(cell(grid, header_row, c)) == first), None)
-    if start is None:
-        problems.append(at(tid, cell_ref(header_row, after + 1), "bm.sheet.results-missing", "the computed columns "
-                           "({columns}) should start here, right of the boards (a renamed or deleted header?)",
-                           tournament=tid, field=d.RESULTS.columns[0].id, columns=", ".join(d.RESULTS.headers())))
-        return
-    problems += d.results_at(start).check_header(grid, tid)
-    ts.computed_col = start
-
-
-def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> None:
-    """The section titles in column A below the pairs, each once."""
-    titles = {_(s.title): s.id for s in d.SECTIONS}
-    for r in range(d.PAIRS.first_row, len(grid) + 1):
-        label = as_text(cell(grid, r, 1))
-        if label in titles:
-            if titles[label] in ts.sections:
-                problems.append(at(tid, cell_ref(r, 1), "bm.sheet.section-twice", "a second {section!r} section "
-                                   "(also row {other})", tournament=tid, field=titles[label], section=label,
-                                   other=ts.sections[titles[label]]))
-            ts.sections[titles[label]] = r
-    for s in d.SECTIONS:
-        if s.id not in ts.sections:
-            problems.append(at(tid, cell_ref(d.PAIRS.first_row, 1), "bm.sheet.section-missing", "the section "
-                               "{section!r} is missing: its title should be in column A below the pairs (renamed or "
-                               "deleted?)", tournament=tid, field=s.id, section=_(s.title)))
-
-
-def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], guest_ids: set[str],
-           problems: list[LocatedProblem]) -> tuple[dict[str, list[Any]], dict[str, Any], dict[str, tuple[str, ...]]]:
-    """The pair rows: each pair's board scores, each base pair's typed status, the split pairs' players."""
-    rows = range(d.PAIRS.first_row, ts.main_end + 1)
-    # the boards used are those with any score typed
-    for r in rows:
-        last = next((b for b in range(ts.board_width, 0, -1) if not is_blank(cell(grid, r, ts.board_col(b)))), 0)
-        ts.boards = max(ts.boards, last)
-    scores: dict[str, list[Any]] = {}
-    status: dict[str, Any] = {}
-    splits: dict[str, tuple[str, ...]] = {}
-    for r in rows:
-        typed = d.PAIRS.row(grid, r) or {}
-        pid, word, players = typed.get("pair"), typed.get("status"), typed.get("players")
-        board_values = [cell(grid, r, ts.board_col(b)) for b in range(1, ts.boards + 1)]
-        has_scores = any(not is_blank(v) for v in board_values)
-        if is_blank(pid) and is_blank(word) and is_blank(players) and not has_scores:
-            continue
-        if is_blank(pid):
-            problems.append(at(tid, d.PAIRS.cell("pair", r), "bm.pair.id-empty", "a row without its pair id",
-                               tournament=tid, field="pair", row=r))
-            continue
-        pair = as_text(pid)
-        if pair in ts.main_rows:
-            problems.append(at(tid, d.PAIRS.cell("pair", r), "bm.pair.twice", "pair {pair} appears twice (also row "
-                               "{other})", tournament=tid, pair=pair, field="pair", row=r, other=ts.main_rows[pair]))
-            continue
-        ts.main_rows[pair] = r
-        ts.main_order.append((r, pair))
-        _status(tid, ts, r, pair, word, has_scores, pair in base_ids, status, problems)
-        if pair not in base_ids and pair not in guest_ids:
-            if not is_blank(players):
-                splits[pair] = tuple(_players(players))
-            elif not has_scores:
-                problems.append(at(tid, d.PAIRS.cell("pair", r), "bm.pair.unknown-row", "unknown pair {pair!r}: not a "
-                                   "base pair, a registered guest or a split pair (type its two players in Players)",
-                                   tournament=tid, pair=pair, field="pair", row=r))
-                continue
-        if has_scores:
-            scores[pair] = board_values
-    return scores, status, splits
-
-
-def _status(tid: str, ts: TournamentPlaces, r: int, pair: str, word: Any, has_scores: bool, base: bool,
-            status: dict[str, Any], problems: list[LocatedProblem]) -> None:
-    """A base pair's typed status (split, or why it did not play); none for the others."""
-    typed = d.PAIRS.column("status").choice(word) or as_text(word)  # a word of the workbook's language: its id
-    place = d.PAIRS.cell("status", r)
-    where = {"tournament": tid, "pair": pair, "field": "status", "row": r}
-    if base:
-        if typed.lower() in SPLIT_WORDS:
-            ts.typed_split.add(pair)
-            if has_scores:
-                problems.append(at(tid, place, "bm.status.split-with-scores", "{pair}: typed split, but it has board "
-                                   "scores (a split pair's players play in temporary pairs)", **where))
-        elif not is_blank(word):
-            if has_scores and bm.STATUS_WORDS.get(typed.lower()):
-                # reported once here; the scores stay in for the board checks (they are
-                # on the traveller), so the boards do not report a follow-on each
-                problems.append(at(tid, place, "bm.status.with-scores", "{pair}: the status says {value!r} but board "
-                                   "scores are typed: clear the scores or the status", value=as_text(word), **where))
-            else:
-                status[pair] = typed
-    elif not is_blank(word) and typed.upper() not in ("O", "P"):
-        problems.append(at(tid, place, "bm.status.not-base-pair", "{pair}: a status (waiting, ill, unable, split) is "
-                           "only for base pairs; leave it blank for guests and temporary pairs", **where))
-
-
-def _penalties(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> list[bm.Penalty]:
-    """One penalty per row: the guilty pair, the board (for the reader), a note."""
-    table = d.PENALTIES.at(ts.sections["penalties"])
-    penalties = []
-    for r, row in table.read_rows(grid, ts.section_rows("penalties", len(grid))):
-        pid = row["pair"]
-        if is_blank(pid):
-            problems.append(at(tid, table.cell("pair", r), "bm.penalty.pair-empty", "a penalty without the guilty "
-                               "pair", tournament=tid, field="penalty", row=r))
-            continue
-        ts.penalty_rows.append((r, as_text(pid)))
-        penalties.append(bm.Penalty((as_text(pid),), as_text(row["note"])))
-    return penalties
-
-
-def _rectifications(tid: str, grid: Grid, ts: TournamentPlaces,
-                    problems: list[LocatedProblem]) -> list[bm.Rectification]:
-    """One rectification per row: board, kind, the annulled row and the NS pairs of a partial one."""
-    table = d.RECTIFICATIONS.at(ts.sections["rectifications"])
-    out = []
-    for r, typed in table.read_rows(grid, ts.section_rows("rectifications", len(grid))):
-        board = typed["board"]
-        number = as_whole(board)
-        if is_blank(board):
-            problems.append(at(tid, table.cell("board", r), "bm.rect.board-empty", "rectification: the board is empty "
-                               "(type the board number)", tournament=tid, field="board", row=r))
-            continue
-        if number is None:
-            problems.append(at(tid, table.cell("board", r), "bm.rect.board-text", "rectification: board {value!r} is "
-                               "not a board number", tournament=tid, field="board", row=r, value=board))
-            continue
-        ts.rect_rows.setdefault(number, r)
-        kind = table.column("kind").choice(typed["kind"]) or as_text(typed["kind"]).lower()  # its id, from a word
-        out.append(bm.Rectification(number, kind, tuple(ids(typed["row"])), tuple(ids(typed["ns"]))))
-    return out
-
-
-def _bridge_scores(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> dict[str, list[Any]]:
-    """Each pair's bridge score per board (for the extra PTS), in the board columns."""
-    table = d.BRIDGE_SCORES.at(ts.sections["bridge"])
-    hand_scores: dict[str, list[Any]] = {}
-    for r in ts.section_rows("bridge", len(grid)):
-        pid = cell(grid, r, table.col("pair"))
-        values = [cell(grid, r, ts.board_col(b)) for b in range(1, ts.boards + 1)]
-        if is_blank(pid) and all(is_blank(v) for v in values):
-            continue
-        if is_blank(pid):
-            problems.append(at(tid, table.cell("pair", r), "bm.hand.pair-empty", "bridge scores without the pair id",
-                               tournament=tid, field="hand", row=r))
-            continue
-        pair = as_text(pid)
-        if pair in ts.hand_rows:
-            problems.append(at(tid, table.cell("pair", r), "bm.hand.twice", "bridge scores of {pair} twice (also row "
-                               "{other})", tournament=tid, pair=pair, field="hand", row=r, other=ts.hand_rows[pair]))
-            continue
-        ts.hand_rows[pair] = r
-        hand_scores[pair] = values
-    return hand_scores
-
-
-def _championship(tid: str, grid: Grid, problems: list[LocatedProblem]) -> bool:
-    """Championship: blank or yes = counts; no = a friendly."""
-    value = d.COUNTS.value(grid)
-    if isinstance(value, bool):
-        return value
-    if is_blank(value):
-        return True
-    word = as_text(value).lower()
-    yes, no = (w.lower() for w in d.COUNTS.choices())  # the words of the workbook's language
-    if word in NO or word == no:
-        return False
-    if word not in YES and word != yes:
-        problems.append(at(tid, d.COUNTS.cell, "bm.championship.word", "{label} {value!r} should be yes or no (no = a "
-                           "friendly, not counted)", tournament=tid, field=d.COUNTS.id, label=d.COUNTS.text(),
-                           value=value))
-    return True

@@ -253,7 +253,8 @@ def in_place_order(sheet: str, grid: Grid, blocks: list[Block]) -> Block:
     height = max(len(rows), last - HEADER_ROW)
     out: Grid = [[None, *header]] + [[None, *r] for r in rows]
     out += [[None] * (len(cols) + 1) for _ in range(height + 1 - len(out))]
-    return Block(sheet, HEADER_ROW, RANKED.first_col - 1, out, what=sheet, audit=False)
+    return Block(sheet, HEADER_ROW, RANKED.first_col - 1, out, what=sheet, audit=False, columns=["", *header],
+                 formats=["General", *(TABLE.column(c).number_format for c in IN_PLACE_ORDER)])
 
 
 __all__ = ["EventSheets", "ranks_by_score", "is_event_sheet", "setting_of", "in_place_order", "NAMES", "EVENT"]

@@ -23,9 +23,12 @@ the scorer's guide in docs/guide-heeg.md):
 The kind by job:
 
 - :mod:`~xlbridge.workbooks.heeg.declaration` -- the one declaration of the sheets;
-- :mod:`~xlbridge.workbooks.heeg.read` -- the Season and evening sheets read and checked;
+- :mod:`~xlbridge.workbooks.heeg.read` -- the Season sheet read and checked;
+- :mod:`~xlbridge.workbooks.heeg.evening` -- an evening sheet read and checked;
 - :mod:`~xlbridge.workbooks.heeg.compute` -- :class:`HeegSeason`, the recalculation
   (a :class:`~xlbridge.workbooks.plan.Kind`);
+- :mod:`~xlbridge.workbooks.heeg.views` -- the standings and each evening's result
+  (never audited: they follow from the evenings), a new evening sheet;
 - :mod:`~xlbridge.workbooks.heeg.build` -- the builder :func:`heeg_workbook`
   (openpyxl; imported only when a workbook is built, never by the recalculation).
 """
@@ -61,8 +64,10 @@ from xlbridge.workbooks.heeg.declaration import (
     year_headers,
     year_spec,
 )
-from xlbridge.workbooks.heeg.compute import HeegSeason, small_line_message, value_out
-from xlbridge.workbooks.heeg.read import read_evening, read_season
+from xlbridge.workbooks.heeg.compute import HeegSeason, small_line_message
+from xlbridge.workbooks.heeg.views import value_out
+from xlbridge.workbooks.heeg.evening import read_evening
+from xlbridge.workbooks.heeg.read import read_season
 from xlbridge.workbooks.kinds import Button, WorkbookKind
 from xlbridge.workbooks.nextsheet import NEW_EVENING
 from xlbridge.rules.problems import N_

@@ -1,7 +1,7 @@
 """The recalculation of the Heeg season workbook: :class:`HeegSeason`, a
 :class:`~xlbridge.workbooks.plan.Kind`.
 
-It reads the sheets (:mod:`~xlbridge.workbooks.heeg.read`), parses every evening
+It reads the sheets (:mod:`~xlbridge.workbooks.heeg.read`, :mod:`~xlbridge.workbooks.heeg.evening`), parses every evening
 row once (:func:`~xlbridge.clubs.heeg.records.parse_row`), runs the season
 (:func:`~xlbridge.clubs.heeg.season.season`) and plans only the computed cells.
 Every problem is located by sheet and cell: the season's problems through their
@@ -14,22 +14,19 @@ Standard library only: the recalculation runs in xlwings Lite.
 from __future__ import annotations
 
 import datetime as dt
-import math
-from collections.abc import Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any
 
 from xlbridge.clubs.heeg.problems import LINE_EMPTY, LINE_TOO_SMALL
 from xlbridge.clubs.heeg.records import Entry, parse_row
-from xlbridge.clubs.heeg.rules import ABSENT_CODES, MP_CODES
-from xlbridge.clubs.heeg.season import SeasonResult, season
+from xlbridge.clubs.heeg.rules import ABSENT_CODES
+from xlbridge.clubs.heeg.season import season
 from xlbridge.clubs.heeg.settings import HeegSettings
-from xlbridge.clubs.heeg.standings import evening_result
 from xlbridge.language import N_, _
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_date, as_text, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
-from xlbridge.workbooks.declare import INPUT, SheetSpec, cell_ref
+from xlbridge.workbooks.declare import INPUT, cell_ref
 from xlbridge.workbooks.heeg.chart import chart_problems, plan_chart, typed_pair
 from xlbridge.workbooks.heeg.declaration import NEVER_READ
 from xlbridge.workbooks.heeg.declaration import (
@@ -40,30 +37,23 @@ from xlbridge.workbooks.heeg.declaration import (
     HOWTO,
     PERIOD_PREFIX,
     NOT_RED,
-    PROMOTE_FILL,
     RED,
-    RELEGATE_FILL,
     SEASON,
     SETTINGS,
-    STANDINGS_HEADER_ROW,
     TITLE,
     YEAR,
-    evening_headers,
-    evening_layout,
     evening_sheet,
     evening_table,
-    period_spec,
-    result_table,
     signal_words,
-    standings_layout,
-    year_spec,
 )
-from xlbridge.workbooks.heeg.read import EveningSheet, SeasonSheet, read_evening, read_season
+from xlbridge.workbooks.heeg.evening import EveningSheet, read_evening
+from xlbridge.workbooks.heeg.read import SeasonSheet, read_season
+from xlbridge.workbooks.heeg.views import plan_new_evening, plan_result, plan_standings, value_out
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, LocatedProblem, at
 from xlbridge.workbooks.localised import shown_name
 from xlbridge.workbooks.typed_checks import spaced
 
-__all__ = ["HeegSeason", "small_line_message", "value_out", "plan_new_evening", "evening_members"]
+__all__ = ["HeegSeason", "small_line_message"]
 
 #: What the scorer can do about a line too small to be scored (the season's own
 #: advice, max_mp and line_top, has no cell in the workbook).
@@ -81,15 +71,6 @@ def small_line_message(line: Any, count: int | None) -> str:
     what the scorer can do about it in the workbook."""
     return Problem(LINE_TOO_SMALL, SMALL_LINE, value=line, number=count if count is not None else _("a few"),
                    pairs=_("pairs") if count is None or count != 1 else _("pair")).message
-
-
-def value_out(value: Any) -> Any:
-    """An engine value as a cell value: NaN and "" -> blank."""
-    if isinstance(value, str):
-        return value or None
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
 
 
 def _holds_title(grid: Grid) -> bool:
@@ -195,9 +176,9 @@ class HeegSeason:
         exact = {entry.ref: value for entry, value in zip(result.entries, result.exact)}  # the exact % of each row
         for sheet in sorted(evenings, key=lambda s: s.day):
             self._plan_evening(plan, sheet, by_day.get(sheet.day, []), labels)
-            _plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines, exact)
+            plan_result(plan, sheet, by_day.get(sheet.day, []), labels, settings.lines, exact)
         self._plan_new_evenings(plan, settings, names, {s.day for s in evenings}, labels)
-        self._plan_standings(plan, book, result, settings, names)
+        plan_standings(plan, book, result, settings, names)
         plan_chart(plan, chart, result, settings, by_day)
         return plan
 
@@ -293,108 +274,6 @@ class HeegSeason:
             plan.new_sheets.append(evening_sheet(day))
             plan_new_evening(plan, settings, day, labels)
 
-    def _plan_standings(self, plan: Plan, book: BookAdapter, result: SeasonResult, settings: HeegSettings,
-                        names: list[str]) -> None:
-        labels = [p.label for p in settings.periods]
-        played_days = result.played_days
-        periods = result.periods if played_days else []
-        for period in settings.periods:
-            spec = period_spec(period.label)
-            part = [rec for rec in periods if rec["period"] == period.label]
-            evenings_played = sum(1 for d in period.evenings if d in played_days)
-            if not len(part):
-                status = _("no evening played yet")
-            elif evenings_played == len(period.evenings):
-                status = _("final: all {count} evenings played").format(count=len(period.evenings))
-            else:
-                status = _("provisional: {played} of {count} evenings played").format(
-                    played=evenings_played, count=len(period.evenings))
-            note = _("{count} pair(s) move between two lines; a red marks cell: 4 or more substitute/absence "
-                     "marks in the period (cannot promote, relegates)").format(count=period.promote)
-            rows, fills = [], []
-            for rec in part:
-                move = {"promote": _("promotes to {line}"),
-                        "relegate": _("relegates to {line}")}.get(rec["move"])
-                move = move.format(line=rec["next_line"]) if move else None
-                if rec["blocked"]:  # the red marks cell, in words
-                    move = signal_words("signal.blocked", move=move, marks=int(rec["marks"])) if move else \
-                        signal_words("signal.no-promotion", marks=int(rec["marks"]))
-                rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
-                             int(rec["evenings"]), float(rec["period_pct"]), int(rec["marks"]), move, rec["next_line"]])
-                fills.append((RED if rec["blocked"] else NOT_RED,
-                              {"promote": PROMOTE_FILL, "relegate": RELEGATE_FILL}.get(rec["move"], NOT_RED)))
-            table = spec.tables[0]
-            self._table(plan, book, names, spec, _("{title} ({status})").format(title=spec.title, status=status), note, rows,
-                        {table.col("marks"): [f[0] for f in fills], table.col("move"): [f[1] for f in fills]}, labels)
-        self._plan_year(plan, book, result, settings, names, labels)
-
-    def _plan_year(self, plan: Plan, book: BookAdapter, result: SeasonResult, settings: HeegSettings,
-                   names: list[str], labels: list[str]) -> None:
-        spec = year_spec(labels, settings.season)
-        year = result.year if result.played_days else []
-        rows, reds = [], []
-        for rec in year:
-            champion = rec["champion_rank"]
-            if champion is None or math.isnan(champion):  # the red * (and the *), in words
-                reasons = ([signal_words("signal.not-whole-year", line=settings.lines[0])] if rec["star"] else []) + \
-                    ([signal_words("signal.too-many-marks", marks=int(rec["marks"]))] if rec["red_star"] else [])
-                champion = signal_words("signal.join").join(reasons) or None
-            rows.append([rec["line"], int(rec["rank"]), pair_key(rec["pair"]), rec["names"] or None,
-                         int(rec["evenings"]), float(rec["year_pct"]), *(value_out(rec[f"end_{label}"])
-                                                                          for label in labels),
-                         int(rec["marks"]), "*" if rec["star"] else None,
-                         champion if champion is None or isinstance(champion, str) else int(champion)])
-            reds.append(RED if rec["red_star"] else NOT_RED)
-        note = _("champion: the best pair that played every evening in line {line} (no *) and had at most "
-                 "5 substitute/absence marks (no red *)").format(line=settings.lines[0])
-        self._table(plan, book, names, spec, spec.title, note, rows, {spec.tables[0].col("star"): reds}, labels)
-
-    def _table(self, plan: Plan, book: BookAdapter, names: list[str], spec: SheetSpec, title: str, note: str,
-               rows: list[list[Any]], fills: dict[int, list[str]], labels: list[str]) -> None:
-        """A whole standings sheet: title, note, header row 3, rows from 4; the old
-        contents beyond are blanked.  Not audited (it follows from the evenings)."""
-        sheet, table = spec.name, spec.tables[0]
-        old: Grid = book.read(sheet) if sheet in names else []
-        if sheet not in names:
-            plan.new_sheets.append(sheet)
-            plan.layouts.append((sheet, standings_layout(sheet, labels, len(rows))))
-        headers = table.headers()
-        width = max(len(headers), max((len(r) for r in old), default=0))
-        height = max(STANDINGS_HEADER_ROW + len(rows), len(old))
-        grid: Grid = [[title], [note], headers, *rows]
-        grid = [list(line) + [None] * (width - len(line)) for line in grid]
-        grid += [[None] * width for _ in range(height - len(grid))]
-        plan.blocks.append(Block(sheet, 1, 1, grid, what=sheet, audit=False))
-        for col, colours in fills.items():
-            for i in range(height - table.header_row):
-                plan.fills.append((sheet, table.first_row + i, col, colours[i] if i < len(colours) else NOT_RED))
-
-
-def evening_members(settings: HeegSettings, label: str) -> list[Any]:
-    """The pairs of the roster playing in period ``label``: by line (top line first), then pair."""
-    order = {line: i for i, line in enumerate(settings.lines)}
-    return sorted((p for p in settings.roster if label in p.lines),
-                  key=lambda p: (order.get(p.lines[label], 99),
-                                 (0, p.pair, "") if isinstance(p.pair, int) else (1, 0, str(p.pair))))
-
-
-def plan_new_evening(plan: Plan, settings: HeegSettings, day: dt.date, labels: list[str]) -> int:
-    """The blocks and look of a new evening sheet (the recalculation's and New evening's):
-    the headers, the pairs of its period with their names and line; how many pairs."""
-    name = evening_sheet(day)
-    period = settings.period_of(day)
-    members = evening_members(settings, period.label) if period is not None else []
-    # (not audited: a new sheet has no earlier values; and no results: the scorer types them)
-    plan.blocks.append(Block(name, 1, 1, [evening_headers(settings.rounds, labels)], what=name, audit=False))
-    result = result_table(settings.rounds, labels)
-    plan.blocks.append(Block(name, 1, result.first_col, [result.headers()], what=name, audit=False))
-    if members:
-        plan.blocks.append(Block(name, 2, 1, [[p.pair, p.names or None, p.lines[period.label]]  # type: ignore[union-attr]
-                                              for p in members], what=name, audit=False))
-    plan.layouts.append((name, evening_layout(settings.rounds, labels, len(members))))
-    return len(members)
-
-
 def _evening_signal(values: dict[str, Any]) -> str | None:
     """The ``*`` cell of an evening: the ``*`` and the red signals in words."""
     words = ([signal_words("signal.no-champion", marks=int(values["year_marks"]))] if values["red_star"] else []) + \
@@ -435,28 +314,6 @@ def _no_sit_out(entries: Sequence[Entry], evenings: list[EveningSheet]) -> list[
                           value=e.combi_mp, **where))  # (shown as typed by LocatedProblem)
     return out
 
-
-
-def _plan_result(plan: Plan, sheet: EveningSheet, computed: list[tuple[Entry, dict[str, Any]]],
-                 labels: list[str], lines: Sequence[str], exact: Mapping[Any, Fraction | None]) -> None:
-    """The evening's result right of its columns (the club's nightly *uitslag*): the
-    pairs that played at the tables (an inv code whose MP count: blank, 1, s, s1),
-    per line by %, ranked in their line as the standings are; the column left of
-    it and the rows below it are blanked.  Not audited (it follows from the %).  The ranks
-    compare the exact % the season computed (``exact``, by the row's ``Entry.ref``), as the
-    standings do (docs/clubs/heeg.md §6.1): equal as fractions is one rank, whatever the floats."""
-    table = result_table(sheet.rounds, labels)
-    played = [{"line": entry.line, "pair": entry.pair, "names": entry.names, "pct": values["pct"],
-               "exact": exact.get(entry.ref)}
-              for entry, values in computed
-              if values["played"] and entry.code in MP_CODES and isinstance(values["pct"], float)
-              and math.isfinite(values["pct"])]
-    rows = [[r["line"], r["rank"], r["pair"], r["names"] or None, r["pct"]] for r in evening_result(played, lines)]
-    height = max(len(rows), len(sheet.grid) - table.header_row)
-    block = [table.headers()] + rows + [[None] * table.width() for _ in range(height - len(rows))]
-    plan.blocks.append(Block(sheet.name, table.header_row, table.first_col - 1, [[None] for _ in range(height + 1)], what=sheet.name,
-                             audit=False))
-    plan.blocks.append(Block(sheet.name, table.header_row, table.first_col, block, what=sheet.name, audit=False))
 
 
 def _runs(cols: list[int]) -> list[list[int]]:

@@ -11,7 +11,7 @@ both at once, for one evening:
   goes into the next empty *Evening n* cell of the period of the last evening
   (``next_period``: of the period after it), and the sheet is added.
 
-The sheet is the recalculation's new evening sheet (:func:`~xlbridge.workbooks.heeg.compute.plan_new_evening`):
+The sheet is the recalculation's new evening sheet (:func:`~xlbridge.workbooks.heeg.views.plan_new_evening`):
 the header, the pairs of the period with names and line, the look of the declaration.
 
 Standard library only: it runs in xlwings Lite.
@@ -25,7 +25,8 @@ from xlbridge.values import as_date, as_text, is_blank
 from xlbridge.workbooks.book import BookAdapter, cell
 from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, SEASON, evening_sheet, pairs_table, periods_table
-from xlbridge.workbooks.heeg.compute import HeegSeason, evening_members, plan_new_evening
+from xlbridge.workbooks.heeg.compute import HeegSeason
+from xlbridge.workbooks.heeg.views import evening_members, plan_new_evening
 from xlbridge.workbooks.heeg.read import SeasonSheet
 from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, at
 from xlbridge.workbooks.localised import shown_name
