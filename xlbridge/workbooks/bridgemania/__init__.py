@@ -8,13 +8,16 @@ and writes the computed cells.  One module per job:
 
 - :mod:`~xlbridge.workbooks.bridgemania.declaration` -- the sheets, settings,
   tables and sections, declared once;
-- :mod:`~xlbridge.workbooks.bridgemania.read` -- the sheets into the engine's
+- :mod:`~xlbridge.workbooks.bridgemania.read` -- the Season sheet into the engine's
   typed records, the structure checked against the declaration;
+- :mod:`~xlbridge.workbooks.bridgemania.tournament` -- a tournament sheet likewise;
 - :mod:`~xlbridge.workbooks.bridgemania.locate` -- the engine's problems put at
   their cells from their codes and concerns;
 - :mod:`~xlbridge.workbooks.bridgemania.compute` -- the kind
   (:class:`BridgeManiaSeason`, registered in :data:`xlbridge.workbooks.kinds.MODULES`)
   and the computed cells it plans;
+- :mod:`~xlbridge.workbooks.bridgemania.views` -- the sorted results, the
+  Championship and Participation sheets (never audited);
 - :mod:`~xlbridge.workbooks.bridgemania.build` -- the builder
   (:func:`bridgemania_workbook`, ``xlbridge new bridgemania PATH``): imported only
   when called (openpyxl; not in the xlwings Lite bundle).
