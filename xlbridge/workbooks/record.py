@@ -213,7 +213,7 @@ def _checked(value: Any) -> Any:
 
 
 class Date(str):
-    """A recorded date (as ISO text; compared with a date typed now by :func:`_same`)."""
+    """A recorded date (as ISO text; compared with a date typed now by :func:`same_cell`)."""
 
 
 def _recorded_sheets(book: BookAdapter, never_read: Iterable[str]) -> list[str]:
