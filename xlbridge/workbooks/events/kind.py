@@ -150,7 +150,8 @@ def _scores(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[lis
     units, scores = [], []
     seen: dict[str, int] = {}
     for row in range(FIRST_ROW, len(grid) + 1):
-        unit, score = cell(grid, row, TABLE.col(UNIT)), cell(grid, row, TABLE.col(SCORE))
+        typed = TABLE.row(grid, row) or {}  # (by column id)
+        unit, score = typed.get(UNIT), typed.get(SCORE)
         if unit is None and score is None:
             units.append("")
             scores.append(None)
@@ -159,7 +160,7 @@ def _scores(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[lis
         number = as_number(score)
         where = TABLE.cell(SCORE, row)
         odd = [p for p in (cell_problem(sheet, TABLE.cell(UNIT, row), unit, field=UNIT),
-                           cell_problem(sheet, TABLE.cell(NAMES, row), cell(grid, row, TABLE.col(NAMES)), field=NAMES),
+                           cell_problem(sheet, TABLE.cell(NAMES, row), typed.get(NAMES), field=NAMES),
                            cell_problem(sheet, where, score, field=SCORE)) if p is not None]
         if odd:  # a formula or an error value: once, at its cell
             problems.extend(odd)

@@ -90,6 +90,12 @@ class _Season:
     def value(self, row: int, col: int) -> Any:
         return None if (row, col) in self.bad else cell(self.grid, row, col)
 
+    def row(self, table: Table, row: int) -> dict[str, Any]:
+        """Sheet row ``row`` of ``table`` keyed by column id (a cell holding a formula or an error value: blank)."""
+        values = table.row(self.grid, row) or {}
+        return {c.id: None if (row, table.first_col + i) in self.bad else values.get(c.id)
+                for i, c in enumerate(table.columns)}
+
     def bad_at(self, ref: str | None, code: str, template: str, /, **params: Any) -> None:
         self.problems.append(at(SEASON, ref, code, template, **params))
         field = str(params.get("field", ""))
@@ -303,12 +309,12 @@ def _pairs(sheet: _Season, header: int | None, periods: list[Period], lines: tup
 
 def _pair_row(sheet: _Season, table: Table, row: int, labels: list[str], lines: tuple[str, ...],
               pair_rows: dict[Any, int]) -> Pair | None:
-    raw = sheet.value(row, table.col("pair"))
     if (row, table.col("pair")) in sheet.bad:
         return None  # (reported; the pair is not known)
+    values = sheet.row(table, row)
+    raw = values["pair"]
     if is_blank(raw):
-        rest = [sheet.value(row, c) for c in range(table.col("names"), table.first_col + table.width())]
-        if any(not is_blank(v) for v in rest):
+        if any(not is_blank(v) for column_id, v in values.items() if column_id != "pair"):
             sheet.bad_at(table.cell("pair", row), "heeg.pairs.pair-empty", "pair is empty (type the pair number, or "
                       "clear the row)", field="pair")
         return None
@@ -320,10 +326,10 @@ def _pair_row(sheet: _Season, table: Table, row: int, labels: list[str], lines: 
         return None
     lines_of = {}
     for name in labels:
-        line = as_text(sheet.value(row, table.col(f"line_{name}")))
+        line = as_text(values[f"line_{name}"])
         if line and lines and line not in lines:
             sheet.bad_at(table.cell(f"line_{name}", row), "heeg.pairs.line", "pair {typed}: line {value!r} is not one of "
                       "{lines}", field=f"line_{name}", pair=key, typed=raw, value=line, lines=", ".join(lines))
         elif line:
             lines_of[name] = line
-    return Pair(key, as_text(sheet.value(row, table.col("names"))), lines_of)
+    return Pair(key, as_text(values["names"]), lines_of)
