@@ -121,6 +121,20 @@ def bronze_row(family: str, n: int) -> list[int]:
     return [p for p, _ in t.row(family, n)]
 
 
+def red_cells(family: str, field: int, after: int, factor: int = 1, *, lowest_silver: float | None = None,
+              last: int | None = None) -> list[Cell]:
+    """Bronze x ``factor`` in red from the bronze table ``family``'s row for ``field``: places ``after`` + 1
+    to one third of the field (or ``last``), a place beyond the row at the minimum 4 bp.  'Om antalet
+    bronspoäng för bästa placering överskrider antalet silverpoäng för lägsta placering sker reducering':
+    with ``lowest_silver``, bronze is never worth more than the lowest silver award (1 sp = 10 bp)."""
+    scale = bronze_row(family, field)
+    end = t.third(field) if last is None else last
+    red = [(float(factor * (scale[p - 1] if p <= len(scale) else BRONZE_MIN)), "bp") for p in range(after + 1, end + 1)]
+    if lowest_silver is None:
+        return red
+    return [(min(p, lowest_silver * 10), u) for p, u in red]
+
+
 def boards_coefficient(boards: int) -> float:
     """Table D: 'Om antalet brickor är minst 100 utdelas poäng efter 1,2 x poängantalet ... För varje
     fullt 50-tal brickor därutöver ökas koefficienten med 0,2 (150-199 brickor 1,4, 200-249 brickor 1,6 osv.)'

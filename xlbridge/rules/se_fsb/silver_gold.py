@@ -36,13 +36,13 @@ from xlbridge.rules.se_fsb.helpers import (
     a_final_winner,
     boards_coefficient,
     boards_problem,
-    bronze_row,
     ceil,
     cells_of,
     halve,
     met_winner,
     need_boards,
     need_units,
+    red_cells,
 )
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_MET, O_STOPPED, Scheme
 
@@ -54,15 +54,6 @@ def _silver_scale(family: str, winner: int, n: int, places: int | None = None, f
     inte 15)'."""
     count = min(t.quarter(t.equivalent(family, winner, field)), t.quarter(n)) if places is None else places
     return t.winner_scale(family, winner, field)[:count]
-
-
-def _reducebronze_row(bronze: list[Cell], lowest_silver: float | None) -> list[Cell]:
-    """'Om antalet bronspoäng för bästa placering överskrider antalet silverpoäng för lägsta placering sker
-    reducering': bronze is never worth more than the lowest silver award (1 sp = 10 bp)."""
-    if lowest_silver is None:
-        return bronze
-    cap = lowest_silver * 10
-    return [(min(p, cap), u) for p, u in bronze]
 
 
 def silver_cells(family: str, bronze_family: str, n: int, *, winner: int, field: int | None = None,
@@ -84,15 +75,11 @@ def silver_cells(family: str, bronze_family: str, n: int, *, winner: int, field:
         red = [c for c in cells if c[1] == "bp"]
     else:
         silver = cells_of(_silver_scale(family, winner, n, field=field), "sp")
-        red = []
-        if bronze:
-            scale = bronze_row(bronze_family, n)
-            red = [(float(factor * (scale[p - 1] if p <= len(scale) else BRONZE_MIN)), "bp")
-                   for p in range(len(silver) + 1, t.third(n) + 1)]
-            red = _reducebronze_row(red, silver[-1][0] if silver else None)
+        red = red_cells(bronze_family, n, len(silver), factor,
+                        lowest_silver=silver[-1][0] if silver else None) if bronze else []
     if half:
         silver = halve(silver, 1)
-    return silver + (red if bronze else [])
+    return silver + red
 
 
 class SilverScheme(Scheme):
@@ -224,10 +211,7 @@ class SilverPairs(SilverScheme):
         self.check_boards(n, options)
         winner = min(SILVER_CAP, a_final_winner(q, f, total))
         silver = cells_of(t.silver_scale("D", winner)[:t.quarter(winner)], "sp")
-        scale = bronze_row("A", total)
-        bronze = [(float(scale[p - 1] if p <= len(scale) else BRONZE_MIN), "bp")
-                  for p in range(len(silver) + 1, t.third(total) + 1)]
-        overall = silver + _reducebronze_row(bronze, silver[-1][0] if silver else None)
+        overall = silver + red_cells("A", total, len(silver), lowest_silver=silver[-1][0] if silver else None)
         return overall[above:], {"bp": BRONZE_MIN}
 
 
@@ -269,9 +253,7 @@ class SilverIndividual(SilverScheme):
         # (printed, interpolated between printed rows, or the principle); up to 32 that row is the 2/3 chain
         # from the winner, which the example shows: 17, 12, 8, 6, 4, 3 sp
         silver = t.chain(winner, count) if size <= t.HALF_RULE_FROM else [winner, *t.silver_scale("F", size)[1:count]]
-        scale = bronze_row("C", n)
-        red = [(float(2 * (scale[p - 1] if p <= len(scale) else BRONZE_MIN)), "bp") for p in range(count + 1, t.third(n) + 1)]
-        return cells_of(silver, "sp") + _reducebronze_row(red, silver[-1]), {"bp": 2 * BRONZE_MIN}
+        return cells_of(silver, "sp") + red_cells("C", n, count, 2, lowest_silver=silver[-1]), {"bp": 2 * BRONZE_MIN}
 
 
 def gold_cells(family: str, bronze_family: str, n: int, winner: int, gold_places: int, enhanced: bool,
@@ -292,11 +274,7 @@ def gold_cells(family: str, bronze_family: str, n: int, winner: int, gold_places
     cells: list[Cell] = cells_of(golds, "gp")
     rest = [v for v in silver[count: min(t.quarter(n), 16)]]
     cells += cells_of(rest, "sp")
-    scale = bronze_row(bronze_family, n)
-    red = [(float(3 * (scale[p - 1] if p <= len(scale) else BRONZE_MIN)), "bp")
-           for p in range(len(cells) + 1, t.third(n) + 1)]
-    lowest = rest[-1] if rest else None
-    return cells + _reducebronze_row(red, lowest)
+    return cells + red_cells(bronze_family, n, len(cells), 3, lowest_silver=rest[-1] if rest else None)
 
 
 @cache

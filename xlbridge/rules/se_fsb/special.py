@@ -25,10 +25,10 @@ from xlbridge.rules.se_fsb.helpers import (
     DECIMALS,
     SILVER_CAP,
     boards_coefficient,
-    bronze_row,
     ceil,
     met_winner,
     need_units,
+    red_cells,
     no_ties,
 )
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_MET, Scheme
@@ -162,9 +162,7 @@ class SmPairsFinal(Scheme):
             return silver_cells("D", "A", n, winner=size, all_met=all_met), {"bp": 2 * BRONZE_MIN}
         if rnd == "2a":
             golds = fixed_scale("H1-2A")
-            scale = bronze_row("A", n)
-            red = [(float(3 * (scale[p - 1] if p <= len(scale) else BRONZE_MIN)), "bp")
-                   for p in range(len(golds) + 1, min(18, n) + 1)]  # 'samt brons till och med 18:e plats'
+            red = red_cells("A", n, len(golds), 3, last=min(18, n))  # 'samt brons till och med 18:e plats'
             return golds[:n] + red, {"bp": 3 * BRONZE_MIN}
         size = min(SILVER_CAP, n)
         if n >= 100:
