@@ -171,19 +171,15 @@ class _BridgeMania(SchemeBase):
     units: ClassVar[tuple[str, ...]] = (UNIT,)
     source: ClassVar[str] = SOURCE
     average_decimals: ClassVar[int] = 3
+    table: ClassVar[str] = ""  # Tab.1 and Tab.2: the one column of every field
     options: ClassVar[Mapping[str, Option]] = {
-        "status": Option(
-            "status",
-            "str",
-            "played",
-            "played | waiting (lista di attesa) | ill (malattia): the table's average row | unable (impossibilitato): 0",
-            STATUSES,
-        ),
+        "status": Option("status", "str", "played", "played | waiting (lista di attesa) | ill (malattia): the "
+                         "table's average row | unable (impossibilitato): 0", STATUSES),
         "extra": Option("extra", "bool", False, "add the 1 extra PTS for the highest hand of the night"),
     }
 
-    def column(self, ranks: Ranks, options: Mapping[str, Any]) -> tuple[float, ...]:  # pragma: no cover
-        raise NotImplementedError
+    def column(self, ranks: Ranks, options: Mapping[str, Any]) -> tuple[float, ...]:
+        return fixed_table(self.table)
 
     def awards(self, ranks: Ranks, options: Mapping[str, Any]) -> list[Award]:
         status = options.get("status", "played")
@@ -212,18 +208,14 @@ class F1Fast(_BridgeMania):
     id = "bm.f1-fast"
     title = "BridgeMania Tab.1 F1 FAST (PTS by place, any number of pairs)"
     section = "C.03 Tab.1"
-
-    def column(self, ranks: Ranks, options: Mapping[str, Any]) -> tuple[float, ...]:
-        return fixed_table("bm_f1_fast")
+    table = "bm_f1_fast"
 
 
 class IndyCarHard(_BridgeMania):
     id = "bm.indycar-hard"
     title = "BridgeMania Tab.2 IndyCar HARD (PTS by place, any number of pairs)"
     section = "C.03 Tab.2"
-
-    def column(self, ranks: Ranks, options: Mapping[str, Any]) -> tuple[float, ...]:
-        return fixed_table("bm_indycar_hard")
+    table = "bm_indycar_hard"
 
 
 class F1Hybrid(_BridgeMania):
@@ -233,12 +225,7 @@ class F1Hybrid(_BridgeMania):
     average_decimals = 2
     options: ClassVar[Mapping[str, Option]] = {
         **_BridgeMania.options,
-        "tables": Option(
-            "tables",
-            "str",
-            "",
-            "number of tables (3, 3,5, ... 6+); default: pairs in the ranking / 2",
-        ),
+        "tables": Option("tables", "str", "", "number of tables (3, 3,5, ... 6+); default: pairs in the ranking / 2"),
     }
 
     def column(self, ranks: Ranks, options: Mapping[str, Any]) -> tuple[float, ...]:

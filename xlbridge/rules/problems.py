@@ -31,7 +31,7 @@ Standard library only: this runs in xlwings Lite.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["CONCERNS", "Problem", "RuleError", "ProblemsError", "set_translator", "translate", "N_"]
@@ -188,8 +188,3 @@ class ProblemsError(RuleError):
 
     def codes(self) -> list[str]:
         return [getattr(p, "code", "") for p in self.problems]
-
-
-def first(problems: Sequence[Problem], code: str) -> Problem | None:
-    """The first problem with ``code`` (``None`` when there is none)."""
-    return next((p for p in problems if p.code == code), None)

@@ -25,7 +25,6 @@ Standard library only: this runs in xlwings Lite.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from xlbridge.rules.problems import N_, Problem, ProblemsError
@@ -113,9 +112,6 @@ class HeegInputError(ProblemsError):
     """
 
     what = N_("the Heeg season input")
-
-    def __init__(self, problems: Iterable[HeegProblem]):
-        super().__init__(problems)
 
     def summary(self) -> Problem:
         count = len(self.problems)
