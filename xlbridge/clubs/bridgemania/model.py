@@ -25,36 +25,18 @@ SIT_OUT = ("r", "riposo")
 MIN_TABLES = 3
 MIN_BOARDS = 14
 MIN_BASE_PAIRS = 6
-MOVEMENTS = {
-    "howell": "howell",
-    "mitchell scrambled": "mitchell scrambled",
-    "scrambled mitchell": "mitchell scrambled",
-    "mitchell-scrambled": "mitchell scrambled",
-}
+MOVEMENTS = {"howell": "howell", "mitchell scrambled": "mitchell scrambled",
+             "scrambled mitchell": "mitchell scrambled", "mitchell-scrambled": "mitchell scrambled"}
 #: Typed status of a base pair that did not play -> canonical name.
 STATUS_WORDS = {
-    "waiting": "waiting",
-    "a": "waiting",
-    "attesa": "waiting",
-    "lista di attesa": "waiting",
-    "ill": "ill",
-    "m": "ill",
-    "malattia": "ill",
-    "unable": "unable",
-    "i": "unable",
-    "impossibilitato": "unable",
-    "impossibilitata": "unable",
+    "waiting": "waiting", "a": "waiting", "attesa": "waiting", "lista di attesa": "waiting",
+    "ill": "ill", "m": "ill", "malattia": "ill",
+    "unable": "unable", "i": "unable", "impossibilitato": "unable", "impossibilitata": "unable",
 }
 #: The statuses of a base pair that played: host (O), on the list (P), split (S).
 PLAYED = ("O", "P", "S")
-RECTIFICATION_KINDS = {
-    "irreversible": "irreversible",
-    "irreversibile": "irreversible",
-    "partial": "partial",
-    "parziale": "partial",
-    "partially reversible": "partial",
-    "parzialmente reversibile": "partial",
-}
+RECTIFICATION_KINDS = {"irreversible": "irreversible", "irreversibile": "irreversible", "partial": "partial",
+                       "parziale": "partial", "partially reversible": "partial", "parzialmente reversibile": "partial"}
 
 
 # --------------------------------------------------------------------------- input

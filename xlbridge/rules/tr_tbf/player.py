@@ -18,6 +18,7 @@ References:
 
 from __future__ import annotations
 
+import calendar
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -140,8 +141,7 @@ class LedgerEntry:
 
 
 def _month_end(day: date) -> date:
-    following = date(day.year + (day.month == 12), day.month % 12 + 1, 1)
-    return date.fromordinal(following.toordinal() - 1)
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
 
 
 def apply_visa_rules(entries: Iterable[LedgerEntry], visas: Mapping[str, date | None], today: date) -> tuple[list[LedgerEntry], list[tuple[LedgerEntry, str]]]:

@@ -100,9 +100,14 @@ def table_weight(tables: float, scheme: str = "Tablo-3") -> float:
                         argument="tables", rule=scheme, minimum=low_tables, tables=tables)
     if tables >= rows[-1][0]:
         return rows[-1][1]
-    for (t0, w0), (t1, w1) in zip(rows, rows[1:]):
-        if t0 <= tables <= t1:
-            return w0 + (w1 - w0) * (tables - t0) / (t1 - t0)
+    return _between(rows, tables, 1)
+
+
+def _between(rows: tuple[tuple[float, ...], ...], x: float, column: int) -> float:
+    """``column`` of a table at ``x``, linear between the two rows around it (``x`` within the rows)."""
+    for low, high in zip(rows, rows[1:]):
+        if low[0] <= x <= high[0]:
+            return low[column] + (high[column] - low[column]) * (x - low[0]) / (high[0] - low[0])
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -208,7 +213,4 @@ def match_award(boards: float, level: str = "regional", *, won: bool = True, wal
                         argument="segments", segments=segments)
     if not won or walkover or segments < 1:
         return 0.0
-    for low, high in zip(rows, rows[1:]):
-        if low[0] <= boards <= high[0]:
-            return low[column] + (high[column] - low[column]) * (boards - low[0]) / (high[0] - low[0])
-    raise AssertionError("unreachable")  # pragma: no cover
+    return _between(rows, boards, column)
