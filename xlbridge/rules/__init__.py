@@ -21,29 +21,11 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from xlbridge.rules.base import (
-    Award,
-    Option,
-    Rank,
-    RuleError,
-    RuleSet,
-    concerning,
-    convert_ranks,
-)
+from xlbridge.rules.base import Award, Option, Rank, RuleError, RuleSet, concerning, convert_ranks
 
 __all__ = [
-    "Award",
-    "RuleError",
-    "SchemeInfo",
-    "award",
-    "awards",
-    "check_options",
-    "MAX_UNITS",
-    "schemes",
-    "get_scheme",
-    "parse_options",
-    "clear_cache",
-    "RULE_SET_MODULES",
+    "Award", "RuleError", "SchemeInfo", "award", "awards", "check_options", "MAX_UNITS", "schemes", "get_scheme",
+    "parse_options", "clear_cache", "RULE_SET_MODULES",
 ]
 
 #: The registry: module name -> the scheme-id prefix its schemes must carry.

@@ -25,23 +25,9 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from xlbridge.rules.problems import Problem, ProblemsError, RuleError
 
 __all__ = [
-    "Award",
-    "Problem",
-    "ProblemsError",
-    "RuleError",
-    "Option",
-    "RuleSet",
-    "Ranks",
-    "normalise_ranks",
-    "convert_ranks",
-    "concerning",
-    "option_problem",
-    "check_competition_ranking",
-    "tie_groups",
-    "share_ties",
-    "round_half_up",
-    "round_up",
-    "load_table",
+    "Award", "Problem", "ProblemsError", "RuleError", "Option", "RuleSet", "Ranks", "normalise_ranks", "convert_ranks",
+    "concerning", "option_problem", "check_competition_ranking", "tie_groups", "share_ties", "round_half_up",
+    "round_up", "load_table",
 ]
 
 Rank = float | None

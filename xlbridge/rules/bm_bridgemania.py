@@ -57,29 +57,11 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
-from xlbridge.rules.base import (
-    Award,
-    Option,
-    Ranks,
-    RuleError,
-    SchemeBase,
-    load_table,
-    round_half_up,
-    share_ties,
-)
+from xlbridge.rules.base import Award, Option, Ranks, RuleError, SchemeBase, load_table, round_half_up, share_ties
 
 __all__ = [
-    "SCHEMES",
-    "F1Fast",
-    "IndyCarHard",
-    "F1Hybrid",
-    "HYBRID_COLUMNS",
-    "fixed_table",
-    "hybrid_table",
-    "average_points",
-    "hybrid_column",
-    "parse_tables",
-    "STATUSES",
+    "SCHEMES", "F1Fast", "IndyCarHard", "F1Hybrid", "HYBRID_COLUMNS", "fixed_table", "hybrid_table", "average_points",
+    "hybrid_column", "parse_tables", "STATUSES",
 ]
 
 SOURCE = "Regolamento 24^ Campionato BridgeMania 2019-2020"

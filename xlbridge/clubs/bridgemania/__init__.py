@@ -39,77 +39,23 @@ from __future__ import annotations
 
 from xlbridge.clubs.bridgemania.championship import bm_final, ricalibratura_points
 from xlbridge.clubs.bridgemania.lists import (
-    first_participation_list,
-    next_participation_list,
-    upcoming_participation_list,
+    first_participation_list, next_participation_list, upcoming_participation_list,
 )
 from xlbridge.clubs.bridgemania.model import (
-    MIN_BASE_PAIRS,
-    MIN_BOARDS,
-    MIN_TABLES,
-    MOVEMENTS,
-    SCHEMES,
-    SIT_OUT,
-    STATUS_WORDS,
-    BaseNight,
-    BasePair,
-    EntryResult,
-    FinalRow,
-    GeneralRow,
-    Guest,
-    Penalty,
-    Rectification,
-    Season,
-    SeasonError,
-    SeasonProblem,
-    StandingRow,
-    Standings,
-    Tournament,
-    TournamentResult,
+    MIN_BASE_PAIRS, MIN_BOARDS, MIN_TABLES, MOVEMENTS, SCHEMES, SIT_OUT, STATUS_WORDS, BaseNight, BasePair, EntryResult,
+    FinalRow, GeneralRow, Guest, Penalty, Rectification, Season, SeasonError, SeasonProblem, StandingRow, Standings,
+    Tournament, TournamentResult,
 )
-from xlbridge.clubs.bridgemania.scores import (
-    bm_pct,
-    penalty_points,
-    rectify_irreversible,
-    rectify_partial,
-)
+from xlbridge.clubs.bridgemania.scores import bm_pct, penalty_points, rectify_irreversible, rectify_partial
 from xlbridge.clubs.bridgemania.season import recalculate
 
 #: The engine's problem type (a typed :class:`~xlbridge.rules.problems.Problem`).
 Problem = SeasonProblem
 
 __all__ = [
-    "BasePair",
-    "Guest",
-    "Penalty",
-    "Rectification",
-    "Tournament",
-    "Season",
-    "Problem",
-    "SeasonProblem",
-    "SeasonError",
-    "EntryResult",
-    "BaseNight",
-    "TournamentResult",
-    "GeneralRow",
-    "StandingRow",
-    "FinalRow",
-    "Standings",
-    "recalculate",
-    "bm_pct",
-    "bm_final",
-    "ricalibratura_points",
-    "penalty_points",
-    "rectify_partial",
-    "rectify_irreversible",
-    "first_participation_list",
-    "next_participation_list",
-    "upcoming_participation_list",
-    "SCHEMES",
-    "SIT_OUT",
-    "STATUS_WORDS",
-    "MOVEMENTS",
-    "MIN_TABLES",
-    "MIN_BOARDS",
-    "MIN_BASE_PAIRS",
+    "BasePair", "Guest", "Penalty", "Rectification", "Tournament", "Season", "Problem", "SeasonProblem", "SeasonError",
+    "EntryResult", "BaseNight", "TournamentResult", "GeneralRow", "StandingRow", "FinalRow", "Standings", "recalculate",
+    "bm_pct", "bm_final", "ricalibratura_points", "penalty_points", "rectify_partial", "rectify_irreversible",
+    "first_participation_list", "next_participation_list", "upcoming_participation_list", "SCHEMES", "SIT_OUT",
+    "STATUS_WORDS", "MOVEMENTS", "MIN_TABLES", "MIN_BOARDS", "MIN_BASE_PAIRS",
 ]

@@ -17,13 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from xlbridge.clubs.bridgemania.model import (
-    SCHEMES,
-    FinalRow,
-    GeneralRow,
-    StandingRow,
-    TournamentResult,
-)
+from xlbridge.clubs.bridgemania.model import SCHEMES, FinalRow, GeneralRow, StandingRow, TournamentResult
 from xlbridge.clubs.bridgemania.scores import competition_ranks
 from xlbridge.rules.base import round_half_up
 from xlbridge.rules.problems import RuleError

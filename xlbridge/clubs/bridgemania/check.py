@@ -17,16 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xlbridge.clubs.bridgemania.model import (
-    MIN_BASE_PAIRS,
-    MIN_BOARDS,
-    MIN_TABLES,
-    MOVEMENTS,
-    PLAYED,
-    STATUS_WORDS,
-    Collector,
-    Night,
-    Season,
-    Tournament,
+    MIN_BASE_PAIRS, MIN_BOARDS, MIN_TABLES, MOVEMENTS, PLAYED, STATUS_WORDS, Collector, Night, Season, Tournament,
 )
 from xlbridge.clubs.bridgemania.scores import is_sit_out, top_of
 from xlbridge.rules.problems import RuleError

@@ -20,14 +20,7 @@ import random
 from typing import Any
 
 from xlbridge.clubs.bridgemania import (
-    BasePair,
-    Guest,
-    Penalty,
-    Rectification,
-    Season,
-    Tournament,
-    first_participation_list,
-    next_participation_list,
+    BasePair, Guest, Penalty, Rectification, Season, Tournament, first_participation_list, next_participation_list,
 )
 
 __all__ = ["demo_season", "simulate_tournament", "BASE_PAIRS", "GUESTS"]

@@ -14,15 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from xlbridge.clubs.bridgemania.model import (
-    MIN_TABLES,
-    RECTIFICATION_KINDS,
-    SCHEMES,
-    SIT_OUT,
-    BaseNight,
-    Collector,
-    EntryResult,
-    Night,
-    Rectification,
+    MIN_TABLES, RECTIFICATION_KINDS, SCHEMES, SIT_OUT, BaseNight, Collector, EntryResult, Night, Rectification,
 )
 from xlbridge.rules import awards as _awards
 from xlbridge.rules.base import round_half_up

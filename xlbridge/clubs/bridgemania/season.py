@@ -9,13 +9,7 @@ from xlbridge.clubs.bridgemania.championship import Totals
 from xlbridge.clubs.bridgemania.check import night, roster, validity
 from xlbridge.clubs.bridgemania.lists import season_lists
 from xlbridge.clubs.bridgemania.model import (
-    Collector,
-    EntryResult,
-    Night,
-    Season,
-    SeasonError,
-    Standings,
-    TournamentResult,
+    Collector, EntryResult, Night, Season, SeasonError, Standings, TournamentResult,
 )
 from xlbridge.clubs.bridgemania.scores import base_nights, penalty_points, score
 

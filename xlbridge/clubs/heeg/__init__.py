@@ -34,27 +34,11 @@ from typing import Any
 from xlbridge.clubs.heeg.problems import HeegInputError, HeegProblem
 from xlbridge.clubs.heeg.records import INPUT_COLUMNS, OPTIONAL_COLUMNS, Entry, parse_row
 from xlbridge.clubs.heeg.rules import (
-    ABSENCE_CAPS,
-    ABSENT_CODES,
-    CODES,
-    EGS_CODES,
-    MARK_CODES,
-    MP_CODES,
-    absence_cap,
-    evening_max,
-    heeg_c,
-    heeg_pct,
-    line_top,
-    normalise_code,
+    ABSENCE_CAPS, ABSENT_CODES, CODES, EGS_CODES, MARK_CODES, MP_CODES, absence_cap, evening_max, heeg_c, heeg_pct,
+    line_top, normalise_code,
 )
 from xlbridge.clubs.heeg.season import (
-    OUTPUT_COLUMNS,
-    SeasonResult,
-    compute,
-    output_columns,
-    period_table,
-    season,
-    year_table,
+    OUTPUT_COLUMNS, SeasonResult, compute, output_columns, period_table, season, year_table,
 )
 from xlbridge.clubs.heeg.settings import HeegSettings, Pair, Period
 from xlbridge.clubs.heeg.standings import PERIOD_COLUMNS, year_columns
@@ -63,40 +47,11 @@ from xlbridge.clubs.heeg.standings import PERIOD_COLUMNS, year_columns
 Problem = HeegProblem
 
 __all__ = [
-    "CODES",
-    "EGS_CODES",
-    "MARK_CODES",
-    "ABSENT_CODES",
-    "MP_CODES",
-    "ABSENCE_CAPS",
-    "INPUT_COLUMNS",
-    "OPTIONAL_COLUMNS",
-    "OUTPUT_COLUMNS",
-    "Period",
-    "Pair",
-    "HeegSettings",
-    "Problem",
-    "HeegProblem",
-    "HeegInputError",
-    "Entry",
-    "parse_row",
-    "normalise_code",
-    "line_top",
-    "evening_max",
-    "absence_cap",
-    "heeg_pct",
-    "heeg_c",
-    "season",
-    "SeasonResult",
-    "compute",
-    "recalculate",
-    "output_columns",
-    "PERIOD_COLUMNS",
-    "year_columns",
-    "period_table",
-    "year_table",
-    "period_standings",
-    "year_standings",
+    "CODES", "EGS_CODES", "MARK_CODES", "ABSENT_CODES", "MP_CODES", "ABSENCE_CAPS", "INPUT_COLUMNS", "OPTIONAL_COLUMNS",
+    "OUTPUT_COLUMNS", "Period", "Pair", "HeegSettings", "Problem", "HeegProblem", "HeegInputError", "Entry",
+    "parse_row", "normalise_code", "line_top", "evening_max", "absence_cap", "heeg_pct", "heeg_c", "season",
+    "SeasonResult", "compute", "recalculate", "output_columns", "PERIOD_COLUMNS", "year_columns", "period_table",
+    "year_table", "period_standings", "year_standings",
 ]
 
 _FRAMES = ("recalculate", "period_standings", "year_standings")

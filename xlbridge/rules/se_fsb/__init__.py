@@ -47,86 +47,31 @@ from __future__ import annotations
 
 from xlbridge.rules.base import Award
 from xlbridge.rules.se_fsb.bronze import (
-    BeginnersMeeting,
-    BronzeHandicap,
-    BronzeIndividual,
-    BronzePairs,
-    BronzeTeamBarometer,
-    dm_pairs_bonus_eligible,
-    group_coefficient,
-    handicap_awards,
-    reserve_share,
-    series_bonus_eligible,
-    share_by_matches,
-    sm_teams_bonus_eligible,
+    BeginnersMeeting, BronzeHandicap, BronzeIndividual, BronzePairs, BronzeTeamBarometer, dm_pairs_bonus_eligible,
+    group_coefficient, handicap_awards, reserve_share, series_bonus_eligible, share_by_matches, sm_teams_bonus_eligible,
 )
 from xlbridge.rules.se_fsb.federation import (
-    bridge_week_violations,
-    dm_pairs_bonus_violations,
-    fee,
-    gold_sanction_violations,
-    manual_report_fee,
-    rally_violations,
-    sessions,
-    silver_events_allowed,
-    silver_sanction_violations,
-    silver_season_violations,
+    bridge_week_violations, dm_pairs_bonus_violations, fee, gold_sanction_violations, manual_report_fee,
+    rally_violations, sessions, silver_events_allowed, silver_sanction_violations, silver_season_violations,
 )
 from xlbridge.rules.se_fsb.helpers import (
-    BRONZE_MIN,
-    DECIMALS,
-    SILVER_CAP,
-    SOURCE,
-    VALUE,
-    Cell,
-    a_final_winner,
-    boards_coefficient,
-    ceil,
-    met_winner,
+    BRONZE_MIN, DECIMALS, SILVER_CAP, SOURCE, VALUE, Cell, a_final_winner, boards_coefficient, ceil, met_winner,
     share_places,
 )
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_GROUP, O_GROUPS, O_MET, O_STOPPED
 from xlbridge.rules.se_fsb.player import (
-    conversion_fee,
-    convert_foreign,
-    master_class,
-    master_class_info,
-    ranking_points,
-    ranking_total,
+    conversion_fee, convert_foreign, master_class, master_class_info, ranking_points, ranking_total,
 )
 from xlbridge.rules.se_fsb.series import (
-    G3_BONUS,
-    BronzeTeamSeries,
-    GoldTeamSeries,
-    SeriesBonus,
-    SilverTeamSeries,
-    allsvenskan_bonus,
-    allsvenskan_div3_gold,
-    match_outcome,
-    match_points,
-    player_share,
-    series_total,
+    G3_BONUS, BronzeTeamSeries, GoldTeamSeries, SeriesBonus, SilverTeamSeries, allsvenskan_bonus, allsvenskan_div3_gold,
+    match_outcome, match_points, player_share, series_total,
 )
 from xlbridge.rules.se_fsb.silver_gold import (
-    GoldIndividual,
-    GoldPairs,
-    GoldTeamBarometer,
-    SilverIndividual,
-    SilverPairs,
-    SilverTeamBarometer,
-    fixed_scale,
-    gold_cells,
-    silver_cells,
+    GoldIndividual, GoldPairs, GoldTeamBarometer, SilverIndividual, SilverPairs, SilverTeamBarometer, fixed_scale,
+    gold_cells, silver_cells,
 )
 from xlbridge.rules.se_fsb.special import (
-    DmBonus,
-    RallyBonus,
-    SimultaneousBonus,
-    SimultaneousHeat,
-    SmPairsFinal,
-    SmPairsOther,
-    SmTeamsBonus,
-    SmTeamsVeterans,
+    DmBonus, RallyBonus, SimultaneousBonus, SimultaneousHeat, SmPairsFinal, SmPairsOther, SmTeamsBonus, SmTeamsVeterans,
 )
 
 __all__ = [

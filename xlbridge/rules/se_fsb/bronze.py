@@ -27,15 +27,7 @@ from typing import Any
 
 from xlbridge.rules.base import Award, Option, Ranks, RuleError, load_table
 from xlbridge.rules.se_fsb import tables as t
-from xlbridge.rules.se_fsb.helpers import (
-    BRONZE_MIN,
-    bronze_row,
-    ceil,
-    cells_of,
-    halve,
-    need_boards,
-    need_units,
-)
+from xlbridge.rules.se_fsb.helpers import BRONZE_MIN, bronze_row, ceil, cells_of, halve, need_boards, need_units
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_GROUP, O_GROUPS, Scheme
 
 

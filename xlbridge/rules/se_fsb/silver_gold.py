@@ -30,19 +30,8 @@ from typing import Any
 from xlbridge.rules.base import Option, RuleError, load_table
 from xlbridge.rules.se_fsb import tables as t
 from xlbridge.rules.se_fsb.helpers import (
-    BRONZE_MIN,
-    SILVER_CAP,
-    Cell,
-    a_final_winner,
-    boards_coefficient,
-    boards_problem,
-    ceil,
-    cells_of,
-    halve,
-    met_winner,
-    need_boards,
-    need_units,
-    red_cells,
+    BRONZE_MIN, SILVER_CAP, Cell, a_final_winner, boards_coefficient, boards_problem, ceil, cells_of, halve, met_winner,
+    need_boards, need_units, red_cells,
 )
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_MET, O_STOPPED, Scheme
 

@@ -21,24 +21,10 @@ from __future__ import annotations
 from xlbridge.rules.base import Award, Option, RuleError
 from xlbridge.rules.se_fsb import tables as t
 from xlbridge.rules.se_fsb.helpers import (
-    BRONZE_MIN,
-    DECIMALS,
-    SILVER_CAP,
-    boards_coefficient,
-    ceil,
-    met_winner,
-    need_units,
-    red_cells,
-    no_ties,
+    BRONZE_MIN, DECIMALS, SILVER_CAP, boards_coefficient, ceil, met_winner, need_units, red_cells, no_ties,
 )
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_MET, Scheme
-from xlbridge.rules.se_fsb.silver_gold import (
-    SilverPairs,
-    SilverScheme,
-    fixed_scale,
-    gold_cells,
-    silver_cells,
-)
+from xlbridge.rules.se_fsb.silver_gold import SilverPairs, SilverScheme, fixed_scale, gold_cells, silver_cells
 
 
 class SimultaneousBonus(Scheme):

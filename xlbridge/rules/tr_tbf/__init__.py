@@ -37,37 +37,14 @@ References:
 from __future__ import annotations
 
 from xlbridge.rules.tr_tbf.player import (
-    PROVINCE_AND_ABOVE,
-    LedgerEntry,
-    Title,
-    apply_visa_rules,
-    current_total,
-    mastery_points,
-    title,
-    titles,
+    PROVINCE_AND_ABOVE, LedgerEntry, Title, apply_visa_rules, current_total, mastery_points, title, titles,
 )
 from xlbridge.rules.tr_tbf.schemes import (
-    SCHEMES,
-    TbfEvent,
-    TbfMatch,
-    festival_violations,
-    team_player_eligible,
-    team_player_share,
+    SCHEMES, TbfEvent, TbfMatch, festival_violations, team_player_eligible, team_player_share,
 )
 from xlbridge.rules.tr_tbf.tables import (
-    DECIMALS,
-    FULL_SESSION_BOARDS,
-    SHORT_SESSION_BOARDS,
-    SOURCE,
-    UNITS_PER_TABLE,
-    board_factor,
-    boundary_fraction,
-    festival_mp,
-    match_award,
-    place_share,
-    session_first,
-    table_weight,
-    third_boundary,
+    DECIMALS, FULL_SESSION_BOARDS, SHORT_SESSION_BOARDS, SOURCE, UNITS_PER_TABLE, board_factor, boundary_fraction,
+    festival_mp, match_award, place_share, session_first, table_weight, third_boundary,
 )
 
 __all__ = [

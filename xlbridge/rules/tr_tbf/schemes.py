@@ -29,30 +29,12 @@ from fractions import Fraction
 from typing import Any
 
 from xlbridge.rules.base import (
-    Award,
-    Option,
-    Ranks,
-    RuleError,
-    SchemeBase,
-    check_competition_ranking,
-    concerning,
-    load_table,
-    option_problem,
-    round_half_up,
-    share_ties,
+    Award, Option, Ranks, RuleError, SchemeBase, check_competition_ranking, concerning, load_table, option_problem,
+    round_half_up, share_ties,
 )
 from xlbridge.rules.tr_tbf.tables import (
-    DECIMALS,
-    SOURCE,
-    UNITS_PER_TABLE,
-    board_factor,
-    boundary_fraction,
-    festival_mp,
-    match_award,
-    place_share,
-    session_first,
-    table_weight,
-    third_boundary,
+    DECIMALS, SOURCE, UNITS_PER_TABLE, board_factor, boundary_fraction, festival_mp, match_award, place_share,
+    session_first, table_weight, third_boundary,
 )
 
 #: The most tables an event can have: the largest field (:data:`xlbridge.rules.MAX_UNITS`,
