@@ -23,8 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from xlbridge.rules.problems import N_
-from xlbridge.rules.problems import RuleError
+from xlbridge.rules.problems import N_, RuleError
 from xlbridge.values import as_number, exact, is_blank
 
 __all__ = ["CODES", "EGS_CODES", "MARK_CODES", "ABSENT_CODES", "MP_CODES", "ABSENCE_CAPS", "CODE_TEMPLATE",
@@ -190,14 +189,7 @@ def _from_mp(kind: str, mp: Any, max_mp: Any, rounds: Any) -> Fraction:
     return score / exact(max_mp) * 100
 
 
-def heeg_pct(
-    mp: Any,
-    max_mp: Any,
-    code: Any,
-    egs: Any = None,
-    nth_absence: Any = 1,
-    rounds: Any = None,
-) -> float:
+def heeg_pct(mp: Any, max_mp: Any, code: Any, egs: Any = None, nth_absence: Any = 1, rounds: Any = None) -> float:
     """The evening % of one pair (worksheet function ``HEEG_PCT``).
 
     - blank, ``1``: mp / max_mp x 100 (``1`` is counted for the signals only);

@@ -83,10 +83,10 @@ def _groups(keys: Iterable[Any], days: list[Any]) -> list[tuple[Any, list[int]]]
     return [(key, sorted(group, key=lambda i: days[i])) for key, group in groups.items()]
 
 
-def _rank_by_line(rows: list[dict[str, Any]], lines: Sequence[str], value: str) -> list[dict[str, Any]]:
+def _rank_by_line(rows: list[dict[str, Any]], lines: Sequence[str]) -> list[dict[str, Any]]:
     """The standings order and ranks: rows sorted by line (the season's order, unknown
-    lines last), then ``value`` from high to low, then pair (numbers before text);
-    ``rank`` is the competition rank on ``value`` within the row's line (equal
+    lines last), then the value from high to low, then pair (numbers before text);
+    ``rank`` is the competition rank on the value within the row's line (equal
     values share the best rank: 1, 2, 2, 4).  Values are compared exact: ``row["_exact"]``
     is the exact fraction of ``value`` (``None`` for NaN), so that two means equal as
     fractions rank alike whatever their floats (docs/clubs/heeg.md §6.1)."""
@@ -138,7 +138,7 @@ def _one_period(cols: Played, settings: HeegSettings, period_label: str) -> list
             "_exact": cols.mean_exact(group),
             "marks": marks, "blocked": marks >= 4, "move": "", "next_line": line, "final": final,
         })
-    table = _rank_by_line(table, settings.lines, "period_pct")
+    table = _rank_by_line(table, settings.lines)
     _mark_moves(table, settings.lines, settings_period.promote)
     return [{c: row[c] for c in PERIOD_COLUMNS} for row in table]
 
@@ -192,7 +192,7 @@ def year_rows(cols: Played, settings: HeegSettings) -> list[dict[str, Any]]:
             row[f"end_{p.label}"] = cols.mean_pct([i for i in group if cols.labels[i] == p.label])
         row["eligible"] = whole_top and not row["red_star"]
         table.append(row)
-    table = _rank_by_line(table, settings.lines, "year_pct")
+    table = _rank_by_line(table, settings.lines)
     eligible = [row["_exact"] for row in table if row["eligible"] and row["_exact"] is not None]
     for row in table:
         # competition rank among the eligible pairs, on the exact values (NaN for the others)
@@ -215,4 +215,4 @@ def evening_result(rows: Iterable[Mapping[str, Any]], lines: Sequence[str]) -> l
         table.append({"line": row["line"], "pair": row["pair"], "names": row.get("names") or "", "pct": pct,
                       "_key": pair_key(row["pair"]),
                       "_exact": exact if exact is not None else Fraction(pct) if pct == pct else None})
-    return _rank_by_line(table, lines, "pct")
+    return _rank_by_line(table, lines)
