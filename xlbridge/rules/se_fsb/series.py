@@ -174,9 +174,6 @@ class MatchScheme(Scheme):
     team = False  # a drawn match is the one legal tie
     tables: tuple[str, ...] = ()
 
-    def default_ranks(self, field, options):
-        return [1.0, 2.0][:field] if field <= 2 else [float(p) for p in range(1, field + 1)]
-
     def awards(self, ranks, options):
         self.check_ranks(ranks, options)
         if len(ranks) != 2:
