@@ -59,14 +59,8 @@ def _tie_break(name: str, values: Sequence[Any] | None, sign: int, n: int) -> li
     return column
 
 
-def bm_final(
-    ranks1: Sequence[Any],
-    ranks2: Sequence[Any],
-    ranks3: Sequence[Any],
-    played: Sequence[Any] | None = None,
-    tops: Sequence[Any] | None = None,
-    pots: Sequence[Any] | None = None,
-) -> list[int | None]:
+def bm_final(ranks1: Sequence[Any], ranks2: Sequence[Any], ranks3: Sequence[Any], played: Sequence[Any] | None = None,
+             tops: Sequence[Any] | None = None, pots: Sequence[Any] | None = None) -> list[int | None]:
     """C.04 final places from the places in the three standings.
 
     Lowest 2+4+... total first; ties broken by fewer tournaments played, then more

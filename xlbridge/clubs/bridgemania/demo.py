@@ -25,25 +25,13 @@ from xlbridge.clubs.bridgemania import (
 
 __all__ = ["demo_season", "simulate_tournament", "BASE_PAIRS", "GUESTS"]
 
-BASE_PAIRS = (
-    BasePair("BE", ("Barbara", "Elio"), "Barbara & Elio"),
-    BasePair("DG", ("Dino", "Giulia"), "Dino & Giulia"),
-    BasePair("GM", ("Gaetano", "Marta"), "Gaetano & Marta"),
-    BasePair("AF", ("Anna", "Franco"), "Anna & Franco"),
-    BasePair("LS", ("Lucia", "Sergio"), "Lucia & Sergio"),
-    BasePair("PR", ("Paola", "Renato"), "Paola & Renato"),
-    BasePair("CT", ("Carla", "Tommaso"), "Carla & Tommaso"),
-    BasePair("MV", ("Marco", "Valeria"), "Marco & Valeria"),
-    BasePair("NO", ("Nadia", "Oreste"), "Nadia & Oreste"),
-    BasePair("RU", ("Rita", "Umberto"), "Rita & Umberto"),
-    BasePair("SZ", ("Silvia", "Zeno"), "Silvia & Zeno"),
-)
-GUESTS = (
-    Guest("OSP1", "Ivo & Ines"),
-    Guest("OSP2", "Ugo & Ada"),
-    Guest("OSP3", "Leo & Lia"),
-    Guest("OSP4", "Pia & Teo"),
-)
+#: The base pairs: their id is the two players' initials ("BE": Barbara & Elio).
+BASE_PAIRS = tuple(BasePair(a[0] + b[0], (a, b), f"{a} & {b}") for a, b in (
+    ("Barbara", "Elio"), ("Dino", "Giulia"), ("Gaetano", "Marta"), ("Anna", "Franco"), ("Lucia", "Sergio"),
+    ("Paola", "Renato"), ("Carla", "Tommaso"), ("Marco", "Valeria"), ("Nadia", "Oreste"), ("Rita", "Umberto"),
+    ("Silvia", "Zeno")))
+GUESTS = tuple(Guest(f"OSP{i}", names)
+               for i, names in enumerate(("Ivo & Ines", "Ugo & Ada", "Leo & Lia", "Pia & Teo"), start=1))
 RESULTS = (-1100, -800, -650, -500, -300, -200, -150, -100, -50, 50, 90, 110, 140, 170, 420, 450, 620, 650, 980,
            1430, 2210)
 WEIGHTS = (1, 2, 3, 4, 6, 6, 8, 10, 10, 10, 10, 10, 10, 10, 10, 10, 6, 6, 2, 1, 1)

@@ -63,9 +63,8 @@ def _check_list(order: Sequence[str], host: str, capacity: Any, unable: Sequence
     return int(number)
 
 
-def first_participation_list(
-    reference: Sequence[str], host: str, capacity: Any, unable: Sequence[str] = (), ill: Sequence[str] = ()
-) -> list[tuple[str, str]]:
+def first_participation_list(reference: Sequence[str], host: str, capacity: Any, unable: Sequence[str] = (),
+                             ill: Sequence[str] = ()) -> list[tuple[str, str]]:
     """Section B, first tournament: the reference list drawn by lot, host moved to the top.
 
     ``capacity`` = base pairs that can play (host included); unable pairs are I
@@ -80,14 +79,8 @@ def first_participation_list(
     return _statuses(order, host, size, unable, ill)
 
 
-def next_participation_list(
-    previous: Sequence[tuple[str, str]],
-    host: str,
-    capacity: Any,
-    played: Mapping[str, int],
-    unable: Sequence[str] = (),
-    ill: Sequence[str] = (),
-) -> list[tuple[str, str]]:
+def next_participation_list(previous: Sequence[tuple[str, str]], host: str, capacity: Any, played: Mapping[str, int],
+                            unable: Sequence[str] = (), ill: Sequence[str] = ()) -> list[tuple[str, str]]:
     """Section B, from the "ex" list: the next tournament's list.
 
     1. the block of ex-O and ex-P pairs goes to the bottom (keeping its order);
@@ -114,9 +107,8 @@ def next_participation_list(
     return _statuses([host, *shifted], host, size, unable, ill)
 
 
-def upcoming_participation_list(
-    standings: Standings, host: str, capacity: Any, unable: Sequence[str] = ()
-) -> list[tuple[str, str]]:
+def upcoming_participation_list(standings: Standings, host: str, capacity: Any, unable: Sequence[str] = ()
+                                ) -> list[tuple[str, str]]:
     """Section B: the list for the tournament after the last one of ``standings``."""
     if not standings.tournaments:
         raise RuleError("bm.list.no-tournament", "participation list: no tournament yet; use first_participation_list",

@@ -233,16 +233,9 @@ def _evening(rng: random.Random, club: _Club, line_of: dict[int, str], k: int, e
         absent = codes[p] in ("0", "a")
         typed = [s for s in score[p] if s is not None]
         rows.append({
-            "date": day,
-            "period": period,
-            "line": line,
-            "pair": p,
-            "names": club.pair_names[p],
+            "date": day, "period": period, "line": line, "pair": p, "names": club.pair_names[p],
             **{f"r{r + 1}": (None if absent else score[p][r]) for r in range(ROUNDS)},
-            "mp": None if absent else float(sum(typed)),
-            "max_mp": float(ROUNDS * BOARDS * tops[line]),
-            "code": codes[p],
-            "rounds": ROUNDS,
-            "combi_mp": combi_mp.get(p),
+            "mp": None if absent else float(sum(typed)), "max_mp": float(ROUNDS * BOARDS * tops[line]),
+            "code": codes[p], "rounds": ROUNDS, "combi_mp": combi_mp.get(p),
         })
     return rows
