@@ -17,7 +17,7 @@ import csv
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from functools import cache
 from importlib import resources
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -25,9 +25,8 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from xlbridge.rules.problems import Problem, ProblemsError, RuleError
 
 __all__ = [
-    "Award", "Problem", "ProblemsError", "RuleError", "Option", "RuleSet", "Ranks", "normalise_ranks", "convert_ranks",
-    "concerning", "option_problem", "check_competition_ranking", "tie_groups", "share_ties", "round_half_up",
-    "round_up", "load_table",
+    "Award", "Problem", "ProblemsError", "RuleError", "Option", "RuleSet", "Ranks", "convert_ranks", "concerning",
+    "option_problem", "check_competition_ranking", "tie_groups", "share_ties", "round_half_up", "load_table",
 ]
 
 Rank = float | None
@@ -296,17 +295,6 @@ def check_competition_ranking(scheme: str, ranks: Sequence[Rank]) -> None:
                 )
 
 
-def normalise_ranks(scheme: str, ranks: Iterable[Any]) -> Ranks:
-    """:func:`convert_ranks` then :func:`check_competition_ranking`.
-
-    >>> normalise_ranks("demo", [1, "2", 2, None, 4.0])
-    [1.0, 2.0, 2.0, None, 4.0]
-    """
-    out = convert_ranks(scheme, ranks)
-    check_competition_ranking(scheme, out)
-    return out
-
-
 def tie_groups(ranks: Sequence[Rank]) -> dict[float, int]:
     """How many units share each place.
 
@@ -372,20 +360,6 @@ def _round_half_up_exact(value: float, decimals: int) -> float:
     with localcontext(prec=80):
         exact = Decimal(repr(float(value))).quantize(Decimal("1e-12"), rounding=ROUND_HALF_UP)
         return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
-
-
-def round_up(value: float, decimals: int = 0) -> float:
-    """Round towards +infinity at ``decimals`` decimals ("all decimals rounded up").
-
-    A float that is a whole number up to binary noise (3.0000000000004) is not
-    pushed to the next unit.
-
-    >>> round_up(2.01), round_up(4.0), round_up(3 * (1 / 3) * 3), round_up(1.231, 2)
-    (3.0, 4.0, 3.0, 1.24)
-    """
-    with localcontext(prec=80):
-        exact = Decimal(repr(float(value))).quantize(Decimal("1e-9"), rounding=ROUND_HALF_UP)
-        return float(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_CEILING))
 
 
 @cache
