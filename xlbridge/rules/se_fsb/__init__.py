@@ -97,28 +97,9 @@ __all__ = [
 ]
 
 #: Every Swedish scheme (the registry, :data:`xlbridge.rules.RULE_SET_MODULES`, reads this).
-SCHEMES = (
-    BronzePairs(),
-    BronzeHandicap(),
-    BronzeTeamBarometer(),
-    BronzeTeamSeries(),
-    SeriesBonus(),
-    BronzeIndividual(),
-    BeginnersMeeting(),
-    SilverPairs(),
-    SilverTeamBarometer(),
-    SilverTeamSeries(),
-    SilverIndividual(),
-    SimultaneousHeat(),
-    SimultaneousBonus(),
-    DmBonus(),
-    GoldPairs(),
-    GoldTeamBarometer(),
-    GoldIndividual(),
-    GoldTeamSeries(),
-    SmTeamsBonus(),
-    SmTeamsVeterans(),
-    SmPairsFinal(),
-    SmPairsOther(),
-    RallyBonus(),
-)
+SCHEMES = tuple(scheme() for scheme in (
+    BronzePairs, BronzeHandicap, BronzeTeamBarometer, BronzeTeamSeries, SeriesBonus, BronzeIndividual,
+    BeginnersMeeting, SilverPairs, SilverTeamBarometer, SilverTeamSeries, SilverIndividual, SimultaneousHeat,
+    SimultaneousBonus, DmBonus, GoldPairs, GoldTeamBarometer, GoldIndividual, GoldTeamSeries, SmTeamsBonus,
+    SmTeamsVeterans, SmPairsFinal, SmPairsOther, RallyBonus,
+))
