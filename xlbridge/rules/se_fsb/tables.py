@@ -40,17 +40,9 @@ from xlbridge.rules.base import load_table
 Cell = tuple[int, str]
 Row = tuple[Cell, ...]
 
-#: errata/test name of a table -> (CSV name, family)
-TABLE_FILES = {
-    "A1": "se_a1",
-    "A2": "se_a2",
-    "B1": "se_b1",
-    "B2": "se_b2_bonus",
-    "C": "se_c",
-    "D": "se_d",
-    "E1": "se_e1",
-    "F": "se_f",
-}
+#: errata/test name of a table -> its CSV file (data/NAME.csv)
+TABLE_FILES = {"A1": "se_a1", "A2": "se_a2", "B1": "se_b1", "B2": "se_b2_bonus", "C": "se_c", "D": "se_d", "E1": "se_e1",
+               "F": "se_f"}
 
 #: family -> the printed tables it is made of
 FAMILIES = {"A": ("A1", "A2"), "B1": ("B1",), "B2": ("B2",), "C": ("C",), "D": ("D",), "E1": ("E1",), "F": ("F",)}
