@@ -34,23 +34,8 @@ __all__ = ["OUTPUT_COLUMNS", "output_columns", "SeasonResult", "season", "comput
 
 #: Columns ``recalculate`` adds (plus one ``end_<period>`` per period, see :func:`output_columns`).
 OUTPUT_COLUMNS: tuple[str, ...] = (
-    "played",
-    "own_top",
-    "evening_max",
-    "c_corrected",
-    "score",
-    "egs",
-    "nth_absence",
-    "pct",
-    "to_date",
-    "period_pct",
-    "year_pct",
-    "period_marks",
-    "year_marks",
-    "star",
-    "red_star",
-    "red_inv",
-    "signal",
+    "played", "own_top", "evening_max", "c_corrected", "score", "egs", "nth_absence", "pct", "to_date", "period_pct",
+    "year_pct", "period_marks", "year_marks", "star", "red_star", "red_inv", "signal",
 )
 
 
