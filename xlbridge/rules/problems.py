@@ -122,8 +122,8 @@ class Problem:
         return {name: self.params[name] for name in CONCERNS if self.params.get(name) is not None}
 
     def replace(self, **params: Any) -> Problem:
-        """A copy with some parameters changed or added (a caller adding what it knows)."""
-        return Problem(self.code, self.template, **{**self.params, **params})
+        """A copy (of the same kind) with some parameters changed or added (a caller adding what it knows)."""
+        return type(self)(self.code, self.template, **{**self.params, **params})
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Problem) and (self.code, self.template, self.params) == (

@@ -160,9 +160,6 @@ class SeasonProblem(Problem):
             where.append(f"board {self.board}")
         return ", ".join(where)
 
-    def replace(self, **params: Any) -> SeasonProblem:
-        return SeasonProblem(self.code, self.template, **{**self.params, **params})
-
     def __str__(self) -> str:
         where = self.where()
         return f"{where}: {self.message}" if where else self.message

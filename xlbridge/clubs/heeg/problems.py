@@ -85,9 +85,6 @@ class HeegProblem(Problem):
             parts.append(self.column)
         return ", ".join(parts)
 
-    def replace(self, **params: Any) -> HeegProblem:
-        return HeegProblem(self.code, self.template, **{**self.params, **params})
-
     def __str__(self) -> str:
         return f"{self.location()}: {self.message}"
 
