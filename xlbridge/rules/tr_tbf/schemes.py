@@ -166,11 +166,8 @@ class TbfEvent(SchemeBase):
                             scheme=self.id, option="share", value=share)
         return Fraction(share).limit_denominator(1000)
 
-    def _boundary(self, units: int, options: Mapping[str, Any]) -> Fraction:
-        return third_boundary(units, self._share(options))
-
     def _overall(self, first: float, units: int, options: Mapping[str, Any]):
-        boundary = self._boundary(units, options)
+        boundary = third_boundary(units, self._share(options))
         scale = options["scale"]
         return lambda place: first * place_share(place, scale) * boundary_fraction(place, boundary)
 
