@@ -287,19 +287,11 @@ def score(night: Night, out: Collector) -> list[EntryResult]:
         given = kind != "guest" and bool(pts[e])
         played_boards = [v for v in night.boards[e] if v is not None]
         results.append(EntryResult(
-            entry=e,
-            kind=kind,
-            boards=tuple(night.top / 2 if v is None else float(v) for v in night.boards[e]),
-            penalty=pen[e],
-            absolute=absolute[e],
-            percent=round_half_up(100 * absolute[e] / full, 2),
-            rank=rank,
-            tops=sum(1 for v in played_boards if v == night.top),
-            pots=sum(1 for v in played_boards if v == 0),
-            extra=1 if e in extras else 0,
-            f1=pts[e]["f1"] if given else None,
-            indy=pts[e]["indy"] if given else None,
-            hybrid=pts[e]["hybrid"] if given else None,
+            entry=e, kind=kind, boards=tuple(night.top / 2 if v is None else float(v) for v in night.boards[e]),
+            penalty=pen[e], absolute=absolute[e], percent=round_half_up(100 * absolute[e] / full, 2), rank=rank,
+            tops=sum(1 for v in played_boards if v == night.top), pots=sum(1 for v in played_boards if v == 0),
+            extra=1 if e in extras else 0, f1=pts[e]["f1"] if given else None,
+            indy=pts[e]["indy"] if given else None, hybrid=pts[e]["hybrid"] if given else None,
         ))
     results.sort(key=lambda r: (r.rank, entries.index(r.entry)))
     return results
