@@ -83,6 +83,8 @@ def exact(value: Any) -> Fraction:
     number = value if isinstance(value, float) else as_number(value)
     if number is None or not math.isfinite(number):
         raise ValueError(f"not a finite number: {value!r}")
+    if number.is_integer() and abs(number) < 2**53:  # its shortest decimal is itself (a board score): no parsing
+        return Fraction(int(number))
     return Fraction(repr(float(number)))
 
 

@@ -48,3 +48,18 @@ def test_equal_exact_totals_always_share_a_rank(pts, order, other) -> None:
     order.shuffle(shuffled)
     _, rows = _totals({"1": pts, "2": shuffled, "3": other[: len(pts)]}).after[-1]
     assert rows[0].rank_f1 == rows[1].rank_f1
+
+
+VALUES = st.one_of(st.integers(-5, 5), st.fractions(min_value=-3, max_value=3, max_denominator=6),
+                   st.integers(-50, 50).map(lambda n: n / 10))
+
+
+@given(values=st.lists(VALUES, max_size=12), descending=st.booleans())
+def test_competition_ranks_count_who_is_ahead(values, descending) -> None:
+    """1 + how many are strictly ahead (compared exact), whatever the order found."""
+    from xlbridge.clubs.bridgemania.scores import competition_ranks
+    from xlbridge.values import exact
+
+    keys = [exact(v) for v in values]
+    ahead = (lambda a, b: a > b) if descending else (lambda a, b: a < b)
+    assert competition_ranks(values, descending) == [1 + sum(ahead(o, k) for o in keys) for k in keys]

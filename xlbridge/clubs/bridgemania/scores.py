@@ -9,6 +9,7 @@ Standard library only: this runs in xlwings Lite.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -141,9 +142,10 @@ def competition_ranks(values: Sequence[float | Fraction], descending: bool = Tru
     ([2, 1, 2, 4], [1, 2], [1, 1])
     """
     keys = [exact(v) for v in values]
-    if descending:
-        return [1 + sum(other > key for other in keys) for key in keys]
-    return [1 + sum(other < key for other in keys) for key in keys]
+    ordered = sorted(keys)
+    if descending:  # 1 + how many are greater
+        return [1 + len(ordered) - bisect_right(ordered, key) for key in keys]
+    return [1 + bisect_left(ordered, key) for key in keys]
 
 
 # ------------------------------------------------------------------ rectifications (D.05)
