@@ -17,9 +17,9 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from xlbridge.files.package import (CONTENT_TYPES, CT_RELS, REL_DRAWING, Package, add_default, add_override,
-                                    add_relationship, free_name, insert_drawing, is_internal_part, parse_rels,
-                                    relative, rels_name, resolve, retarget)
+from xlbridge.files.package import (CONTENT_TYPES, CT_RELS, REL_DRAWING, Package, add_default, add_relationship,
+                                    add_type, free_name, insert_drawing, is_internal_part, parse_rels, relative,
+                                    rels_name, resolve, retarget)
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,11 @@ def sheet_drawings(source: str | os.PathLike[str] | Mapping[str, bytes] | Packag
         return _sheet_drawings(Package(archive))
 
 
-def reached(package: Package, start: str, skip: set[str]) -> dict[str, bytes]:
-    """``start`` and every part it refers to (recursively, leaving out ``skip``: lower-case names), with their
-    relationship parts, by name, ``start`` first."""
+def reached(package: Package, starts: Iterable[str], skip: set[str] = frozenset()) -> dict[str, bytes]:
+    """``starts`` (part names as the package has them) and every part they refer to (recursively, leaving
+    out ``skip``: lower-case names), with their relationship parts, by name, in the order reached."""
     parts: dict[str, bytes] = {}
-    queue = [start]
+    queue = list(starts)
     while queue:
         current = queue.pop(0)
         if current in parts:
@@ -70,15 +70,14 @@ def reached(package: Package, start: str, skip: set[str]) -> dict[str, bytes]:
 
 
 def types_of(package: Package, parts: Mapping[str, bytes]) -> tuple[dict[str, str], dict[str, str]]:
-    """The content types of ``parts``: by Override, and by their extension's Default (the others)."""
+    """The content types of ``parts``: by Override, and by their extension's Default (the others but
+    relationship parts)."""
     overrides, defaults = package.content_types()
     typed, by_extension = {}, {}
     for name in parts:
-        if name.endswith(".rels"):
-            continue
         if name.lower() in overrides:
             typed[name] = overrides[name.lower()]
-        elif (ext := posixpath.splitext(name)[1][1:].lower()) in defaults:
+        elif not name.endswith(".rels") and (ext := posixpath.splitext(name)[1][1:].lower()) in defaults:
             by_extension[name] = defaults[ext]
     return typed, by_extension
 
@@ -90,7 +89,7 @@ def _sheet_drawings(package: Package) -> dict[str, SheetDrawing]:
         drawing = package.drawing_of(part)
         if drawing is None or drawing not in package:
             continue
-        parts = reached(package, drawing, skip)
+        parts = reached(package, [drawing], skip)
         found[sheet] = SheetDrawing(sheet, drawing, parts, *types_of(package, parts))
     return found
 
@@ -123,13 +122,7 @@ def put(parts: Mapping[str, bytes], overrides: Mapping[str, str], defaults: Mapp
                 return relative(new_source, names[referred])
 
             out[rels_name(new)] = retarget(parts[rels], change)
-        if part in overrides:
-            types = add_override(types, new, overrides[part])
-        elif part in defaults:
-            extension = posixpath.splitext(new)[1][1:]
-            types, fits = add_default(types, extension, defaults[part])
-            if not fits:
-                types = add_override(types, new, defaults[part])
+        types = add_type(types, new, overrides.get(part), defaults.get(part))
     return types
 
 
@@ -173,5 +166,3 @@ def place(drawings: Mapping[str, SheetDrawing], written: Iterable[str], held: Ma
     out[CONTENT_TYPES] = types
     return out
 
-
-__all__ = ["sheet_drawings", "place", "SheetDrawing", "reached", "types_of", "put"]

@@ -63,7 +63,7 @@ def other_sheets(package: Package) -> dict[str, OtherSheet]:
         part = package.find(resolve(book, rel.target)) if rel is not None and rel.type != REL_WORKSHEET else None
         if part is None:
             continue
-        parts = reached(package, part, skip)
+        parts = reached(package, [part], skip)
         found[sheet.get("name", "")] = OtherSheet(sheet.get("name", ""), rel.id, rel.type, part, parts,
                                                   *types_of(package, parts))
     return found

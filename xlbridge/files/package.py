@@ -300,6 +300,18 @@ def add_default(types_xml: bytes, extension: str, content_type: str) -> tuple[by
     return append_to_root(types_xml, outline, element), True
 
 
+def add_type(types_xml: bytes, part: str, override: str | None, default: str | None) -> bytes:
+    """[Content_Types].xml typing ``part`` by its ``override``, or by its extension's ``default``
+    (an Override where the package's Default for that extension is another type)."""
+    if override is not None:
+        return add_override(types_xml, part, override)
+    if default is not None:
+        types_xml, fits = add_default(types_xml, posixpath.splitext(part)[1][1:], default)
+        if not fits:
+            return add_override(types_xml, part, default)
+    return types_xml
+
+
 _RELATIONSHIP = re.compile(rb"<(?:[\w.-]+:)?Relationship\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
 _ATTRIBUTE = re.compile(rb"([\w:.-]+)\s*=\s*(\"[^\"]*\"|'[^']*')")
 
