@@ -53,10 +53,7 @@ def new_temp(path: Path) -> Path:
 
 def discard(temp: Path | None) -> None:
     if temp is not None:
-        try:
-            temp.unlink()
-        except FileNotFoundError:
-            pass
+        temp.unlink(missing_ok=True)
 
 
 def clear_stale_temps(path: Path, older_than: float = STALE_AFTER_SECONDS) -> list[str]:
@@ -227,16 +224,13 @@ class Snapshot:
         return cls(after.st_dev, after.st_ino, after.st_size, after.st_mtime_ns, hashlib.sha256(data).hexdigest(),
                    after), data
 
-    def identity(self) -> tuple[int, int, int, int]:
-        return (self.dev, self.ino, self.size, self.mtime_ns)
-
     def matches(self, path: Path) -> bool:
         """Is ``path`` still this very file with this content?"""
         try:
             info = os.stat(path, follow_symlinks=False)
         except FileNotFoundError:
             return False
-        if (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns) != self.identity():
+        if (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns) != (self.dev, self.ino, self.size, self.mtime_ns):
             return False
         digest = hashlib.sha256()
         with open(path, "rb") as handle:
@@ -247,8 +241,3 @@ class Snapshot:
 
 class ChangedWhileReading(OSError):
     """The file changed while it was being read (another program was saving it)."""
-
-
-__all__ = ["Keep", "Snapshot", "ChangedWhileReading", "STALE_AFTER_SECONDS", "clear_stale_temps", "commit",
-           "discard", "finish", "new_temp", "prepare", "sync_folder", "temp_pattern", "usual_mode",
-           "write_atomically"]

@@ -35,15 +35,21 @@ class SheetDrawing:
     defaults: dict[str, str]  # part name -> content type of its extension's Default (parts without an Override)
 
 
-def sheet_drawings(source: str | os.PathLike[str] | Mapping[str, bytes] | Package) -> dict[str, SheetDrawing]:
-    """Every worksheet's drawing in ``source`` (a file, a mapping of parts, or a package being read:
-    only the drawings' parts are read), by sheet name."""
-    if isinstance(source, Package):
-        return _sheet_drawings(source)
-    if isinstance(source, Mapping):
-        return _sheet_drawings(Package(source))
-    with zipfile.ZipFile(source) as archive:
-        return _sheet_drawings(Package(archive))
+def sheet_drawings(source: str | os.PathLike[str] | Package) -> dict[str, SheetDrawing]:
+    """Every worksheet's drawing in ``source`` (a file, or a package being read: only the drawings'
+    parts are read), by sheet name."""
+    if not isinstance(source, Package):
+        with zipfile.ZipFile(source) as archive:
+            return sheet_drawings(Package(archive))
+    skip = source.workbook_level()
+    found = {}
+    for sheet, part in source.sheets().items():
+        drawing = source.drawing_of(part)
+        if drawing is None or drawing not in source:
+            continue
+        parts = reached(source, [drawing], skip)
+        found[sheet] = SheetDrawing(sheet, drawing, parts, *types_of(source, parts))
+    return found
 
 
 def reached(package: Package, starts: Iterable[str], skip: set[str] = frozenset()) -> dict[str, bytes]:
@@ -80,18 +86,6 @@ def types_of(package: Package, parts: Mapping[str, bytes]) -> tuple[dict[str, st
         elif not name.endswith(".rels") and (ext := posixpath.splitext(name)[1][1:].lower()) in defaults:
             by_extension[name] = defaults[ext]
     return typed, by_extension
-
-
-def _sheet_drawings(package: Package) -> dict[str, SheetDrawing]:
-    skip = package.workbook_level()
-    found = {}
-    for sheet, part in package.sheets().items():
-        drawing = package.drawing_of(part)
-        if drawing is None or drawing not in package:
-            continue
-        parts = reached(package, [drawing], skip)
-        found[sheet] = SheetDrawing(sheet, drawing, parts, *types_of(package, parts))
-    return found
 
 
 def put(parts: Mapping[str, bytes], overrides: Mapping[str, str], defaults: Mapping[str, str], names: dict[str, str],

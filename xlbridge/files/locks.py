@@ -154,7 +154,3 @@ class RunLock:
         except Timeout:
             raise Busy(str(self.path)) from None
         self._fallback = lock
-
-
-__all__ = ["Busy", "RunLock", "excel_owner_files", "held_by_another", "libreoffice_lock_file", "open_in_excel",
-           "open_in_libreoffice"]

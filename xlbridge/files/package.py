@@ -312,7 +312,7 @@ def add_type(types_xml: bytes, part: str, override: str | None, default: str | N
     return types_xml
 
 
-_RELATIONSHIP = re.compile(rb"<(?:[\w.-]+:)?Relationship\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
+RELATIONSHIP = re.compile(rb"<(?:[\w.-]+:)?Relationship\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
 _ATTRIBUTE = re.compile(rb"([\w:.-]+)\s*=\s*(\"[^\"]*\"|'[^']*')")
 
 
@@ -334,7 +334,7 @@ def retarget(rels_xml: bytes, change: Callable[[str, bool], str | None]) -> byte
         start, end = target.span(2)
         return element[:start] + f'"{xml_attr(new)}"'.encode() + element[end:]
 
-    return _RELATIONSHIP.sub(one, rels_xml)
+    return RELATIONSHIP.sub(one, rels_xml)
 
 
 # ------------------------------------------------------------------ writing a package
