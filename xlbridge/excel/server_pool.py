@@ -53,12 +53,10 @@ def _worker_main(conn: Any, memory_mb: int) -> None:  # pragma: no cover - runs 
     ``("memory",)`` or ``("error", text)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the whole group: the server stops its workers
     if memory_mb:
-        try:
+        with contextlib.suppress(ImportError, ValueError, OSError):
             import resource
 
             resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
-        except (ImportError, ValueError, OSError):
-            pass
     quiet_pyodide_probe()
     import xlwings as xw
 

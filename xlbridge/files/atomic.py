@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -88,13 +89,10 @@ def clear_stale_temps(path: Path, older_than: float = STALE_AFTER_SECONDS) -> li
 
 def current_umask() -> int:
     """This process's umask (read without changing it where the system says it)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
+    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
@@ -129,10 +127,8 @@ def _apply(temp: Path, fd: int, keep: Keep) -> None:
         os.fchown(fd, keep.uid, keep.gid if keep.gid is not None else -1)
         return
     if keep.gid is not None and keep.gid != os.getegid():
-        try:  # a member of the file's group may give it that group
+        with contextlib.suppress(OSError):  # a member of the file's group may give it that group
             os.fchown(fd, -1, keep.gid)
-        except OSError:
-            pass
 
 
 def finish(temp: Path, keep: Keep | None) -> None:
@@ -155,9 +151,8 @@ def sync_folder(folder: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 

@@ -22,6 +22,7 @@ here knows what the kept parts are for.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import zipfile
@@ -202,10 +203,8 @@ def save_keeping(workbook, target: str | os.PathLike[str], carried: Carried) -> 
         ExcelWriter(workbook, archive).save()
     except BaseException:
         archive.abandon()
-        try:
+        with contextlib.suppress(OSError):  # a full disk again: the save's own error says what went wrong
             archive.close()
-        except OSError:  # a full disk again: the save's own error says what went wrong
-            pass
         raise
 
 

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import time
@@ -137,10 +138,9 @@ class RunLock:
         if fd is None:
             return
         try:
-            try:
-                os.unlink(self.path)  # while holding it: see the module docstring
-            except OSError:
-                pass  # e.g. another user's lock file in a sticky folder: it stays, harmless
+            # while holding it (see the module docstring); another user's lock file in a sticky folder stays, harmless
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
             fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
