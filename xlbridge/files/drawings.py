@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import posixpath
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 
 from xlbridge.files.package import (CONTENT_TYPES, CT_RELS, REL_DRAWING, Package, add_default, add_relationship,
@@ -52,7 +52,7 @@ def sheet_drawings(source: str | os.PathLike[str] | Package) -> dict[str, SheetD
     return found
 
 
-def reached(package: Package, starts: Iterable[str], skip: set[str] = frozenset()) -> dict[str, bytes]:
+def reached(package: Package, starts: Iterable[str], skip: Container[str] = frozenset()) -> dict[str, bytes]:
     """``starts`` (part names as the package has them) and every part they refer to (recursively, leaving
     out ``skip``: lower-case names), with their relationship parts, by name, in the order reached."""
     parts: dict[str, bytes] = {}

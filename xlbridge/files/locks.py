@@ -64,14 +64,14 @@ def held_by_another(path: Path) -> bool:
     except OSError:
         return False
     try:
-        for lock, unlock in ((fcntl.flock, fcntl.flock), (fcntl.lockf, fcntl.lockf)):
+        for lock in (fcntl.flock, fcntl.lockf):
             try:
                 lock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except OSError as error:
                 if error.errno in _CONTENTION:
                     return True
                 continue  # e.g. a file system without such locks
-            unlock(fd, fcntl.LOCK_UN)
+            lock(fd, fcntl.LOCK_UN)
         return False
     finally:
         os.close(fd)
