@@ -4,7 +4,6 @@ sheet's drawing byte for byte through a headless recalculation (xlbridge/files/k
 from __future__ import annotations
 
 import shutil
-import sys
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -356,21 +355,6 @@ def test_an_image_keeps_its_media_part_and_default_content_type(club, tmp_path):
     after = drawings.sheet_drawings(club)["Tournament"]
     assert after.parts == before.parts and after.defaults == before.defaults
     assert_valid_package(club)
-
-
-def test_saving_in_two_passes_gives_what_one_pass_gives(club, tmp_path, monkeypatch):
-    """Without openpyxl's ExcelWriter the parts are put back by rewriting the saved
-    file: the same package as the one pass."""
-    chart_workbook(club)
-    one, two = tmp_path / "one.xlsx", tmp_path / "two.xlsx"
-    kept_parts.save_keeping(load_workbook(club), one, kept_parts.carried(club))
-    monkeypatch.setitem(sys.modules, "openpyxl.writer.excel", None)
-    kept_parts.save_keeping(load_workbook(club), two, kept_parts.carried(club))
-    a, b = parts_of(one), parts_of(two)
-    assert sorted(a) == sorted(b)
-    for name in a:
-        if name != "docProps/core.xml":  # holds the time of saving
-            assert a[name] == b[name], name
 
 
 def test_a_failed_save_with_drawings_adds_nothing(club, tmp_path, monkeypatch):

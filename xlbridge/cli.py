@@ -52,10 +52,6 @@ def _options(pairs: Sequence[str] | None) -> dict[str, str]:
     return result
 
 
-def _field(text: str) -> Any:
-    return [part.strip() for part in text.split(",")] if "," in text else text
-
-
 def _print_awards(rows: list[tuple[Any, ...]], header: tuple[str, ...]) -> None:
     table = [tuple(str(c) for c in header)] + [tuple(str(c) for c in row) for row in rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
@@ -88,7 +84,8 @@ def cmd_schemes(args: argparse.Namespace) -> None:
 
 
 def cmd_award(args: argparse.Namespace) -> None:
-    result = award(args.scheme, args.place, _field(args.field), **_options(args.option))
+    field = [part.strip() for part in args.field.split(",")] if "," in args.field else args.field
+    result = award(args.scheme, args.place, field, **_options(args.option))
     if args.json:
         print(json.dumps({"scheme": args.scheme, "place": args.place, "points": result.points, "unit": result.unit,
                           **_also(result)}))
@@ -287,48 +284,47 @@ def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="xlbridge", description="Bridge masterpoint awards and club season recalculation.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    s = sub.add_parser("schemes", help="list every scheme")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_schemes)
+    def command(name: str, func, text: str) -> argparse.ArgumentParser:
+        s = sub.add_parser(name, help=text)
+        s.set_defaults(func=func)
+        return s
 
-    s = sub.add_parser("award", help="the award for one final place")
+    s = command("schemes", cmd_schemes, "list every scheme")
+    s.add_argument("--json", action="store_true")
+
+    s = command("award", cmd_award, "the award for one final place")
     s.add_argument("scheme")
     s.add_argument("--place", required=True)
     s.add_argument("--field", required=True, help="number of units, or all places comma-separated")
     s.add_argument("--option", action="append", metavar="NAME=VALUE")
     s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_award)
 
-    s = sub.add_parser("awards", help="the awards of a whole ranking")
+    s = command("awards", cmd_awards, "the awards of a whole ranking")
     s.add_argument("scheme")
     s.add_argument("--ranks", required=True, help="places comma-separated, e.g. 1,2,2,4 (empty = not ranked)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE")
     s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_awards)
 
-    s = sub.add_parser("demo", help="recalculate the bundled Heeg season workbook (or: demo tbf)")
+    s = command("demo", cmd_demo, "recalculate the bundled Heeg season workbook (or: demo tbf)")
     s.add_argument("which", nargs="?", choices=["heeg", "tbf"], default="heeg",
                    help="heeg (default): the Heeg club season workbook; tbf: the TBF club tournament awards")
     s.add_argument("--dir", help="folder for the demo workbook (default: a new temporary folder)")
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: Dutch, the club's)")
-    s.set_defaults(func=cmd_demo)
 
-    s = sub.add_parser("recalc", help="Recalculate season without Excel: an xlbridge workbook, in place")
+    s = command("recalc", cmd_recalc, "Recalculate season without Excel: an xlbridge workbook, in place")
     s.add_argument("path")
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
-    s.set_defaults(func=cmd_recalc)
 
-    s = sub.add_parser("next", help="New evening / New tournament: add the next sheet of a season workbook, in place")
+    s = command("next", cmd_next, "New evening / New tournament: add the next sheet of a season workbook, in place")
     s.add_argument("path")
     s.add_argument("--date", help="its date, YYYY-MM-DD (default: one week after the last evening or tournament)")
     s.add_argument("--name", help="BridgeMania: the tournament's name (default: the next number, T14 -> T15)")
     s.add_argument("--next-period", action="store_true", help="Heeg: the evening starts the next period")
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
-    s.set_defaults(func=cmd_next)
 
-    s = sub.add_parser("new", help="write a ready workbook (or a blank template with --blank)")
+    s = command("new", cmd_new, "write a ready workbook (or a blank template with --blank)")
     s.add_argument("kind", help="heeg, bridgemania, tbf-club or se-masterpoints")
     s.add_argument("path")
     s.add_argument("--blank", action="store_true", help="a blank template instead of the worked example")
@@ -336,9 +332,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--lang", choices=LANGUAGES,
                    help="the language of the workbook (default: the club's: heeg nl, bridgemania it, se-masterpoints sv, "
                         "tbf-club tr)")
-    s.set_defaults(func=cmd_new)
 
-    s = sub.add_parser("serve", help="run xlwings Server with xlbridge's worksheet functions and scripts")
+    s = command("serve", cmd_serve, "run xlwings Server with xlbridge's worksheet functions and scripts")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--project-dir", help="xlwings Server project directory (keeps its .env); default: a new temporary one")
@@ -354,7 +349,6 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--workers", type=int, help="worker processes running the calls (default: up to 4, one per CPU)")
     s.add_argument("--memory-limit", type=int, default=2048, metavar="MB",
                    help="memory of one worker process, where the system can limit it (default 2048; 0 = none)")
-    s.set_defaults(func=cmd_serve)
     return p
 
 

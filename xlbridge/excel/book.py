@@ -293,10 +293,7 @@ def _fill_areas(cells: dict[tuple[int, int], Any]) -> list[tuple[Any, tuple[int,
     if len(by_colour) < 2:
         return own
     base = max(by_colour, key=lambda colour: sum(len(cols) for cols in by_colour[colour].values()))
-    everything: dict[int, dict[int, None]] = {}
-    for r, c in cells:
-        everything.setdefault(r, {})[c] = None
-    layered = [(base, area) for area in _rectangles(everything)]
+    layered = [(base, area) for area in rectangles(cells)]
     layered += [(colour, area) for colour, rows in by_colour.items() if colour != base for area in _rectangles(rows)]
     return layered if len(layered) < len(own) else own
 

@@ -297,9 +297,9 @@ def lite_texts(button: Button, *, title: str, rules: str, language: str = "en",
     return _docstring(doc), _docstring(script)
 
 
-def next_script(button: Button, exclude: Sequence[str] = (), language: str = "en") -> str:
-    """The second script (New evening / New tournament) wired to ``button``, its text in ``language``."""
-    import json
+def next_script(button: Button, sheets: str = "", language: str = "en") -> str:
+    """The second script (New evening / New tournament) wired to ``button``, its text in ``language``
+    (``sheets``: the ``@script`` arguments for the sheets it leaves out, :func:`main_py`)."""
     import textwrap
 
     from xlbridge.language import _, sheet_name, speaking
@@ -309,7 +309,7 @@ def next_script(button: Button, exclude: Sequence[str] = (), language: str = "en
         doc = _(NEXT_DOCS[button.action]).format(season=sheet_name("Season"))
     return NEXT_TEMPLATE.format(action=button.action, button=button.target, function=function, arguments=arguments,
                                 call=call, doc=_docstring(textwrap.fill(doc, 84, subsequent_indent="    ")),
-                                sheets=f", exclude={json.dumps(list(exclude), ensure_ascii=False)}" if exclude else "")
+                                sheets=sheets)
 
 
 def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] | None = None,
@@ -338,12 +338,12 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
     encoded = base64.b64encode(data).decode("ascii")
     wrapped = "\n".join(encoded[i : i + 100] for i in range(0, len(encoded), 100))
     doc, script_doc = lite_texts(button, title=title, rules=rules, language=language, next_button=next_button)
-    second = next_script(next_button, exclude, language) if next_button is not None else ""
+    sheets = f", exclude={json.dumps(list(exclude), ensure_ascii=False)}" if exclude else ""
+    second = next_script(next_button, sheets, language) if next_button is not None else ""
     return MAIN_TEMPLATE.format(doc=doc, script_doc=script_doc, action=ACTION, sheet=button.sheet, button=button.target,
                                 next_script=second,
                                 version=__version__, count=len(files), digest=digest, short=digest[:12],
-                                begin=MARK_BEGIN, payload=wrapped, end=MARK_END,
-                                sheets=f", exclude={json.dumps(list(exclude), ensure_ascii=False)}" if exclude else "")
+                                begin=MARK_BEGIN, payload=wrapped, end=MARK_END, sheets=sheets)
 
 
 def lite_files(button: Button, *, title: str, rules: str, exclude: Sequence[str] = (),

@@ -202,6 +202,3 @@ def buttons(path: str | os.PathLike[str]) -> list[dict]:
                     found.append({"sheet": sheet, "name": shape["name"], "label": shape["label"],
                                   "target": rel.target, "external": rel.external, "cell": shape["cell"]})
     return found
-
-
-__all__ = ["add_button", "buttons"]

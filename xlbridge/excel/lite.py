@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import uuid
 import zipfile
 from pathlib import Path
-from xml.sax.saxutils import escape
 
-from xlbridge.files.package import CONTENT_TYPES, ROOT_RELS, rewrite
+from xlbridge.files.package import CONTENT_TYPES, ROOT_RELS, add_override, add_relationship, rewrite, xml_attr
 
 WEBEXTENSION = "xl/webextensions/webextension1.xml"
 TASKPANES = "xl/webextensions/taskpanes.xml"
@@ -46,15 +44,9 @@ PYODIDE_VERSION = "314.0.7"
 ADDIN_VERSION = "1.0.0.103"
 
 
-
-def _attr(text: str) -> str:
-    """XML attribute text in double quotes, as Lite writes it (quotes as &quot;)."""
-    return escape(text, {'"': "&quot;"})
-
-
 def _webextension_xml(properties: dict[str, str], guid: str) -> str:
     props = "".join(
-        f'<we:property name="{_attr(name)}" value="{_attr(json.dumps(value))}"/>'
+        f'<we:property name="{xml_attr(name)}" value="{xml_attr(json.dumps(value))}"/>'
         for name, value in properties.items()
     )
     return (
@@ -93,22 +85,6 @@ TASKPANES_RELS_XML = (
 )
 
 
-def _patch_root_rels(xml: str) -> str:
-    if REL_TASKPANES in xml:
-        return xml
-    used = {int(n) for n in re.findall(r'Id="rId(\d+)"', xml)}
-    rid = f"rId{max(used, default=0) + 1}"
-    rel = f'<Relationship Id="{rid}" Type="{REL_TASKPANES}" Target="xl/webextensions/taskpanes.xml"/>'
-    return xml.replace("</Relationships>", rel + "</Relationships>")
-
-
-def _patch_content_types(xml: str) -> str:
-    for part, ctype in ((TASKPANES, CT_TASKPANES), (WEBEXTENSION, CT_WEBEXTENSION)):
-        if f'PartName="/{part}"' not in xml:
-            xml = xml.replace("</Types>", f'<Override PartName="/{part}" ContentType="{ctype}"/></Types>')
-    return xml
-
-
 def embed(path: str | os.PathLike[str], files: dict[str, str], *, pyodide_version: str = PYODIDE_VERSION,
           addin_version: str = ADDIN_VERSION, guid: str | None = None) -> None:
     """Make the workbook at ``path`` carry ``files`` (e.g. ``main.py``,
@@ -118,16 +94,23 @@ def embed(path: str | os.PathLike[str], files: dict[str, str], *, pyodide_versio
     properties["pyodideVersion"] = pyodide_version
     properties["addinVersion"] = addin_version
     with zipfile.ZipFile(target) as archive:
-        rels = archive.read(ROOT_RELS).decode("utf-8")
-        types = archive.read(CONTENT_TYPES).decode("utf-8")
-    stable = guid or str(uuid.uuid5(uuid.NAMESPACE_URL, "xlbridge:" + target.name)).upper()
+        rels, types = archive.read(ROOT_RELS), archive.read(CONTENT_TYPES)
+    if REL_TASKPANES.encode() not in rels:
+        rels, _ = add_relationship(rels, REL_TASKPANES, TASKPANES)
+    for part, content_type in ((TASKPANES, CT_TASKPANES), (WEBEXTENSION, CT_WEBEXTENSION)):
+        types = add_override(types, part, content_type)
     rewrite(target, {
-        WEBEXTENSION: _webextension_xml(properties, stable).encode("utf-8"),
+        WEBEXTENSION: _webextension_xml(properties, guid or stable_guid(target.name)).encode("utf-8"),
         TASKPANES: TASKPANES_XML.encode("utf-8"),
         TASKPANES_RELS: TASKPANES_RELS_XML.encode("utf-8"),
-        ROOT_RELS: _patch_root_rels(rels).encode("utf-8"),
-        CONTENT_TYPES: _patch_content_types(types).encode("utf-8"),
+        ROOT_RELS: rels,
+        CONTENT_TYPES: types,
     })
+
+
+def stable_guid(name: str) -> str:
+    """The add-in instance's id for a workbook called ``name``: the bytes depend on the inputs only."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "xlbridge:" + name)).upper()
 
 
 def extract(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -149,6 +132,3 @@ def lite_parts(source: str | os.PathLike[str]) -> dict[str, bytes]:
         if WEBEXTENSION not in names:
             return {}
         return {name: archive.read(name) for name in PARTS if name in names}
-
-
-__all__ = ["embed", "extract", "lite_parts", "PARTS", "PYODIDE_VERSION", "ADDIN_VERSION"]

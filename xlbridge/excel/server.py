@@ -45,35 +45,20 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from xlbridge.excel.server_limits import (  # noqa: F401 - also this module's names
-    LOCAL_HOSTS,
-    OPTION_RANGE,
-    PYODIDE_MODULES,
-    Limits,
-    ServeError,
-    bounded,
-    quiet_pyodide_probe,
-)
+from xlbridge.excel.server_limits import (LOCAL_HOSTS, PYODIDE_MODULES, Limits, ServeError, bounded,  # noqa: F401
+                                          quiet_pyodide_probe)  # (PYODIDE_MODULES: also this module's name)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
-SHIMS = {
-    "custom_functions/__init__.py": (
-        '"""Written by xlbridge serve: xlbridge\'s worksheet functions for xlwings Server,\n'
-        'each call run in a worker process with a time limit (xlbridge.excel.server_pool)."""\n'
-        "from xlbridge.excel.server_pool import served_functions as _served\n\n"
-        "globals().update(_served())\n"
-        "del _served\n"
-    ),
-    "custom_scripts/__init__.py": (
-        '"""Written by xlbridge serve: xlbridge\'s scripts for xlwings Server,\n'
-        'each run in a worker process with a time limit (xlbridge.excel.server_pool)."""\n'
-        "from xlbridge.excel.server_pool import served_scripts as _served\n\n"
-        "globals().update(_served())\n"
-        "del _served\n"
-    ),
-}
+#: The project directory's packages: xlbridge's worksheet functions and scripts for xlwings Server.
+SHIMS = {f"custom_{kind}/__init__.py": (
+    f'"""Written by xlbridge serve: xlbridge\'s {what} for xlwings Server,\n'
+    f'{each} in a worker process with a time limit (xlbridge.excel.server_pool)."""\n'
+    f"from xlbridge.excel.server_pool import served_{kind} as _served\n\n"
+    "globals().update(_served())\n"
+    "del _served\n"
+) for kind, what, each in (("functions", "worksheet functions", "each call run"), ("scripts", "scripts", "each run"))}
 
 LICENCE_HELP = (
     "xlwings Server needs a licence key: set XLWINGS_LICENSE_KEY to your xlwings key, "

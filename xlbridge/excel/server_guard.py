@@ -389,7 +389,3 @@ def guarded_protocol(header_seconds: float) -> type:
             self.transport.close()
 
     return GuardedH11Protocol
-
-
-__all__ = ["HANDOFF", "MAX_DEPTH", "STAND_IN", "Bodies", "Guard", "Handoff", "guarded_protocol", "host_name",
-           "is_book", "is_function_call", "nests_deeper", "respond"]

@@ -36,11 +36,13 @@ CELL_TIME_LIMIT = ("#xlbridge: {function} took longer than {seconds:g} seconds a
 CELL_MEMORY = ("#xlbridge: {function} needed more memory than the server allows ({mb:,} MB) and was stopped; "
                "check its arguments")
 CELL_STOPPED = "#xlbridge: {function} stopped unexpectedly on the server; try again"
+CELL_TEXTS = {"timeout": CELL_TIME_LIMIT, "memory": CELL_MEMORY, "died": CELL_STOPPED}
 SCRIPT_TIME_LIMIT = ("{script} took longer than {seconds:g} seconds and was stopped (the server's time limit); "
                      "nothing was changed")
 SCRIPT_MEMORY = ("{script} needed more memory than the server allows ({mb:,} MB) and was stopped; nothing was "
                  "changed")
 SCRIPT_STOPPED = "{script} stopped unexpectedly on the server; nothing was changed: try again"
+SCRIPT_TEXTS = {"timeout": SCRIPT_TIME_LIMIT, "memory": SCRIPT_MEMORY, "died": SCRIPT_STOPPED}
 
 WORKER_START_SECONDS = 120  # a worker imports xlwings and xlbridge before its first call
 
@@ -51,12 +53,10 @@ def _worker_main(conn: Any, memory_mb: int) -> None:  # pragma: no cover - runs 
     ``("memory",)`` or ``("error", text)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C reaches the whole group: the server stops its workers
     if memory_mb:
-        try:
+        with contextlib.suppress(ImportError, ValueError, OSError):
             import resource
 
             resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
-        except (ImportError, ValueError, OSError):
-            pass
     quiet_pyodide_probe()
     import xlwings as xw
 
@@ -251,12 +251,8 @@ def pool() -> Pool:
 def _function_answer(label: str, answer: tuple, limits: Limits) -> Any:
     if answer[0] == "ok":
         return answer[1]
-    if answer[0] == "timeout":
-        return CELL_TIME_LIMIT.format(function=label, seconds=limits.time_limit)
-    if answer[0] == "memory":
-        return CELL_MEMORY.format(function=label, mb=limits.memory_mb)
-    if answer[0] == "died":
-        return CELL_STOPPED.format(function=label)
+    if answer[0] in CELL_TEXTS:
+        return CELL_TEXTS[answer[0]].format(function=label, seconds=limits.time_limit, mb=limits.memory_mb)
     raise RuntimeError(f"{label}: {answer[1]}")  # a fault of the server: 500
 
 
@@ -300,7 +296,7 @@ def _served_script(name: str, decorated: Any) -> Any:
         elif answer[0] == "error":
             raise RuntimeError(f"{label}: {answer[1]}")
         else:
-            text = {"timeout": SCRIPT_TIME_LIMIT, "memory": SCRIPT_MEMORY, "died": SCRIPT_STOPPED}[answer[0]]
+            text = SCRIPT_TEXTS[answer[0]]
             book.app.alert(text.format(script=label, seconds=limits.script_time_limit, mb=limits.memory_mb),
                            title="xlbridge")
         return book
@@ -320,6 +316,3 @@ def served_scripts() -> dict[str, Any]:
     from xlbridge.excel import scripts
 
     return {n: _served_script(n, s) for n, s in inspect.getmembers(scripts) if hasattr(s, "__xlscript__")}
-
-
-__all__ = ["Pool", "book_answer", "close", "pool", "served_functions", "served_scripts"]

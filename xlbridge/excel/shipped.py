@@ -14,6 +14,7 @@ from openpyxl import Workbook
 from xlbridge.workbooks import kinds as registry
 from xlbridge.workbooks.kinds import WorkbookKind
 from xlbridge.excel.bundle import lite_files
+from xlbridge.excel.lite import stable_guid
 from xlbridge.rules.problems import N_
 from xlbridge.files.atomic import write_atomically
 
@@ -45,7 +46,7 @@ def save_atomically(wb: Workbook, path: Path, kind: WorkbookKind) -> None:
 
     def write(temp: Path) -> None:
         wb.save(temp)
-        embed_code(temp, kind, guid=_stable_guid(path.name))
+        embed_code(temp, kind, guid=stable_guid(path.name))
 
     # the mode of any new file (0o666 & ~umask), not the 0o600 of a temporary file
     write_atomically(path, write)
@@ -100,14 +101,8 @@ def put_back_code(path: Path, sheets: list[str], report) -> None:
         report.warnings.append(at("workbook", None, "recalc.lite-lost", LITE_LOST,
                                   sheets=" / ".join(sorted({k.button.sheet for k in kinds}))))
         return
-    embed_code(path, fitting[0], guid=_stable_guid(fitting[0].title))
+    embed_code(path, fitting[0], guid=stable_guid(fitting[0].title))
     report.warnings.append(at("workbook", None, "recalc.lite-put-back", LITE_PUT_BACK))
-
-
-def _stable_guid(name: str) -> str:
-    import uuid
-
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, "xlbridge:" + name)).upper()
 
 
 def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force: bool = False,

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -53,10 +54,7 @@ def new_temp(path: Path) -> Path:
 
 def discard(temp: Path | None) -> None:
     if temp is not None:
-        try:
-            temp.unlink()
-        except FileNotFoundError:
-            pass
+        temp.unlink(missing_ok=True)
 
 
 def clear_stale_temps(path: Path, older_than: float = STALE_AFTER_SECONDS) -> list[str]:
@@ -91,13 +89,10 @@ def clear_stale_temps(path: Path, older_than: float = STALE_AFTER_SECONDS) -> li
 
 def current_umask() -> int:
     """This process's umask (read without changing it where the system says it)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
+    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
@@ -132,10 +127,8 @@ def _apply(temp: Path, fd: int, keep: Keep) -> None:
         os.fchown(fd, keep.uid, keep.gid if keep.gid is not None else -1)
         return
     if keep.gid is not None and keep.gid != os.getegid():
-        try:  # a member of the file's group may give it that group
+        with contextlib.suppress(OSError):  # a member of the file's group may give it that group
             os.fchown(fd, -1, keep.gid)
-        except OSError:
-            pass
 
 
 def finish(temp: Path, keep: Keep | None) -> None:
@@ -158,9 +151,8 @@ def sync_folder(folder: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -227,16 +219,13 @@ class Snapshot:
         return cls(after.st_dev, after.st_ino, after.st_size, after.st_mtime_ns, hashlib.sha256(data).hexdigest(),
                    after), data
 
-    def identity(self) -> tuple[int, int, int, int]:
-        return (self.dev, self.ino, self.size, self.mtime_ns)
-
     def matches(self, path: Path) -> bool:
         """Is ``path`` still this very file with this content?"""
         try:
             info = os.stat(path, follow_symlinks=False)
         except FileNotFoundError:
             return False
-        if (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns) != self.identity():
+        if (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns) != (self.dev, self.ino, self.size, self.mtime_ns):
             return False
         digest = hashlib.sha256()
         with open(path, "rb") as handle:
@@ -247,8 +236,3 @@ class Snapshot:
 
 class ChangedWhileReading(OSError):
     """The file changed while it was being read (another program was saving it)."""
-
-
-__all__ = ["Keep", "Snapshot", "ChangedWhileReading", "STALE_AFTER_SECONDS", "clear_stale_temps", "commit",
-           "discard", "finish", "new_temp", "prepare", "sync_folder", "temp_pattern", "usual_mode",
-           "write_atomically"]

@@ -230,6 +230,3 @@ def _sheets_and_language(archive: zipfile.ZipFile) -> tuple[dict[str, str], str]
             return list(sheets.values())
 
     return sheets, language_of(Names())
-
-
-__all__ = ["BUDGET", "Budget", "TooLarge", "check_entries", "check_parts", "damaged", "opened", "signature_problem"]

@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 import posixpath
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 
-from xlbridge.files.package import (CONTENT_TYPES, CT_RELS, REL_DRAWING, Package, add_default, add_override,
-                                    add_relationship, free_name, insert_drawing, is_internal_part, parse_rels,
-                                    relative, rels_name, resolve, retarget)
+from xlbridge.files.package import (CONTENT_TYPES, CT_RELS, REL_DRAWING, Package, add_default, add_relationship,
+                                    add_type, free_name, insert_drawing, is_internal_part, parse_rels, relative,
+                                    rels_name, resolve, retarget)
 
 
 @dataclass(frozen=True)
@@ -35,22 +35,28 @@ class SheetDrawing:
     defaults: dict[str, str]  # part name -> content type of its extension's Default (parts without an Override)
 
 
-def sheet_drawings(source: str | os.PathLike[str] | Mapping[str, bytes] | Package) -> dict[str, SheetDrawing]:
-    """Every worksheet's drawing in ``source`` (a file, a mapping of parts, or a package being read:
-    only the drawings' parts are read), by sheet name."""
-    if isinstance(source, Package):
-        return _sheet_drawings(source)
-    if isinstance(source, Mapping):
-        return _sheet_drawings(Package(source))
-    with zipfile.ZipFile(source) as archive:
-        return _sheet_drawings(Package(archive))
+def sheet_drawings(source: str | os.PathLike[str] | Package) -> dict[str, SheetDrawing]:
+    """Every worksheet's drawing in ``source`` (a file, or a package being read: only the drawings'
+    parts are read), by sheet name."""
+    if not isinstance(source, Package):
+        with zipfile.ZipFile(source) as archive:
+            return sheet_drawings(Package(archive))
+    skip = source.workbook_level()
+    found = {}
+    for sheet, part in source.sheets().items():
+        drawing = source.drawing_of(part)
+        if drawing is None or drawing not in source:
+            continue
+        parts = reached(source, [drawing], skip)
+        found[sheet] = SheetDrawing(sheet, drawing, parts, *types_of(source, parts))
+    return found
 
 
-def reached(package: Package, start: str, skip: set[str]) -> dict[str, bytes]:
-    """``start`` and every part it refers to (recursively, leaving out ``skip``: lower-case names), with their
-    relationship parts, by name, ``start`` first."""
+def reached(package: Package, starts: Iterable[str], skip: Container[str] = frozenset()) -> dict[str, bytes]:
+    """``starts`` (part names as the package has them) and every part they refer to (recursively, leaving
+    out ``skip``: lower-case names), with their relationship parts, by name, in the order reached."""
     parts: dict[str, bytes] = {}
-    queue = [start]
+    queue = list(starts)
     while queue:
         current = queue.pop(0)
         if current in parts:
@@ -70,29 +76,16 @@ def reached(package: Package, start: str, skip: set[str]) -> dict[str, bytes]:
 
 
 def types_of(package: Package, parts: Mapping[str, bytes]) -> tuple[dict[str, str], dict[str, str]]:
-    """The content types of ``parts``: by Override, and by their extension's Default (the others)."""
+    """The content types of ``parts``: by Override, and by their extension's Default (the others but
+    relationship parts)."""
     overrides, defaults = package.content_types()
     typed, by_extension = {}, {}
     for name in parts:
-        if name.endswith(".rels"):
-            continue
         if name.lower() in overrides:
             typed[name] = overrides[name.lower()]
-        elif (ext := posixpath.splitext(name)[1][1:].lower()) in defaults:
+        elif not name.endswith(".rels") and (ext := posixpath.splitext(name)[1][1:].lower()) in defaults:
             by_extension[name] = defaults[ext]
     return typed, by_extension
-
-
-def _sheet_drawings(package: Package) -> dict[str, SheetDrawing]:
-    skip = package.workbook_level()
-    found = {}
-    for sheet, part in package.sheets().items():
-        drawing = package.drawing_of(part)
-        if drawing is None or drawing not in package:
-            continue
-        parts = reached(package, drawing, skip)
-        found[sheet] = SheetDrawing(sheet, drawing, parts, *types_of(package, parts))
-    return found
 
 
 def put(parts: Mapping[str, bytes], overrides: Mapping[str, str], defaults: Mapping[str, str], names: dict[str, str],
@@ -123,13 +116,7 @@ def put(parts: Mapping[str, bytes], overrides: Mapping[str, str], defaults: Mapp
                 return relative(new_source, names[referred])
 
             out[rels_name(new)] = retarget(parts[rels], change)
-        if part in overrides:
-            types = add_override(types, new, overrides[part])
-        elif part in defaults:
-            extension = posixpath.splitext(new)[1][1:]
-            types, fits = add_default(types, extension, defaults[part])
-            if not fits:
-                types = add_override(types, new, defaults[part])
+        types = add_type(types, new, overrides.get(part), defaults.get(part))
     return types
 
 
@@ -173,5 +160,3 @@ def place(drawings: Mapping[str, SheetDrawing], written: Iterable[str], held: Ma
     out[CONTENT_TYPES] = types
     return out
 
-
-__all__ = ["sheet_drawings", "place", "SheetDrawing", "reached", "types_of", "put"]

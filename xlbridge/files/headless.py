@@ -92,10 +92,8 @@ def malformed_xml_part(archive: zipfile.ZipFile) -> str | None:
 
 def macro_enabled(package: Package) -> bool:
     """Is the workbook macro-enabled (its content type, or a VBA project)?"""
-    overrides, _ = package.content_types()
-    book = package.workbook()
-    return "macroenabled" in overrides.get(book.lower(), "").lower() or any(
-        r.type == REL_VBA for r in package.rels(book))
+    return "macroenabled" in workbook_content_type(package).lower() or any(
+        r.type == REL_VBA for r in package.rels(package.workbook()))
 
 
 def workbook_content_type(package: Package) -> str:
@@ -307,19 +305,6 @@ def check_macros(shown: Path, data: bytes, written: Path) -> None:
 # ------------------------------------------------------------------ writing
 
 
-def save_atomically(workbook, path: Path, carry_from: Path | io.BytesIO | None = None,
-                    keep: Keep | None = None) -> None:
-    """Save ``workbook`` to a temporary file beside ``path`` and move it into place;
-    the parts openpyxl drops are carried from ``carry_from`` (an earlier version)."""
-    parts = kept_parts.carried(carry_from) if carry_from is not None else kept_parts.Carried()
-    temp = prepare(path, lambda t: kept_parts.save_keeping(workbook, t, parts), keep)
-    try:
-        commit(temp, path)
-    except BaseException:
-        discard(temp)
-        raise
-
-
 def _write_backup(data: bytes, info: os.stat_result):
     def write(temp: Path) -> None:
         temp.write_bytes(data)
@@ -421,8 +406,3 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Bu
         discard(new)
         discard(old)
     return report
-
-
-__all__ = ["FileProblem", "BookInputError", "LocatedProblem", "recalc_path", "next_sheet_path", "backup_path",
-           "load", "load_bytes",
-           "lock_path", "real_path"]

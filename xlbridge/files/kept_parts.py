@@ -22,17 +22,17 @@ here knows what the kept parts are for.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
-import posixpath
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from xlbridge.files import drawings, othersheets
-from xlbridge.files.package import (CONTENT_TYPES, ROOT_RELS, Package, Rel, add_default, add_override,
-                                    add_relationship, is_internal_part, parse_rels, rels_name, resolve, rewrite)
+from xlbridge.files.package import (CONTENT_TYPES, ROOT_RELS, Package, Rel, add_override, add_relationship, add_type,
+                                    is_internal_part, parse_rels, resolve, rewrite)
 
 #: Root relationships openpyxl writes itself (their last path segment).
 OPENPYXL_ROOT = frozenset({"officeDocument", "core-properties", "extended-properties", "custom-properties"})
@@ -64,59 +64,27 @@ class Carried:
     vba: Extras = field(default_factory=Extras)  # parts only (no root relationships)
     others: dict[str, othersheets.OtherSheet] = field(default_factory=dict)
 
-    def __bool__(self) -> bool:
-        return bool(self.extras or self.drawings or self.vba.parts or self.others)
-
 
 def package_extras(package: Package) -> Extras:
     """The package-level parts of ``package`` that openpyxl does not write."""
-    skip = package.workbook_level()
-    overrides, defaults = package.content_types()
     rels = tuple(r for r in package.rels("") if is_internal_part(r) and r.type.rsplit("/", 1)[-1] not in OPENPYXL_ROOT)
-    parts: dict[str, bytes] = {}
-    queue = [package.find(resolve("", r.target)) for r in rels]
-    while queue:
-        current = queue.pop(0)
-        if current is None or current in parts:
-            continue
-        parts[current] = package.read(current) or b""
-        own = package.find(rels_name(current))
-        if own is None:
-            continue
-        parts[own] = package.read(own) or b""
-        for rel in parse_rels(parts[own]):
-            if is_internal_part(rel):
-                referred = package.find(resolve(current, rel.target))
-                if referred is not None and referred.lower() not in skip:
-                    queue.append(referred)
-    typed = {n: overrides[n.lower()] for n in parts if n.lower() in overrides}
-    by_extension = {n: defaults[ext] for n in parts if n not in typed and not n.endswith(".rels")
-                    and (ext := posixpath.splitext(n)[1][1:].lower()) in defaults}
-    return Extras(tuple(r for r in rels if package.find(resolve("", r.target)) in parts), parts, typed, by_extension)
+    starts = [found for r in rels if (found := package.find(resolve("", r.target))) is not None]
+    parts = drawings.reached(package, starts, package.workbook_level())
+    return Extras(tuple(r for r in rels if package.find(resolve("", r.target)) in parts), parts,
+                  *drawings.types_of(package, parts))
 
 
 def vba_parts(package: Package) -> dict[str, bytes]:
     """The workbook's VBA project with everything it refers to (a signature), by name."""
     book = package.workbook()
-    queue = [resolve(book, r.target) for r in package.rels(book) if r.type == REL_VBA and is_internal_part(r)]
-    parts: dict[str, bytes] = {}
-    while queue:
-        name = package.find(queue.pop(0))
-        if name is None or name in parts:
-            continue
-        parts[name] = package.read(name) or b""
-        own = package.find(rels_name(name))
-        if own is not None:
-            parts[own] = package.read(own) or b""
-            queue += [resolve(name, r.target) for r in package.rels(name) if is_internal_part(r)]
-    return parts
+    return drawings.reached(package, [found for r in package.rels(book) if r.type == REL_VBA and is_internal_part(r)
+                                      and (found := package.find(resolve(book, r.target))) is not None])
 
 
 def vba_extras(package: Package) -> Extras:
     """The VBA project's parts with their content types (written back where openpyxl did not)."""
     parts = vba_parts(package)
-    overrides, _ = package.content_types()
-    return Extras((), parts, {n: overrides[n.lower()] for n in parts if n.lower() in overrides}, {})
+    return Extras((), parts, drawings.types_of(package, parts)[0], {})
 
 
 def carried(source: str | os.PathLike[str] | IO[bytes]) -> Carried:
@@ -136,12 +104,7 @@ def _with_extras(extras: Extras, root_rels: bytes, types: bytes, written: set[st
             root_rels, _ = add_relationship(root_rels, rel.type, rel.target)
     parts = {n: data for n, data in extras.parts.items() if n.lower() not in written}
     for name in parts:
-        if name in extras.overrides:
-            types = add_override(types, name, extras.overrides[name])
-        elif name in extras.defaults:
-            types, fits = add_default(types, posixpath.splitext(name)[1][1:], extras.defaults[name])
-            if not fits:
-                types = add_override(types, name, extras.defaults[name])
+        types = add_type(types, name, extras.overrides.get(name), extras.defaults.get(name))
     return parts, root_rels, types
 
 
@@ -173,17 +136,14 @@ def _finish(carried: Carried, held: dict[str, bytes], written: list[str]) -> dic
     """Every part still to write: the held ones completed, the extras and the drawings."""
     out = dict(held)
     taken = {n.lower() for n in written} | {n.lower() for n in held}
-    if carried.extras and ROOT_RELS in out and CONTENT_TYPES in out:
-        parts, out[ROOT_RELS], out[CONTENT_TYPES] = _with_extras(carried.extras, out[ROOT_RELS], out[CONTENT_TYPES],
-                                                                 taken)
-        out.update(parts)
-        taken |= {n.lower() for n in parts}
-    if carried.vba.parts and ROOT_RELS in out and CONTENT_TYPES in out:
-        parts, out[ROOT_RELS], out[CONTENT_TYPES] = _with_extras(carried.vba, out[ROOT_RELS], out[CONTENT_TYPES], taken)
-        for name, content_type in carried.vba.overrides.items():  # also for the parts openpyxl wrote back
-            out[CONTENT_TYPES] = add_override(out[CONTENT_TYPES], name, content_type)
-        out.update(parts)
-        taken |= {n.lower() for n in parts}
+    for extras in (carried.extras, carried.vba):
+        if extras.parts and ROOT_RELS in out and CONTENT_TYPES in out:
+            parts, out[ROOT_RELS], out[CONTENT_TYPES] = _with_extras(extras, out[ROOT_RELS], out[CONTENT_TYPES], taken)
+            if extras is carried.vba:  # its content types also for the parts openpyxl wrote back
+                for name, content_type in extras.overrides.items():
+                    out[CONTENT_TYPES] = add_override(out[CONTENT_TYPES], name, content_type)
+            out.update(parts)
+            taken |= {n.lower() for n in parts}
     if carried.drawings:
         out = drawings.place(carried.drawings, [n for n in written if n not in out], out)
     if carried.others:
@@ -234,17 +194,8 @@ def save_keeping(workbook, target: str | os.PathLike[str], carried: Carried) -> 
     which closes the file when the save fails (openpyxl's own save leaves it
     open: on a full disk, its flush fails again later, when it is collected)."""
     detach_drawings(workbook, carried)
-    try:
-        from openpyxl.writer.excel import ExcelWriter
-    except ImportError:  # an openpyxl without it: save, then complete the file (a second pass)
-        workbook.save(target)
-        if not carried:
-            return
-        with zipfile.ZipFile(target) as archive:
-            names = archive.namelist()
-            held = {n: archive.read(n) for n in names if _held(carried, n)}
-        rewrite(target, _finish(carried, held, [n for n in names if n not in held]))
-        return
+    from openpyxl.writer.excel import ExcelWriter
+
     # what openpyxl's own save_workbook does, with the completing zip
     workbook.properties.modified = dt.datetime.now(tz=dt.timezone.utc).replace(tzinfo=None)
     archive = _KeepingZip(Path(target), carried)
@@ -252,10 +203,8 @@ def save_keeping(workbook, target: str | os.PathLike[str], carried: Carried) -> 
         ExcelWriter(workbook, archive).save()
     except BaseException:
         archive.abandon()
-        try:
+        with contextlib.suppress(OSError):  # a full disk again: the save's own error says what went wrong
             archive.close()
-        except OSError:  # a full disk again: the save's own error says what went wrong
-            pass
         raise
 
 
@@ -273,6 +222,3 @@ def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -
     rewrite(target, {**parts, ROOT_RELS: root_rels, CONTENT_TYPES: types})
     return True
 
-
-__all__ = ["Carried", "Extras", "carried", "package_extras", "save_keeping", "carry_over", "detach_drawings",
-           "vba_parts", "OPENPYXL_ROOT", "REL_VBA"]

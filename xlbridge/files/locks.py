@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import time
@@ -63,14 +64,14 @@ def held_by_another(path: Path) -> bool:
     except OSError:
         return False
     try:
-        for lock, unlock in ((fcntl.flock, fcntl.flock), (fcntl.lockf, fcntl.lockf)):
+        for lock in (fcntl.flock, fcntl.lockf):
             try:
                 lock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except OSError as error:
                 if error.errno in _CONTENTION:
                     return True
                 continue  # e.g. a file system without such locks
-            unlock(fd, fcntl.LOCK_UN)
+            lock(fd, fcntl.LOCK_UN)
         return False
     finally:
         os.close(fd)
@@ -137,10 +138,9 @@ class RunLock:
         if fd is None:
             return
         try:
-            try:
-                os.unlink(self.path)  # while holding it: see the module docstring
-            except OSError:
-                pass  # e.g. another user's lock file in a sticky folder: it stays, harmless
+            # while holding it (see the module docstring); another user's lock file in a sticky folder stays, harmless
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
             fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
@@ -154,7 +154,3 @@ class RunLock:
         except Timeout:
             raise Busy(str(self.path)) from None
         self._fallback = lock
-
-
-__all__ = ["Busy", "RunLock", "excel_owner_files", "held_by_another", "libreoffice_lock_file", "open_in_excel",
-           "open_in_libreoffice"]

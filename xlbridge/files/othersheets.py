@@ -22,17 +22,14 @@ from dataclasses import dataclass
 from xml.etree import ElementTree as ET
 
 from xlbridge.files.drawings import put, reached, types_of
-from xlbridge.files.package import (CONTENT_TYPES, NS_MAIN, NS_R, REL_WORKSHEET, Package, add_override, free_name,
-                                    is_internal_part, relative, rels_name, resolve, xml_attr)
+from xlbridge.files.package import (CONTENT_TYPES, NS_MAIN, NS_R, REL_WORKSHEET, RELATIONSHIP, Package,
+                                    add_override, free_name, is_internal_part, relative, rels_name, resolve, xml_attr)
 from xlbridge.workbooks.openpyxl_book import SET_ASIDE
-
-__all__ = ["OtherSheet", "other_sheets", "set_aside", "restore", "SET_ASIDE"]
 
 CT_WORKSHEET = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
 #: The empty worksheet openpyxl reads in the place of a sheet that is not one.
 PLACEHOLDER = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="{NS_MAIN}">'
                f'<sheetPr codeName="{SET_ASIDE}"/><sheetData/></worksheet>').encode()
-_RELATIONSHIP = re.compile(rb"<(?:[\w.-]+:)?Relationship\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
 
 
 @dataclass(frozen=True)
@@ -63,7 +60,7 @@ def other_sheets(package: Package) -> dict[str, OtherSheet]:
         part = package.find(resolve(book, rel.target)) if rel is not None and rel.type != REL_WORKSHEET else None
         if part is None:
             continue
-        parts = reached(package, part, skip)
+        parts = reached(package, [part], skip)
         found[sheet.get("name", "")] = OtherSheet(sheet.get("name", ""), rel.id, rel.type, part, parts,
                                                   *types_of(package, parts))
     return found
@@ -86,7 +83,7 @@ def _relink(rels_xml: bytes, links: dict[str, dict[str, str]]) -> bytes:
         key = (rid.group(2) or rid.group(3) or b"").decode() if rid else ""
         return _with(element, **links[key]) if key in links else element
 
-    return _RELATIONSHIP.sub(one, rels_xml)
+    return RELATIONSHIP.sub(one, rels_xml)
 
 
 def _without_override(types_xml: bytes, part: str) -> bytes:

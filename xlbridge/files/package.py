@@ -300,7 +300,19 @@ def add_default(types_xml: bytes, extension: str, content_type: str) -> tuple[by
     return append_to_root(types_xml, outline, element), True
 
 
-_RELATIONSHIP = re.compile(rb"<(?:[\w.-]+:)?Relationship\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
+def add_type(types_xml: bytes, part: str, override: str | None, default: str | None) -> bytes:
+    """[Content_Types].xml typing ``part`` by its ``override``, or by its extension's ``default``
+    (an Override where the package's Default for that extension is another type)."""
+    if override is not None:
+        return add_override(types_xml, part, override)
+    if default is not None:
+        types_xml, fits = add_default(types_xml, posixpath.splitext(part)[1][1:], default)
+        if not fits:
+            return add_override(types_xml, part, default)
+    return types_xml
+
+
+RELATIONSHIP = re.compile(rb"<(?:[\w.-]+:)?Relationship\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
 _ATTRIBUTE = re.compile(rb"([\w:.-]+)\s*=\s*(\"[^\"]*\"|'[^']*')")
 
 
@@ -322,7 +334,7 @@ def retarget(rels_xml: bytes, change: Callable[[str, bool], str | None]) -> byte
         start, end = target.span(2)
         return element[:start] + f'"{xml_attr(new)}"'.encode() + element[end:]
 
-    return _RELATIONSHIP.sub(one, rels_xml)
+    return RELATIONSHIP.sub(one, rels_xml)
 
 
 # ------------------------------------------------------------------ writing a package

@@ -51,6 +51,3 @@ def describe_os_error(name: object, error: OSError) -> str:
 
 def from_os_error(name: object, error: OSError) -> FileProblem:
     return FileProblem(describe_os_error(name, error))
-
-
-__all__ = ["FileProblem", "describe_os_error", "from_os_error", "LOCKED"]

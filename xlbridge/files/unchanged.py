@@ -42,8 +42,6 @@ from xlbridge.workbooks.record import Record, read_record
 from xlbridge.workbooks.write import _same as same  # the diff's comparison of a computed cell
 from xlbridge.workbooks.localised import Localised, language_of, localised
 
-__all__ = ["CalamineBook", "Changes", "NotFast", "differs_from_openpyxl", "typed_since", "unchanged_report"]
-
 #: What openpyxl and calamine read differently, in a worksheet's or the shared strings' XML: a formula, phonetic
 #: text, merged cells, a number kept as "6.0", with an exponent or of 16 digits and more; an error value or an ISO
 #: date cell; escaped text.  (Three searches, each with a literal start: one with alternatives costs five times more.)
