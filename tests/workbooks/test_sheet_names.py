@@ -65,12 +65,19 @@ def test_next_follows_excel_s_sheet_name_rules(sources, tmp_path: Path, name: st
     assert _refused(lambda: next_sheet_path(path, name=name), path) == [("Season", "J19", code)]
 
 
-@pytest.mark.parametrize("name, where", [("t14", ("Season", "J18")), ("T14", ("Season", "J18")),
-                                         ("xlbridge", ("xlbridge", None)), ("XLBRIDGE", ("xlbridge", None)),
-                                         ("chart", ("Chart", None))])
+@pytest.mark.parametrize("name, where", [("t14", ("Season", "J18")), ("T14", ("Season", "J18"))])
 def test_next_tells_names_apart_without_case_as_excel_does(sources, tmp_path: Path, name: str, where) -> None:
     path = _copy(sources["bridgemania"], tmp_path)
     assert _refused(lambda: next_sheet_path(path, name=name), path) == [(*where, "bm.next.exists")]
+
+
+@pytest.mark.parametrize("name", ["xlbridge", "XLBRIDGE", "chart", "messaggi"])
+def test_a_name_xlbridge_keeps_is_refused_as_such_even_where_a_sheet_has_it(sources, tmp_path: Path,
+                                                                           name: str) -> None:
+    """Every workbook has its Messages sheet and its record: their names are refused for being xlbridge's
+    (in any language and case), not for being there."""
+    path = _copy(sources["bridgemania"], tmp_path)
+    assert _refused(lambda: next_sheet_path(path, name=name), path) == [("Season", "J19", "sheet.name.reserved")]
 
 
 def test_a_name_of_31_characters_is_added(sources, tmp_path: Path) -> None:
@@ -113,7 +120,7 @@ def test_a_scorer_s_own_sheet_named_xlbridge_is_a_problem_never_overwritten(sour
 
 @pytest.mark.parametrize("kind, title, replace", [
     ("tbf-club", "XLBridge", "xlbridge"), ("tbf-club", "CORRECTIONS", None), ("heeg", "CORRECTIONS", None),
-    ("heeg", "messages", None), ("se-masterpoints", "MESSAGES", None), ("bridgemania", "corrections", None)])
+    ("heeg", "messages", "Messages"), ("se-masterpoints", "MESSAGES", "Messages"), ("bridgemania", "corrections", None)])
 def test_a_sheet_named_like_xlbridge_s_own_in_another_case_is_a_problem(sources, tmp_path: Path, kind: str,
                                                                         title: str, replace: str | None) -> None:
     path = with_sheet(sources[kind], tmp_path / "case.xlsx", title, replace=replace)

@@ -127,9 +127,13 @@ def built(kind: WorkbookKind, blank: bool) -> Workbook:
     """The workbook of ``kind`` in its language (:func:`~xlbridge.workbooks.localised.built_in`)."""
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.recalc import recalculate
-    from xlbridge.workbooks.localised import built_in
+    from xlbridge.language import speaking
+    from xlbridge.workbooks.localised import built_in, localised
+    from xlbridge.workbooks.messages import add_messages_sheet
 
     workbook = built_in(kind.builder(), kind.language, blank)
+    with speaking(kind.language):
+        add_messages_sheet(localised(OpenpyxlBook(workbook), kind.language))
     # recalculated once, as it is: it writes no cell (the builder filled them) but the record of
     # this recalculation, so that the scorer's first change already shows as "your change" on Corrections
     recalculate(OpenpyxlBook(workbook), language=kind.language, when="-")

@@ -81,6 +81,7 @@ class Layout:
     header_font: str = "#FFFFFF"  # bold
     more_headers: tuple[Area, ...] = ()  # header cells of further tables, in the same look
     widths: tuple[float, ...] = ()
+    wrap_columns: tuple[int, ...] = ()  # columns (1: A) whose text wraps, as the column's style (cells written later too)
     number_formats: tuple[tuple[Area, str], ...] = ()
     fills: tuple[tuple[Area, str], ...] = ()
     freeze: tuple[int, int] | None = None

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from xlbridge.language import N_, _
 from xlbridge.rules.problems import Problem
-from xlbridge.workbooks.book import BookAdapter
+from xlbridge.workbooks.book import BookAdapter, Layout
 from xlbridge.workbooks.plan import LocatedProblem, Report
 from xlbridge.workbooks.record import DAMAGED_CODE, FOREIGN_CODE, TOO_LARGE_CODE, TYPED_OVER_CODE
 from xlbridge.workbooks.localised import Localised
@@ -38,6 +38,13 @@ DONE_CHANGED = N_("Recalculated {cells} cells; {changed} earlier values changed 
 DONE_EMPTY = N_("Nothing is filled in yet: type the results in the yellow cells (see the How to sheet), then "
                 "{action} again{how}.")
 DONE_WARNINGS = N_(" {count} warning(s): see the Messages sheet.")
+#: What the Messages sheet of a new workbook says until a recalculation has something to say.
+NONE_YET = N_("No messages yet: each recalculation that finds a problem or a warning lists it here, with its cell.")
+#: Column B holds a whole cell reference: a sheet name (at most 31 characters), "!", a cell.
+REFERENCE_WIDTH = 41
+#: The look of the Messages sheet.  Every built workbook has it from the start (``add_messages_sheet``),
+#: since xlwings Lite cannot size columns: a click only writes values into it.
+LAYOUT = Layout(widths=(100, REFERENCE_WIDTH), wrap_columns=(1,), orientation="landscape", fit_width=True)
 NOTHING_WRITTEN = N_("nothing was written: fix the {count} problem(s) at their cells, then {action} again{how}")
 
 
@@ -73,6 +80,20 @@ def _unmark(book: BookAdapter, messages: Sequence[Sequence[object]], names: Sequ
             if sheet in names:
                 row, col = cell_position(address)
                 book.fill(sheet, row, col, INPUT)
+
+
+def add_messages_sheet(book: BookAdapter) -> None:
+    """Give a new workbook its Messages sheet, laid out, right after its first sheet
+    (before the sheets a season adds and the hidden record at the end)."""
+    names = book.sheet_names()
+    book.add_sheet(MESSAGES, after=names[0] if names else None)
+    book.lay_out(MESSAGES, LAYOUT)
+    book.write(MESSAGES, 1, 1, [[_(NONE_YET)]])
+
+
+def _quiet(old: Sequence[Sequence[object]]) -> bool:
+    """The Messages sheet lists nothing a quiet run must clear: at most its first line."""
+    return not any(value not in (None, "") for line in old[1:] for value in line)
 
 
 def done_text(report: Report, how: str = "") -> str:
@@ -114,10 +135,15 @@ def report_problems(book: BookAdapter, problems: Sequence[LocatedProblem], done:
             book.alert(done)
         return
     if MESSAGES not in names:
-        book.add_sheet(MESSAGES)
+        book.add_sheet(MESSAGES, after=names[0] if names else None)
+        book.lay_out(MESSAGES, LAYOUT)
         old = []
     else:
         old = book.read(MESSAGES)
+        if not problems and not warnings and _quiet(old):  # nothing to clear: the sheet stays as it is
+            if done:
+                book.alert(done)
+            return
     if clear_old:  # remove the marks of the previous run
         _unmark(book, old, names)
     rows: list[list[object]] = [[_(HEADER_PROBLEMS) if problems else (done or _("No problems.")), None]]
@@ -131,6 +157,7 @@ def report_problems(book: BookAdapter, problems: Sequence[LocatedProblem], done:
             rows.append([str(p), f"{p.shown_sheet}!{p.cell}" if marked else None])
     rows += [[None, None]] * (max(len(old), 1) - len(rows))
     book.write(MESSAGES, 1, 1, rows)
+    book.lay_out(MESSAGES, LAYOUT)  # headless: the new lines wrap too (xlwings: nothing to send)
     for marked, colour in ((warnings, WARNING_MARK), (problems, MARK)):
         for p in marked:
             if p.cell and p.sheet in names and p.code not in NOT_MARKED:

@@ -239,6 +239,11 @@ class OpenpyxlBook(_ReadOnce):
                 self.fill(sheet, row, col, layout.header_fill)
         for col, width in enumerate(layout.widths, start=1):
             ws.column_dimensions[column_letter(col)].width = width
+        for col in layout.wrap_columns:
+            wrap = Alignment(wrap_text=True, vertical="top")
+            ws.column_dimensions[column_letter(col)].alignment = wrap
+            for (cell,) in ws.iter_rows(min_col=col, max_col=col):
+                cell.alignment = wrap
         for area, number_format in layout.number_formats:
             for row, col in cells_of(area):
                 ws.cell(row=row, column=col).number_format = number_format

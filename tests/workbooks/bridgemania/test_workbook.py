@@ -209,7 +209,7 @@ def test_blank_template(tmp_path):
     assert main(["new", "bridgemania", str(tmp_path / "t.xlsx"), "--blank", "--lang", "en"]) == 0
     wb = load_workbook(tmp_path / "t.xlsx")
     # last, hidden, the record of the recalculation it was built with (workbooks/record.py)
-    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Chart", "Participation", "How to", RECORD]
+    assert wb.sheetnames == ["Season", "Messages", "Blank tournament", "Championship", "Chart", "Participation", "How to", RECORD]
     assert [wb["Season"].cell(4, c).value for c in (1, 2, 3, 4, 5, 7, 8, 10, 11, 12)] == [
         "Pair", "Player 1", "Player 2", "Name", "Lot", "Guest", "Name", "Tournament", "Date", "Host"]
     assert wb["Season"]["A5"].value is None
@@ -229,7 +229,7 @@ def test_a_blank_season_recalculated_says_nothing_is_filled_in(tmp_path):
     assert is_done_message(done_text(report), empty=True)
     assert done_text(report).startswith("Nothing is filled in yet: type the results in the yellow cells")
     wb = load_workbook(path)
-    assert wb.sheetnames == ["Season", "Blank tournament", "Championship", "Chart", "Participation", "How to", "xlbridge"]
+    assert wb.sheetnames == ["Season", "Messages", "Blank tournament", "Championship", "Chart", "Participation", "How to", "xlbridge"]
     assert wb["xlbridge"].sheet_state == "hidden"  # the record of this recalculation
 
 

@@ -78,7 +78,7 @@ def fill(cell) -> str | None:
 @pytest.mark.slow
 def test_layout_mirrors_the_heeg_spreadsheet(built):
     wb = load_workbook(built)
-    assert wb.sheetnames[:7] == ["Season", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to"]
+    assert wb.sheetnames[:8] == ["Season", "Messages", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to"]
     ws = wb["Evening 2025-09-04"]
     assert [c.value for c in ws[1]] == ["Pair", "Names", "Line", "R1", "R2", "R3", "R4", "R5", "R6", "C", "C", "MP",
                                         "max", "inv", "EGS", "%", "tot vandaag", "periode", "jaar", "eind 1",
@@ -337,7 +337,7 @@ def test_the_blank_template_is_empty_and_recalculates(tmp_path, built_once):
     path = built_once("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     # last, hidden, the record of the recalculation it was built with (workbooks/record.py)
-    assert wb.sheetnames == ["Season", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to", RECORD]
+    assert wb.sheetnames == ["Season", "Messages", "Year", "Period 1", "Period 2", "Period 3", "Chart", "How to", RECORD]
     assert wb["Season"]["B4"].value is None and wb["Season"]["C12"].value is None
     assert "no evening played yet" in wb["Period 1"]["A1"].value
     assert wb["Chart"]["A1"].value.startswith("No evening played yet") and wb["Chart"]["A6"].value is None

@@ -73,6 +73,10 @@ def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None,
         raise BookInputError([at(d.SEASON, d.CALENDAR.cell("tournament", where.calendar[-1][0]), "bm.next.no-number",
                                  "the next tournament's name cannot follow from {last!r} (no number at its end): "
                                  "give the name of the new tournament", last=ids[-1])])
+    own = name_problem(tid)  # a name Excel or xlbridge keeps (Messages is in every workbook): before "is there"
+    if own is not None:
+        raise BookInputError([LocatedProblem(d.SEASON, d.CALENDAR.cell("tournament", where.last_calendar_row + 1),
+                                             own)])
     folded = tid.casefold()  # Excel tells sheet names apart without case
     sheet = next((n for n in names if folded in (n.casefold(), shown_name(n).casefold())), None)
     listed = next((t for t in ids if t.casefold() == folded), None)
