@@ -57,10 +57,39 @@ def _late_heeg_correction(path: Path) -> None:
     wb.save(path)
 
 
+def _clicked_with_a_problem(path: Path) -> None:
+    """A text typed over the first MP of the first evening, then the Excel click's steps on the file: the
+    Messages sheet lists the problem with its cell (headless, a refused run writes nothing)."""
+    from xlbridge.language import sheet_name, speaking
+    from xlbridge.workbooks.heeg import EVENING_PREFIX, evening_table
+    from xlbridge.workbooks.localised import language_of, localised
+    from xlbridge.workbooks.messages import clear_marks, report_problems
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.plan import BookInputError
+    from xlbridge.workbooks.recalc import recalculate
+
+    wb = load_workbook(path)
+    language = language_of(OpenpyxlBook(wb))
+    prefix = sheet_name(EVENING_PREFIX, language)
+    ws = next(ws for ws in wb.worksheets if ws.title.startswith(prefix))
+    table = evening_table(6, ["1"])
+    ws.cell(table.first_row, table.col("r1")).value = "zes"
+    book = localised(OpenpyxlBook(wb), language)
+    with speaking(language), pytest.raises(BookInputError) as refused:
+        clear_marks(book)
+        recalculate(book, language=language)
+    with speaking(language):
+        report_problems(book, refused.value.problems, clear_old=False)
+    wb.save(path)
+
+
 #: demos printed once more after a late correction, for the Corrections sheet it adds
 LATE_CORRECTIONS = {"corrected/heeg-demo.xlsx": _late_heeg_correction}
-#: every shipped workbook and template, and the corrected demos: one picture of each sheet kind
-RENDERED = [f"{p.parent.name}/{p.name}" for p in SHIPPED] + list(LATE_CORRECTIONS)
+#: demos printed in another state (as the scorer meets it), by label: (shipped file, the change)
+PREPARED = {**{label: (Path(label).name, change) for label, change in LATE_CORRECTIONS.items()},
+            "problem/heeg-demo.xlsx": ("heeg-demo.xlsx", _clicked_with_a_problem)}
+#: every shipped workbook and template, and the prepared demos: one picture of each sheet kind
+RENDERED = [f"{p.parent.name}/{p.name}" for p in SHIPPED] + list(PREPARED)
 CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
 #  separator ',', quote '"', UTF-8, from line 1, language default, quoted fields not as text,
 #  detect special numbers, cell contents NOT as shown (raw values), no formulas, keep spaces,
@@ -185,11 +214,12 @@ def converted(tmp_path_factory) -> Converted:
     files["control"] = stage / "control.xlsx"
     control_workbook(files["control"])
     run_soffice(profile, CSV_FILTER, outdir, list(files.values()))
-    for label, correct in LATE_CORRECTIONS.items():  # printed only (the Corrections sheet a late change adds)
-        files[label] = stage / f"corrected__{Path(label).stem}.xlsx"
-        shutil.copy2(ROOT / "workbooks" / Path(label).name, files[label])
-        correct(files[label])
-        recalc_path(files[label], backup=False, when="2026-11-30 12:00")
+    for label, (name, change) in PREPARED.items():  # printed only (the Corrections a late change adds, ...)
+        files[label] = stage / f"{Path(label).parent.name}__{Path(label).stem}.xlsx"
+        shutil.copy2(ROOT / "workbooks" / name, files[label])
+        change(files[label])
+        if label in LATE_CORRECTIONS:
+            recalc_path(files[label], backup=False, when="2026-11-30 12:00")
     files["hidden"] = stage / "hidden.xlsx"
     hidden_workbook(files["hidden"])
     # one PDF per workbook, all in one soffice run: the demos' checks below and the pictures (RENDERED)
@@ -589,3 +619,19 @@ def test_a_hidden_sheet_does_not_print(converted):
     sheets = printed_sheets(load_workbook(converted.files["hidden"]), pdf, pdf_outline(pdf))
     assert [(s.name, s.hidden, s.pages) for s in sheets] == [("Shown", False, [1]), ("Record", True, [])]
     assert "printed" in pdf_text(pdf) and "never" not in pdf_text(pdf)
+
+
+def test_the_messages_sheet_prints_each_message_and_its_whole_reference(converted):
+    """Issue 26, point 3: in Excel column A kept its default width and the reference in B was cut
+    ("Avond 202Avond 2026-09-17!L5")."""
+    label = "problem/heeg-demo.xlsx"
+    pdf = converted.pdf(label)
+    wb = load_workbook(converted.files[label])
+    sheets = {s.name: s for s in printed_sheets(wb, pdf, pdf_outline(pdf))}
+    ws = wb["Meldingen"]
+    message, reference = ws["A2"].value, ws["B2"].value
+    assert reference.startswith("Avond ") and reference.endswith("!D2") and message.startswith(reference[:-3] + ", D2: ")
+    pages = pdf_text(pdf).split("\f")
+    printed = " ".join(" ".join(pages[p - 1] for p in sheets["Meldingen"].pages).split())
+    assert " ".join(message.split()) in printed and reference in printed
+    assert len(sheets["Meldingen"].pages) == 1
