@@ -639,8 +639,11 @@ scenario("E-BOOK-MERGED-COMPUTED")(lambda ctx: edited_file(
 @scenario("E-BOOK-MERGED-FAR")
 def _(ctx):
     Path(BOOK).write_bytes(ctx.sources("tbf-club"))
-    sheet = zipfile.ZipFile(BOOK).read("xl/worksheets/sheet2.xml")  # How to: openpyxl would make 17 billion cells
-    rewrite(BOOK, {"xl/worksheets/sheet2.xml": sheet.replace(
+    from tools.attacks.bounds import worksheet
+
+    part = worksheet(Path(BOOK), "How to")  # openpyxl would make 17 billion cells
+    sheet = zipfile.ZipFile(BOOK).read(part)
+    rewrite(BOOK, {part: sheet.replace(
         b"</sheetData>", b'</sheetData><mergeCells count="1"><mergeCell ref="A1000:XFD1048576"/></mergeCells>', 1)})
     return recalc_file()
 

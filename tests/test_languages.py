@@ -110,8 +110,8 @@ def heeg_books(tmp_path_factory):
 def test_heeg_is_dutch_unless_asked(heeg_books):
     dutch, english = (load_workbook(p) for p in heeg_books)
     assert KINDS["heeg"].language == "nl"
-    assert dutch.sheetnames[:3] == ["Seizoen", "Jaar", "Periode 1"] and "Uitleg" in dutch.sheetnames
-    assert english.sheetnames[:3] == ["Season", "Year", "Period 1"] and "How to" in english.sheetnames
+    assert dutch.sheetnames[:4] == ["Seizoen", "Meldingen", "Jaar", "Periode 1"] and "Uitleg" in dutch.sheetnames
+    assert english.sheetnames[:4] == ["Season", "Messages", "Year", "Period 1"] and "How to" in english.sheetnames
     evening = next(ws for ws in dutch.worksheets if ws.title.startswith("Avond "))
     assert [c.value for c in evening[1]][:3] == ["Paar", "Namen", "Lijn"]
     assert dutch["Seizoen"]["A1"].value == "Seizoen Bridge club Heeg (xlbridge)"
