@@ -39,12 +39,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+import math
 from typing import Any
 
 from xlbridge.language import _, label
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text, is_blank
 from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, column_letter
+from xlbridge.workbooks.fontwidths import BOLD_11
 from xlbridge.workbooks.plan import Block, LocatedProblem, at
 
 #: The house colours (``#RRGGBB``): typed cells are light yellow, headers dark blue
@@ -82,6 +84,15 @@ def choice(label_id: str, allowed: Sequence[str], typed: Any, language: str | No
 def cell_ref(row: int, col: int) -> str:
     """``cell_ref(7, 4) == "D7"`` (remembered: a click asks for every typed cell's, docs/performance.md)."""
     return f"{column_letter(col)}{row}"
+
+
+def word_width(header: str) -> float:
+    """The column width (Excel's unit: characters of Calibri 11) that shows the widest word of ``header``
+    whole in the bold header font: a header wraps between its words, never inside one.  A character not
+    measured counts as wide as ``W``."""
+    pixels = max((sum(BOLD_11.get(ch, BOLD_11["W"]) for ch in word) for word in header.split()), default=0.0)
+    # Excel shows a width w as 7 w + 5 pixels; a cell keeps about 3 pixels clear on each side
+    return math.ceil((pixels + 6 - 5) / 7 * 4) / 4 if pixels else 0.0
 
 
 @dataclass(frozen=True)
@@ -349,7 +360,7 @@ class SheetSpec:
                 col = t.first_col + offset
                 widths += [0.0] * (col - len(widths))
                 if not widths[col - 1]:
-                    widths[col - 1] = c.width
+                    widths[col - 1] = max(c.width, word_width(c.text()))
         return tuple(w or 8.43 for w in widths)
 
     def layout(self, rows: int = 0, *, title: bool | None = None,

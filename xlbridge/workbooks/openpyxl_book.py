@@ -221,20 +221,21 @@ class OpenpyxlBook(_ReadOnce):
         ws.sheet_view.selection[0].sqref = cell
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
-        from openpyxl.styles import Alignment, Font
+        from openpyxl.styles import Alignment
+        from xlbridge.workbooks.style import font
 
         ws = self._ws(sheet)
         if layout.title:
-            ws["A1"].font = Font(bold=True, size=14)
+            ws["A1"].font = font(bold=True, size=14)
         for row, col in layout.titles:
-            ws.cell(row=row, column=col).font = Font(bold=True, size=14)
+            ws.cell(row=row, column=col).font = font(bold=True, size=14)
         for row, col in layout.bold:
-            ws.cell(row=row, column=col).font = Font(bold=True)
-        font = Font(bold=True, color="FF" + layout.header_font.lstrip("#").upper())
+            ws.cell(row=row, column=col).font = font(bold=True)
+        header = font(bold=True, color="FF" + layout.header_font.lstrip("#").upper())
         for area in layout.headers():
             for row, col in cells_of(area):
                 cell = ws.cell(row=row, column=col)
-                cell.font = font
+                cell.font = header
                 cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
                 self.fill(sheet, row, col, layout.header_fill)
         for col, width in enumerate(layout.widths, start=1):

@@ -16,10 +16,17 @@ from openpyxl.utils import get_column_letter
 
 from xlbridge.workbooks.book import looks_like_formula
 
+def font(**style: Any) -> Font:
+    """A font of the house type, Calibri 11 (Excel's default), with ``style`` (bold, size, colour...).
+    A font without a name is shown in the spreadsheet program's own default: LibreOffice takes a
+    serif, wider than Calibri, so headers sized for Calibri are cut."""
+    return Font(**{"name": "Calibri", "size": 11, **style})
+
+
 HEADER_FILL = PatternFill("solid", start_color="FF1F4E78", end_color="FF1F4E78")
-HEADER_FONT = Font(bold=True, color="FFFFFFFF")
+HEADER_FONT = font(bold=True, color="FFFFFFFF")
 INPUT_FILL = PatternFill("solid", start_color="FFFFF2CC", end_color="FFFFF2CC")
-TITLE_FONT = Font(bold=True, size=14)
+TITLE_FONT = font(bold=True, size=14)
 
 
 def write_text(ws: Any, row: int, col: int, value: Any) -> Any:

@@ -92,7 +92,8 @@ class _Style:
     """The openpyxl objects of the house style (made once per workbook)."""
 
     def __init__(self) -> None:
-        from openpyxl.styles import Alignment, Font, PatternFill
+        from openpyxl.styles import Alignment, PatternFill
+        from xlbridge.workbooks.style import font
 
         def fill(colour: str) -> PatternFill:
             rgb = "FF" + colour.lstrip("#")
@@ -100,8 +101,8 @@ class _Style:
 
         self.typed_header, self.computed_header = fill(HEADER), fill(COMPUTED_HEADER)
         self.input, self.computed = fill(INPUT), fill(COMPUTED)
-        self.header_font = Font(bold=True, color="FF" + HEADER_TEXT.lstrip("#"))
-        self.title, self.bold = Font(bold=True, size=14), Font(bold=True)
+        self.header_font = font(bold=True, color="FF" + HEADER_TEXT.lstrip("#"))
+        self.title, self.bold = font(bold=True, size=14), font(bold=True)
         self.center = Alignment(horizontal="center", vertical="center", wrap_text=True)
 
 

@@ -24,7 +24,7 @@ def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None
     """Lay out one event sheet and compute its awards once (``labels``: the unit, names,
     score, points and currency headers; the words in the language spoken; ``percent``:
     the score is a percentage)."""
-    from openpyxl.styles import Font
+    from xlbridge.workbooks.style import font
 
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
@@ -33,7 +33,7 @@ def event_sheet(wb: Workbook, ws, *, title: str, scheme: str, boards: int | None
     ws["A1"] = _(title)
     values = {SCHEME: scheme, BOARDS: boards, OPTIONS: options or None, EVENT: _(event) if event else None}
     for setting in spec.settings:
-        ws.cell(row=setting.row, column=setting.label_col, value=setting.text()).font = Font(bold=True)
+        ws.cell(row=setting.row, column=setting.label_col, value=setting.text()).font = font(bold=True)
         ws.cell(row=setting.row, column=setting.col, value=values[setting.id])
     table = spec.table("results")
     book.write(ws.title, HEADER_ROW, table.first_col, [table.headers()])

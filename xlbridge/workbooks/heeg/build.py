@@ -100,7 +100,7 @@ def _header(ws: Any, row: int, titles: list[str]) -> None:
 
 def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
     """The Season sheet: title, settings with their notes, the periods and the pairs."""
-    from openpyxl.styles import Font
+    from xlbridge.workbooks.style import font
     from openpyxl.utils import get_column_letter
 
     from xlbridge.workbooks.style import TITLE_FONT
@@ -111,10 +111,10 @@ def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
         value = ", ".join(settings.lines) if s.id == "lines" else getattr(settings, s.id)
         if s.allowed:  # the word for it in the workbook's language
             value = s.choices()[s.allowed.index(value)]
-        ws.cell(row=s.row, column=s.label_col, value=s.text()).font = Font(bold=True)
+        ws.cell(row=s.row, column=s.label_col, value=s.text()).font = font(bold=True)
         ws.cell(row=s.row, column=s.col, value=value)
         note = ws.cell(row=s.row, column=s.col + 1, value=_(s.note) if s.note else None)
-        note.font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
+        note.font = font(italic=True, color="FF" + NOTE_COLOUR[1:])
     periods, pairs = spec.table("periods"), spec.table("pairs")
     _header(ws, periods.header_row, periods.headers())
     for row, period in enumerate(settings.periods, start=periods.first_row):
@@ -138,7 +138,7 @@ def _write_chart(wb: Any, book: Any, spec: SheetSpec) -> None:
     """The Chart sheet: the pair's label and note (the recalculation writes the rest)
     and the line chart reading its table (named as the sheet will be, in the
     workbook's language)."""
-    from openpyxl.styles import Font
+    from xlbridge.workbooks.style import font
 
     from xlbridge.language import current
     from xlbridge.workbooks.localised import Localised
@@ -146,9 +146,9 @@ def _write_chart(wb: Any, book: Any, spec: SheetSpec) -> None:
 
     ws = wb.create_sheet(spec.name)
     table = spec.tables[0]
-    ws.cell(row=CHART_PAIR.row, column=CHART_PAIR.label_col, value=CHART_PAIR.text()).font = Font(bold=True)
+    ws.cell(row=CHART_PAIR.row, column=CHART_PAIR.label_col, value=CHART_PAIR.text()).font = font(bold=True)
     note = ws.cell(row=CHART_PAIR.row, column=CHART_PAIR.col + 1, value=_(CHART_PAIR.note))
-    note.font = Font(italic=True, color="FF" + NOTE_COLOUR[1:])
+    note.font = font(italic=True, color="FF" + NOTE_COLOUR[1:])
     book.write(spec.name, table.header_row, table.first_col, [table.headers()])
     book.lay_out(spec.name, spec.layout(title=True))
     draw_chart(ws, spec, Localised.local_name(spec.name, current()))
