@@ -222,13 +222,13 @@ class OpenpyxlBook(_ReadOnce):
 
     def lay_out(self, sheet: str, layout: Layout) -> None:
         from openpyxl.styles import Alignment
-        from xlbridge.workbooks.style import font
+        from xlbridge.workbooks.style import TITLE_FONT, font
 
         ws = self._ws(sheet)
         if layout.title:
-            ws["A1"].font = font(bold=True, size=14)
+            ws["A1"].font = TITLE_FONT
         for row, col in layout.titles:
-            ws.cell(row=row, column=col).font = font(bold=True, size=14)
+            ws.cell(row=row, column=col).font = TITLE_FONT
         for row, col in layout.bold:
             ws.cell(row=row, column=col).font = font(bold=True)
         header = font(bold=True, color="FF" + layout.header_font.lstrip("#").upper())

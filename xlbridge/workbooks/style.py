@@ -16,6 +16,7 @@ from openpyxl.utils import get_column_letter
 
 from xlbridge.workbooks.book import looks_like_formula
 
+
 def font(**style: Any) -> Font:
     """A font of the house type, Calibri 11 (Excel's default), with ``style`` (bold, size, colour...).
     A font without a name is shown in the spreadsheet program's own default: LibreOffice takes a

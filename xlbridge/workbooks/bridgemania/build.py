@@ -93,7 +93,7 @@ class _Style:
 
     def __init__(self) -> None:
         from openpyxl.styles import Alignment, PatternFill
-        from xlbridge.workbooks.style import font
+        from xlbridge.workbooks.style import TITLE_FONT, font
 
         def fill(colour: str) -> PatternFill:
             rgb = "FF" + colour.lstrip("#")
@@ -102,7 +102,7 @@ class _Style:
         self.typed_header, self.computed_header = fill(HEADER), fill(COMPUTED_HEADER)
         self.input, self.computed = fill(INPUT), fill(COMPUTED)
         self.header_font = font(bold=True, color="FF" + HEADER_TEXT.lstrip("#"))
-        self.title, self.bold = font(bold=True, size=14), font(bold=True)
+        self.title, self.bold = TITLE_FONT, font(bold=True)
         self.center = Alignment(horizontal="center", vertical="center", wrap_text=True)
 
 

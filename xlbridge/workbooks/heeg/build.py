@@ -100,10 +100,9 @@ def _header(ws: Any, row: int, titles: list[str]) -> None:
 
 def _write_season(ws: Any, spec: SheetSpec, settings: HeegSettings) -> None:
     """The Season sheet: title, settings with their notes, the periods and the pairs."""
-    from xlbridge.workbooks.style import font
     from openpyxl.utils import get_column_letter
 
-    from xlbridge.workbooks.style import TITLE_FONT
+    from xlbridge.workbooks.style import TITLE_FONT, font
 
     ws["A1"] = spec.title
     ws["A1"].font = TITLE_FONT
