@@ -83,11 +83,32 @@ def _clicked_with_a_problem(path: Path) -> None:
     wb.save(path)
 
 
+def _one_evening(path: Path) -> None:
+    """The blank Heeg season after its first evening, added with New evening (``xlbridge next``) and
+    recalculated: eight pairs in lines A and B, every round typed."""
+    from xlbridge.cli import main
+
+    wb = load_workbook(path)
+    ws = wb["Seizoen"]
+    for i in range(8):
+        ws.cell(17 + i, 1, i + 1), ws.cell(17 + i, 2, f"Paar {i + 1}"), ws.cell(17 + i, 3, "AB"[i // 4])
+    wb.save(path)
+    assert main(["next", str(path), "--date", "2026-09-03"]) == 0
+    wb = load_workbook(path)
+    ws = wb["Avond 2026-09-03"]
+    for row in range(2, 10):
+        for col in range(4, 10):
+            ws.cell(row, col, (row + col) % 7 + 1)
+    wb.save(path)
+    assert main(["recalc", str(path), "--no-backup"]) == 0
+
+
 #: demos printed once more after a late correction, for the Corrections sheet it adds
 LATE_CORRECTIONS = {"corrected/heeg-demo.xlsx": _late_heeg_correction}
 #: demos printed in another state (as the scorer meets it), by label: (shipped file, the change)
-PREPARED = {**{label: (Path(label).name, change) for label, change in LATE_CORRECTIONS.items()},
-            "problem/heeg-demo.xlsx": ("heeg-demo.xlsx", _clicked_with_a_problem)}
+PREPARED = {**{label: ("workbooks/" + Path(label).name, change) for label, change in LATE_CORRECTIONS.items()},
+            "problem/heeg-demo.xlsx": ("workbooks/heeg-demo.xlsx", _clicked_with_a_problem),
+            "one-evening/heeg-season.xlsx": ("templates/heeg-season.xlsx", _one_evening)}
 #: every shipped workbook and template, and the prepared demos: one picture of each sheet kind
 RENDERED = [f"{p.parent.name}/{p.name}" for p in SHIPPED] + list(PREPARED)
 CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
@@ -216,7 +237,7 @@ def converted(tmp_path_factory) -> Converted:
     run_soffice(profile, CSV_FILTER, outdir, list(files.values()))
     for label, (name, change) in PREPARED.items():  # printed only (the Corrections a late change adds, ...)
         files[label] = stage / f"{Path(label).parent.name}__{Path(label).stem}.xlsx"
-        shutil.copy2(ROOT / "workbooks" / name, files[label])
+        shutil.copy2(ROOT / name, files[label])
         change(files[label])
         if label in LATE_CORRECTIONS:
             recalc_path(files[label], backup=False, when="2026-11-30 12:00")
@@ -619,6 +640,23 @@ def test_a_hidden_sheet_does_not_print(converted):
     sheets = printed_sheets(load_workbook(converted.files["hidden"]), pdf, pdf_outline(pdf))
     assert [(s.name, s.hidden, s.pages) for s in sheets] == [("Shown", False, [1]), ("Record", True, [])]
     assert "printed" in pdf_text(pdf) and "never" not in pdf_text(pdf)
+
+
+def test_a_period_after_its_first_evening_prints_as_provisional(converted):
+    """Issue 26, point 1: after the first evening added with New evening, Periode 1 printed
+    "(eindstand: alle 1 avonden gespeeld)" and its moves as final."""
+    label = "one-evening/heeg-season.xlsx"
+    pdf = converted.pdf(label)
+    wb = load_workbook(converted.files[label])
+    sheets = {s.name: s for s in printed_sheets(wb, pdf, pdf_outline(pdf))}
+    pages = pdf_text(pdf).split("\f")
+
+    def printed(name: str) -> str:
+        return " ".join(" ".join(pages[p - 1] for p in sheets[name].pages).split())
+
+    assert "(voorlopig: 1 van 6 avonden gespeeld)" in printed("Periode 1")
+    assert "zou degraderen naar B" in printed("Periode 1") and "eindstand" not in printed("Periode 1")
+    assert "(voorlopig: 1 van 18 avonden gespeeld)" in printed("Jaar")
 
 
 def test_the_messages_sheet_prints_each_message_and_its_whole_reference(converted):

@@ -207,7 +207,7 @@ def missing(language: str) -> list[str]:
         have = catalog.get(message.id, message.context)
         if have is None:
             out.append(f"{language}: no entry {message.id!r} (context {message.context!r})")
-        elif not have.string:
+        elif not have.string or (isinstance(have.string, tuple) and not all(have.string)):  # (every plural form)
             out.append(f"{language}: untranslated {message.id!r} (context {message.context!r})")
     return out
 

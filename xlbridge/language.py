@@ -30,7 +30,7 @@ from importlib import resources
 
 from xlbridge.rules.problems import N_, set_translator, translator
 
-__all__ = ["LANGUAGES", "DOMAIN", "installed", "catalogue", "speaking", "current", "_", "N_", "label", "sheet_name"]
+__all__ = ["LANGUAGES", "DOMAIN", "installed", "catalogue", "speaking", "current", "_", "N_", "ngettext", "label", "sheet_name"]
 
 #: The languages of the catalogues; English is the language of the code.
 LANGUAGES: tuple[str, ...] = ("en", "nl", "it", "sv", "tr")
@@ -83,6 +83,17 @@ def speaking(language: str) -> Iterator[str]:
 def _(message: str) -> str:
     """``message`` in the current language."""
     return catalogue(_current).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """``singular`` or ``plural`` in the current language, as its plural rule chooses for ``n``.
+
+    >>> with speaking("nl"):
+    ...     ngettext("provisional: {played} of {count} evening played",
+    ...              "provisional: {played} of {count} evenings played", 6).format(played=1, count=6)
+    'voorlopig: 1 van 6 avonden gespeeld'
+    """
+    return catalogue(_current).ngettext(singular, plural, n)
 
 
 def label(label_id: str, english: str, language: str | None = None) -> str:

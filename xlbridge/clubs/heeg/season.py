@@ -82,6 +82,14 @@ class SeasonResult:
         """The evenings that have been played."""
         return set(self.played.days)
 
+    def progress(self, period: str | None = None) -> tuple[int, int]:
+        """How many evenings of period ``period`` (of the year when None) have been played,
+        and how many the plan has (:meth:`HeegSettings.planned`): final when they are equal."""
+        periods = [p for p in self.settings.periods if period is None or p.label == period]
+        played = self.played_days
+        return (sum(1 for p in periods for d in p.evenings if d in played),
+                sum(self.settings.planned(p.label) for p in periods))
+
     @cached_property
     def periods(self) -> list[dict[str, Any]]:
         """The period standings of every period (:func:`~xlbridge.clubs.heeg.standings.period_table`)."""

@@ -35,11 +35,14 @@ def _whole_from(value: Any, low: int) -> bool:
 @dataclass(frozen=True)
 class Period:
     """One period (competitieronde): its label, its evenings, and how many pairs
-    move between two adjacent lines at its end (``promote``; default 3)."""
+    move between two adjacent lines at its end (``promote``; default 3).  ``slots``:
+    how many evenings the season's plan has room for in it (the Season sheet's evening
+    columns; 0: just the evenings listed)."""
 
     label: str
     evenings: tuple[dt.date, ...]
     promote: int = 3
+    slots: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "label", label(self.label))
@@ -98,6 +101,16 @@ class HeegSettings:
     def evenings(self) -> tuple[dt.date, ...]:
         """Every evening of the season, in date order."""
         return tuple(sorted(d for p in self.periods for d in p.evenings))
+
+    def planned(self, label: str) -> int:
+        """How many evenings period ``label`` has on the plan: its listed evenings once a
+        later period lists one (evenings are listed in date order, so it can get no more),
+        otherwise as many as its slots hold (at least those listed)."""
+        index = next(i for i, p in enumerate(self.periods) if p.label == label)
+        period = self.periods[index]
+        if any(p.evenings for p in self.periods[index + 1:]):
+            return len(period.evenings)
+        return max(period.slots, len(period.evenings))
 
     @cached_property
     def roster_by_pair(self) -> dict[Any, Pair]:

@@ -126,7 +126,8 @@ def _one_period(cols: Played, settings: HeegSettings, period_label: str) -> list
     positions = [i for i in range(len(cols)) if cols.labels[i] == period_label]
     if not positions:
         return []
-    final = set(settings_period.evenings) <= {cols.days[i] for i in positions}
+    played = {cols.days[i] for i in positions}
+    final = set(settings_period.evenings) <= played and len(played) >= settings.planned(period_label)
     table = []
     groups = _groups(((cols.lines[i], cols.keys[i]) for i in positions), [cols.days[i] for i in positions])
     for (line, key), members in groups:

@@ -27,7 +27,7 @@ from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, SEASON, evening_sheet, pairs_table, periods_table
 from xlbridge.workbooks.heeg.compute import HeegSeason
 from xlbridge.workbooks.heeg.views import evening_members, plan_new_evening
-from xlbridge.workbooks.heeg.read import SeasonSheet
+from xlbridge.workbooks.heeg.read import SeasonSheet, evening_columns
 from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, at
 from xlbridge.workbooks.localised import shown_name
 
@@ -124,10 +124,7 @@ def _enter(book: BookAdapter, season: SeasonSheet, plan: Plan, day: dt.date, lis
     row = season.period_rows[label]
     grid = book.read(SEASON)
     header = rows[0] - 1
-    width = 0
-    while as_text(cell(grid, header, periods_table(width + 1).col(f"evening_{width + 1}"))).lower() == \
-            periods_table(width + 1).column(f"evening_{width + 1}").text().lower():
-        width += 1
+    width = evening_columns(grid, header)
     first = periods_table(1).col("evening_1")
     free = next((c for c in range(first, first + width) if is_blank(cell(grid, row, c))), None)
     if free is None:

@@ -202,6 +202,16 @@ def _settings(sheet: _Season) -> dict[str, Any]:
     return values
 
 
+def evening_columns(grid: Grid, header: int) -> int:
+    """How many evening columns the periods table whose header is in row ``header`` has:
+    the headers Evening 1, Evening 2, ... side by side from column C."""
+    width = 0
+    while as_text(cell(grid, header, periods_table(width + 1).col(f"evening_{width + 1}"))).lower() == \
+            periods_table(width + 1).column(f"evening_{width + 1}").text().lower():
+        width += 1
+    return width
+
+
 def _periods(sheet: _Season, header: int | None, pairs_header: int | None
              ) -> tuple[list[Period], dict[str, int], dict[dt.date, str]]:
     """The periods table: one row per period (label, promote/relegate, evenings)
@@ -215,6 +225,7 @@ def _periods(sheet: _Season, header: int | None, pairs_header: int | None
         return periods, period_rows, evening_cells
     table = periods_table(0, header)
     row = table.first_row
+    slots = evening_columns(sheet.grid, header)
     end = pairs_header if pairs_header and pairs_header > header else len(sheet.grid) + 1
     while row < end and (not is_blank(sheet.value(row, table.col("period"))) or
                          (row, table.col("period")) in sheet.bad):
@@ -228,7 +239,7 @@ def _periods(sheet: _Season, header: int | None, pairs_header: int | None
             sheet.bad_at(table.cell("period", row), "heeg.periods.twice", "period {period} is listed twice",
                       field="period", period=name)
         else:
-            periods.append(Period(name, tuple(days), promote=promote))
+            periods.append(Period(name, tuple(days), promote=promote, slots=slots))
             period_rows[name] = row
         row += 1
     if not periods:

@@ -23,7 +23,7 @@ from xlbridge.clubs.heeg.rules import MP_CODES
 from xlbridge.clubs.heeg.season import SeasonResult
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.clubs.heeg.standings import evening_result
-from xlbridge.language import _
+from xlbridge.language import _, ngettext
 from xlbridge.values import pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid
 from xlbridge.workbooks.declare import SheetSpec
@@ -61,25 +61,19 @@ def plan_standings(plan: Plan, book: BookAdapter, result: SeasonResult, settings
                    names: list[str]) -> None:
     """The period standings and the year standings (views: not audited, they follow from the evenings)."""
     labels = [p.label for p in settings.periods]
-    played_days = result.played_days
-    periods = result.periods if played_days else []
+    periods = result.periods if result.played_days else []
     for period in settings.periods:
         spec = period_spec(period.label)
         part = [rec for rec in periods if rec["period"] == period.label]
-        evenings_played = sum(1 for d in period.evenings if d in played_days)
-        if not len(part):
-            status = _("no evening played yet")
-        elif evenings_played == len(period.evenings):
-            status = _("final: all {count} evenings played").format(count=len(period.evenings))
-        else:
-            status = _("provisional: {played} of {count} evenings played").format(
-                played=evenings_played, count=len(period.evenings))
+        played, planned = result.progress(period.label)
+        final = played >= planned
         note = _("{count} pair(s) move between two lines; a red marks cell: 4 or more substitute/absence "
                  "marks in the period (cannot promote, relegates)").format(count=period.promote)
         rows, fills = [], []
         for rec in part:
-            move = {"promote": _("promotes to {line}"),
-                    "relegate": _("relegates to {line}")}.get(rec["move"])
+            move = ({"promote": _("promotes to {line}"), "relegate": _("relegates to {line}")} if final else
+                    {"promote": _("would promote to {line}"), "relegate": _("would relegate to {line}")}
+                    ).get(rec["move"])
             move = move.format(line=rec["next_line"]) if move else None
             if rec["blocked"]:  # the red marks cell, in words
                 move = signal_words("signal.blocked", move=move, marks=int(rec["marks"])) if move else \
@@ -89,9 +83,20 @@ def plan_standings(plan: Plan, book: BookAdapter, result: SeasonResult, settings
             fills.append((RED if rec["blocked"] else NOT_RED,
                           {"promote": PROMOTE_FILL, "relegate": RELEGATE_FILL}.get(rec["move"], NOT_RED)))
         table = spec.tables[0]
-        _table(plan, book, names, spec, _("{title} ({status})").format(title=spec.title, status=status), note, rows,
-               {table.col("marks"): [f[0] for f in fills], table.col("move"): [f[1] for f in fills]}, labels)
+        title = _("{title} ({status})").format(title=spec.title, status=_status(played, planned))
+        _table(plan, book, names, spec, title, note, rows, {table.col("marks"): [f[0] for f in fills], table.col("move"): [f[1] for f in fills]}, labels)
     _plan_year(plan, book, result, settings, names, labels)
+
+
+def _status(played: int, planned: int) -> str:
+    """A period's or the year's state in words: nothing yet, provisional with the count, or final."""
+    if not played:
+        return _("no evening played yet")
+    if played >= planned:
+        return ngettext("final: its {count} evening played", "final: all {count} evenings played", planned).format(
+            count=planned)
+    return ngettext("provisional: {played} of {count} evening played",
+                    "provisional: {played} of {count} evenings played", planned).format(played=played, count=planned)
 
 
 def _standing(rec: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,7 +124,8 @@ def _plan_year(plan: Plan, book: BookAdapter, result: SeasonResult, settings: He
         reds.append(RED if rec["red_star"] else NOT_RED)
     note = _("champion: the best pair that played every evening in line {line} (no *) and had at most "
              "5 substitute/absence marks (no red *)").format(line=settings.lines[0])
-    _table(plan, book, names, spec, spec.title, note, rows, {spec.tables[0].col("star"): reds}, labels)
+    title = _("{title} ({status})").format(title=spec.title, status=_status(*result.progress()))
+    _table(plan, book, names, spec, title, note, rows, {spec.tables[0].col("star"): reds}, labels)
 
 
 def _table(plan: Plan, book: BookAdapter, names: list[str], spec: SheetSpec, title: str, note: str,
