@@ -265,7 +265,8 @@ def excel_messages(workbook: Workbook) -> list[str]:
     listed = [line[0] for line in book.read(MESSAGES)[1:] if line and line[0] is not None]
     shown = [str(p) for p in problems]
     assert listed == shown
-    assert book.messages and book.messages[-1].startswith(f"Nothing was recalculated: {len(problems)} problem(s).\n")
+    assert book.messages and book.messages[-1].startswith(
+        f"Nothing was recalculated: {len(problems)} problem{'' if len(problems) == 1 else 's'}.\n")
     assert all(message in book.messages[-1] for message in shown[:10])
     for p in problems:
         if p.cell and p.sheet in book.sheet_names():
@@ -885,7 +886,8 @@ def next_file(ctx: Ctx, kind: str | None, *options: str) -> list[str]:
     code, out, err = cli("next", BOOK, *options)
     assert code == 2 and out == "", (code, out, err)
     lines = err.splitlines()
-    assert lines[-1] == f"xlbridge: nothing was added: fix the {len(lines) - 1} problem(s) at their cells, then add " \
+    fix = "the problem at its cell" if len(lines) == 2 else f"the {len(lines) - 1} problems at their cells"
+    assert lines[-1] == f"xlbridge: nothing was added: fix {fix}, then add " \
         f"the sheet again (xlbridge next {BOOK})", lines[-1]
     assert path.read_bytes() == before and not headless.backup_path(path).exists()
     return [line[len(PREFIX):] for line in lines[:-1]]

@@ -69,7 +69,7 @@ def test_a_translation_keeps_the_placeholders(language):
         return [[f for f in fields(t) if f not in free] for t in ((text,) if isinstance(text, str) else text)]
 
     wrong = [(m.id, m.string) for m in catalogues.read(language) if m.id and m.string
-             and any(f != forms(m.id)[-1] for f in forms(m.id) + forms(m.string))]
+             and any(f != forms(m.id)[min(i, 1)] for i, f in enumerate(forms(m.string)))]  # singular, plural(s)
     assert wrong == []
 
 
@@ -162,7 +162,7 @@ def test_the_dutch_workbook_speaks_dutch_on_the_command_line(heeg_books, tmp_pat
         recalc_path(path)
     assert caught.value.language == "nl"
     with speaking("nl"):
-        assert str(caught.value).startswith("de werkmap: 1 probleem/problemen: ")
+        assert str(caught.value).startswith("de werkmap: 1 probleem: ")
 
 
 def test_new_builds_in_the_language_asked(tmp_path, capsys):

@@ -140,7 +140,7 @@ def template() -> Catalog:
     """The catalogue template: every message and declared word, untranslated."""
     catalog = Catalog(domain=DOMAIN, project="xlbridge", version="1", copyright_holder="xlbridge",
                       charset="utf-8", fuzzy=False)
-    keywords = {**DEFAULT_KEYWORDS}
+    keywords = {**DEFAULT_KEYWORDS, "N_plural": (1, 2)}
     found = extract_from_dir(PACKAGE, method_map=[("**.py", extract_xlbridge)], keywords=keywords,
                              comment_tags=("TRANSLATORS:",), directory_filter=lambda d: "__pycache__" not in d)
     for filename, lineno, message, comments, context in found:

@@ -201,7 +201,7 @@ def cmd_new(args: argparse.Namespace) -> None:
 def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.files.headless import recalc_path
 
-    from xlbridge.language import _
+    from xlbridge.language import _, ngettext
     from xlbridge.workbooks.messages import done_text
 
     report = recalc_path(args.path, backup=not args.no_backup, language=args.lang, finish=_code_put_back,
@@ -213,9 +213,11 @@ def cmd_recalc(args: argparse.Namespace) -> None:
             print(_("recalculated {path} ({kind}): {done}").format(
                 path=args.path, kind=report.kind, done=done_text(report, f"xlbridge recalc {args.path}")))
             return
-        changed = _(", {count} earlier values changed (listed on the Corrections sheet)").format(
-            count=len(report.changes)) if report.changes else ""
-        warned = _(", {count} warning(s) above").format(count=len(report.warnings)) if report.warnings else ""
+        changed = ngettext(", {count} earlier value changed (listed on the Corrections sheet)",
+                           ", {count} earlier values changed (listed on the Corrections sheet)",
+                           len(report.changes)).format(count=len(report.changes)) if report.changes else ""
+        warned = ngettext(", {count} warning above", ", {count} warnings above", len(report.warnings)).format(
+            count=len(report.warnings)) if report.warnings else ""
         print(_("recalculated {path} ({kind}): {count} computed cells up to date{changed}").format(
             path=args.path, kind=report.kind, count=report.cells_written, changed=changed) + warned)
 

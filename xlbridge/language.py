@@ -28,9 +28,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 
-from xlbridge.rules.problems import N_, set_translator, translator
+from xlbridge.rules.problems import N_, N_plural, set_translator, translator
 
-__all__ = ["LANGUAGES", "DOMAIN", "installed", "catalogue", "speaking", "current", "_", "N_", "ngettext", "label", "sheet_name"]
+__all__ = ["LANGUAGES", "DOMAIN", "installed", "catalogue", "speaking", "current", "_", "N_", "N_plural", "ngettext", "label", "sheet_name"]
 
 #: The languages of the catalogues; English is the language of the code.
 LANGUAGES: tuple[str, ...] = ("en", "nl", "it", "sv", "tr")
@@ -72,12 +72,12 @@ def speaking(language: str) -> Iterator[str]:
     words = catalogue(language)
     before, translating = _current, translator()
     _current = language
-    set_translator(None if language == "en" else words.gettext)
+    set_translator(*((None, None) if language == "en" else (words.gettext, words.ngettext)))
     try:
         yield language
     finally:
         _current = before
-        set_translator(translating)
+        set_translator(*translating)
 
 
 def _(message: str) -> str:

@@ -41,7 +41,7 @@ RECALC_LIMITED = textwrap.dedent("""
 
 
 #: What the CLI says after a workbook's problems (issue 16).
-NOTHING_WRITTEN = ("xlbridge: nothing was written: fix the 1 problem(s) at their cells, then Recalculate season again "
+NOTHING_WRITTEN = ("xlbridge: nothing was written: fix the problem at its cell, then Recalculate season again "
                    "(xlbridge recalc club.xlsx)")
 
 

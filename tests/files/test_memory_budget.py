@@ -131,7 +131,7 @@ def test_a_hyperlink_over_a_huge_range_is_refused_before_openpyxl_gives_each_cel
     path = hyperlink_over(base, tmp_path / "club.xlsx", "A1:XFD1048576")
     before = path.read_bytes()
     code, lines, mb = recalc(path)
-    assert lines[1:] == ["xlbridge: nothing was written: fix the 1 problem(s) at their cells, then Recalculate "
+    assert lines[1:] == ["xlbridge: nothing was written: fix the problem at its cell, then Recalculate "
                          "season again (xlbridge recalc club.xlsx)"]
     assert refused_untouched(path, code, lines[:1], mb, before) == (
         "How to, A1:XFD1048576: a hyperlink over 17,179,869,184 cells (a sheet may have at most 100,000 cells with "

@@ -147,7 +147,7 @@ def test_problems_reach_the_scorer_and_nothing_is_recalculated(book):
     alerts = apply_actions(excel, run_script(scripts, "recalculate_season", load_workbook(book)))
     messages = [f"{E3}, D5: MP '1O3' in round 1 is not a number",
                 f"{E3}, N7: inv code 'b' is not one of 1, 2, 0, a, s, s1, = or blank"]
-    assert alerts == ["Nothing was recalculated: 2 problem(s).\n" + "\n".join(messages)]
+    assert alerts == ["Nothing was recalculated: 2 problems.\n" + "\n".join(messages)]
     assert [excel["Messages"]["A2"].value, excel["Messages"]["A3"].value] == messages
     assert excel[E3]["P2"].value == 99.99
     assert excel[E3]["D5"].fill.start_color.rgb == "FFFFC7CE" and excel[E3]["N7"].fill.start_color.rgb == "FFFFC7CE"

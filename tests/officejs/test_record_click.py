@@ -107,6 +107,6 @@ def test_a_typed_change_goes_first_and_a_typed_over_cell_is_a_warning(book):
         [f"{E3}, P5: computed cell: 62.5 was typed here, xlbridge fills it (now {computed:.2f}); the typed value "
          "was replaced and is kept on the Corrections sheet; to change this result, change the yellow cells it is "
          "computed from", None]]
-    assert "1 warning(s)" in alerts[-1]
+    assert "1 warning: see the Messages sheet." in alerts[-1]
     again = click(wb)  # nothing left to write
     assert writes([a for a in again if a.get("sheet_position") != wb.sheetnames.index("Messages")]) == 0

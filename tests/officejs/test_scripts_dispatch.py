@@ -41,7 +41,7 @@ def test_problems_reach_the_scorer_and_nothing_is_recalculated(tmp_path):
     wb.save(path)
     excel = load_workbook(path)
     alerts = apply_actions(excel, run_script(scripts, "recalculate_season", load_workbook(path)))
-    assert alerts == ["Nothing was recalculated: 1 problem(s).\nTournament, C12: score '5x' is not a number"]
+    assert alerts == ["Nothing was recalculated: 1 problem.\nTournament, C12: score '5x' is not a number"]
     assert excel["Tournament"]["E9"].value == 9.99
     assert excel["Messages"]["A2"].value == "Tournament, C12: score '5x' is not a number"
     assert excel["Tournament"]["C12"].fill.start_color.rgb == "FFFFC7CE"

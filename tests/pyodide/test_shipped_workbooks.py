@@ -32,7 +32,7 @@ from openpyxl import load_workbook
 from tests.pyodide import runtime
 from tests.pyodide.harness import CPythonWorkbook, HarnessError, PyodideWorkbook, PythonError, runtime_key
 from xlbridge.excel.shipped import KINDS
-from xlbridge.language import _, speaking
+from xlbridge.language import _, ngettext, speaking
 from tests.alerts import is_done_message
 from xlbridge.workbooks.localised import Localised
 from xlbridge.workbooks.write import CORRECTIONS_SPEC
@@ -343,7 +343,8 @@ def _check_recalc(book, pw: PyodideWorkbook, edit, timings, label: str) -> list:
     else:  # a workbook with problems: reported to the scorer (in the workbook's language), nothing recalculated
         with speaking(problems.language):
             texts = [str(p) for p in problems.problems]
-            head = _("Nothing was recalculated: {count} problem(s).").format(count=len(texts))
+            head = ngettext("Nothing was recalculated: {count} problem.", "Nothing was recalculated: {count} problems.",
+                            len(texts)).format(count=len(texts))
         assert alerts == [head + "\n" + "\n".join(texts)], alerts
         before = snapshot(fresh(pw))
         after = snapshot(excel)

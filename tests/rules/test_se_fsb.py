@@ -293,8 +293,8 @@ def test_fees_sessions_conversion_and_sanctions():
     ]
     bad = se.silver_sanction_violations("pairs", 20, 42, {"A": 24, "B": 6, "C": 6, "D": 4})
     assert [p.code for p in bad] == ["se.sanction.five-clubs", "se.sanction.club-share", "se.sanction.club-share"]
-    assert [str(p) for p in bad[1:]] == ["pairs: 1 club(s) hold 60.0 % of the participants; at most 50 % allowed",
-                                         "pairs: 2 club(s) hold 75.0 % of the participants; at most 70 % allowed"]
+    assert [str(p) for p in bad[1:]] == ["pairs: the biggest club holds 60.0 % of the participants; at most 50 % allowed",
+                                         "pairs: the 2 biggest clubs hold 75.0 % of the participants; at most 70 % allowed"]
     # a club of 100-199 members counts as two clubs: 60 % is within two clubs' 70 %
     assert "se.sanction.club-share" not in [p.code for p in se.silver_sanction_violations(
         "pairs", 25, 42, {"A": 30, "B": 5, "C": 5, "D": 5, "E": 5}, members={"A": 150})]

@@ -34,7 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["CONCERNS", "Problem", "RuleError", "ProblemsError", "set_translator", "translate", "N_"]
+__all__ = ["CONCERNS", "Problem", "RuleError", "ProblemsError", "set_translator", "translate", "N_", "N_plural",
+           "Plural"]
 
 #: The fields that say what a problem concerns (all optional).
 CONCERNS: tuple[str, ...] = ("scheme", "option", "argument", "evening", "tournament", "pair", "board", "round",
@@ -44,23 +45,33 @@ CONCERNS: tuple[str, ...] = ("scheme", "option", "argument", "evening", "tournam
 #: itself raises none (tests/rules/test_problems_coded.py checks the sources).
 UNCODED = "uncoded"
 
+#: A message with a plural: its English singular and plural; the number ``count`` chooses.
+Plural = tuple[str, str]
 _translator: Callable[[str], str] = lambda template: template  # noqa: E731
+_plural: Callable[[str, str, int], str] = lambda singular, plural, n: singular if n == 1 else plural  # noqa: E731
 
 
-def set_translator(translator: Callable[[str], str] | None) -> None:
-    """Translate every message template with ``translator`` from now on (``None``:
-    as written, English)."""
-    global _translator
-    _translator = translator if translator is not None else (lambda template: template)
+def set_translator(translator: Callable[[str], str] | None,
+                   plural: Callable[[str, str, int], str] | None = None) -> None:
+    """Translate every message template with ``translator`` from now on, and a
+    :data:`Plural` with ``plural`` (gettext's ``ngettext``; ``None``: the English form
+    ``translator`` translates); ``None``: as written, English."""
+    global _translator, _plural
+    words = translator if translator is not None else (lambda template: template)
+    _translator = words
+    _plural = plural if plural is not None else (lambda singular, many, n: words(singular if n == 1 else many))
 
 
-def translator() -> Callable[[str], str]:
-    """The translator in force (to put it back after a change)."""
-    return _translator
+def translator() -> tuple[Callable[[str], str], Callable[[str, str, int], str]]:
+    """The translators in force (to put them back after a change: ``set_translator(*before)``)."""
+    return _translator, _plural
 
 
-def translate(template: str) -> str:
-    """``template`` in the language set by :func:`set_translator`."""
+def translate(template: str | Plural, n: Any = None) -> str:
+    """``template`` in the language set by :func:`set_translator`; a :data:`Plural` in
+    the form for the number ``n``."""
+    if isinstance(template, tuple):
+        return _plural(template[0], template[1], int(n) if isinstance(n, (int, float)) else 2)
     return _translator(template)
 
 
@@ -86,6 +97,16 @@ def N_(message: str) -> str:  # noqa: N802 (the gettext convention)
     return message
 
 
+def N_plural(singular: str, plural: str) -> Plural:  # noqa: N802 (the gettext convention)
+    """Marks a message with a plural for the catalogues (extracted by Babel as ``ngettext``
+    is); a :class:`Problem` with it chooses the form by its ``count``.
+
+    >>> Problem("x", N_plural("{count} problem", "{count} problems"), count=1).message
+    '1 problem'
+    """
+    return singular, plural
+
+
 class Problem:
     """One thing wrong, with its code, its concerns and its parameters.
 
@@ -96,7 +117,7 @@ class Problem:
 
     __slots__ = ("code", "template", "params")
 
-    def __init__(self, code: str, template: str, /, **params: Any) -> None:
+    def __init__(self, code: str, template: str | Plural, /, **params: Any) -> None:
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "template", template)
         object.__setattr__(self, "params", dict(params))
@@ -115,7 +136,7 @@ class Problem:
         number is shown as typed (a whole float without ``.0``: Excel sends a typed
         130 as 130.0, the message says ``MP 130``)."""
         params = {k: _AsTyped(v) if v.__class__ is float else v for k, v in self.params.items()}
-        return translate(self.template).format(**params)
+        return translate(self.template, self.params.get("count")).format(**params)
 
     def concerns(self) -> dict[str, Any]:
         """The concern fields this problem has (``None`` ones left out)."""
@@ -183,8 +204,9 @@ class ProblemsError(RuleError):
         count = len(self.problems)
         head = "; ".join(str(p) for p in self.problems[: self.shown])
         more = translate(N_(" (and {count} more)")).format(count=count - self.shown) if count > self.shown else ""
-        return Problem("run.problems", "{count} problem{s} in {what}: {head}{more}", count=count,
-                       s="" if count == 1 else "s", what=translate(self.what), head=head, more=more)
+        return Problem("run.problems", N_plural("{count} problem in {what}: {head}{more}",
+                                                "{count} problems in {what}: {head}{more}"), count=count,
+                       what=translate(self.what), head=head, more=more)
 
     def codes(self) -> list[str]:
         return [getattr(p, "code", "") for p in self.problems]

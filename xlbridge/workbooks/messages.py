@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xlbridge.language import N_, _
+from xlbridge.language import N_, N_plural, _, ngettext
 from xlbridge.rules.problems import Problem
 from xlbridge.workbooks.book import BookAdapter, Layout
 from xlbridge.workbooks.plan import LocatedProblem, Report
@@ -34,10 +34,11 @@ HEADER_PROBLEMS = N_("Problems found by the last recalculation (nothing was reca
 HEADER_WARNINGS = N_("Warnings (the recalculation went on; check these cells, marked orange):")
 #: What a recalculation says when it is done (typed: the front doors only choose a template by the report's numbers).
 DONE = N_("Recalculated {cells} cells.")
-DONE_CHANGED = N_("Recalculated {cells} cells; {changed} earlier values changed (see Corrections).")
+DONE_CHANGED = N_plural("Recalculated {cells} cells; {count} earlier value changed (see Corrections).",
+                        "Recalculated {cells} cells; {count} earlier values changed (see Corrections).")
 DONE_EMPTY = N_("Nothing is filled in yet: type the results in the yellow cells (see the How to sheet), then "
                 "{action} again{how}.")
-DONE_WARNINGS = N_(" {count} warning(s): see the Messages sheet.")
+DONE_WARNINGS = N_plural(" {count} warning: see the Messages sheet.", " {count} warnings: see the Messages sheet.")
 #: What the Messages sheet of a new workbook says until a recalculation has something to say.
 NONE_YET = N_("No messages yet: each recalculation that finds a problem or a warning lists it here, with its cell.")
 #: Column B holds a whole cell reference: a sheet name (at most 31 characters), "!", a cell.
@@ -45,7 +46,8 @@ REFERENCE_WIDTH = 41
 #: The look of the Messages sheet.  Every built workbook has it from the start (``add_messages_sheet``),
 #: since xlwings Lite cannot size columns: a click only writes values into it.
 LAYOUT = Layout(widths=(100, REFERENCE_WIDTH), wrap_columns=(1,), orientation="landscape", fit_width=True)
-NOTHING_WRITTEN = N_("nothing was written: fix the {count} problem(s) at their cells, then {action} again{how}")
+NOTHING_WRITTEN = N_plural("nothing was written: fix the problem at its cell, then {action} again{how}",
+                           "nothing was written: fix the {count} problems at their cells, then {action} again{how}")
 
 
 def cell_position(cell: str) -> tuple[int, int]:
@@ -103,7 +105,7 @@ def done_text(report: Report, how: str = "") -> str:
     if report.results == 0 and not report.changes:
         problem = Problem("recalc.empty", DONE_EMPTY, action=_(ACTION), how=f" ({how})" if how else "")
     elif report.changes:
-        problem = Problem("recalc.done", DONE_CHANGED, cells=report.cells_written, changed=len(report.changes))
+        problem = Problem("recalc.done", DONE_CHANGED, cells=report.cells_written, count=len(report.changes))
     else:
         problem = Problem("recalc.done", DONE, cells=report.cells_written)
     return problem.message
@@ -129,7 +131,8 @@ def report_problems(book: BookAdapter, problems: Sequence[LocatedProblem], done:
     clash = MESSAGES not in names and any(n.casefold() == local for n in [*names, *others])  # sheetnames.py
     if clash or (MESSAGES not in names and not problems and not warnings):
         if problems:
-            book.alert(_("Nothing was recalculated: {count} problem(s).").format(count=len(problems)) + "\n"
+            book.alert(ngettext("Nothing was recalculated: {count} problem.", "Nothing was recalculated: {count} problems.",
+                                len(problems)).format(count=len(problems)) + "\n"
                        + "\n".join(str(p) for p in problems[:10]))
         elif done:
             book.alert(done)
@@ -167,6 +170,7 @@ def report_problems(book: BookAdapter, problems: Sequence[LocatedProblem], done:
         shown = "\n".join(str(p) for p in problems[:10])
         more = "\n" + _("... and {count} more (see the Messages sheet)").format(count=len(problems) - 10) \
             if len(problems) > 10 else ""
-        book.alert(_("Nothing was recalculated: {count} problem(s).").format(count=len(problems)) + f"\n{shown}{more}")
+        book.alert(ngettext("Nothing was recalculated: {count} problem.", "Nothing was recalculated: {count} problems.",
+                                len(problems)).format(count=len(problems)) + f"\n{shown}{more}")
     elif done:
         book.alert(done)

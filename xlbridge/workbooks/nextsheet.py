@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from xlbridge.language import N_, speaking
+from xlbridge.language import N_, N_plural, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import next_planner
 from xlbridge.workbooks.plan import BookInputError, NextSheet, at
@@ -43,7 +43,8 @@ ADDED = N_("Added the sheet {sheet} ({pairs} pairs listed), entered on the sheet
            "results in its yellow cells, then {action}.")
 ADDED_LISTED = N_("Added the sheet {sheet} ({pairs} pairs listed; the {season} sheet already lists it). Type the "
                   "results in its yellow cells, then {action}.")
-NOTHING_ADDED = N_("nothing was added: fix the {count} problem(s) at their cells, then add the sheet again{how}")
+NOTHING_ADDED = N_plural("nothing was added: fix the problem at its cell, then add the sheet again{how}",
+                         "nothing was added: fix the {count} problems at their cells, then add the sheet again{how}")
 
 
 def plan_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None = None,

@@ -630,7 +630,7 @@ def test_cli_reports_every_problem_and_writes_nothing(demo, capsys):
     assert capsys.readouterr().err.splitlines() == [
         "xlbridge: error: T03, P9: score '1O' is not a number (type R for a sit-out)",
         "xlbridge: error: T03, Q9: score 'x' is not a number (type R for a sit-out)",
-        f"xlbridge: nothing was written: fix the 2 problem(s) at their cells, then Recalculate season again "
+        f"xlbridge: nothing was written: fix the 2 problems at their cells, then Recalculate season again "
         f"(xlbridge recalc {demo})",
     ]
     assert demo.read_bytes() == before

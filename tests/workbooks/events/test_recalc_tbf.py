@@ -149,7 +149,7 @@ def test_cli_recalc(club, capsys):
     err = capsys.readouterr().err.splitlines()
     assert err == ["xlbridge: error: Tournament, C10: score 'abc' is not a number",
                    "xlbridge: error: Tournament, C11: Pair 3: the score is empty",
-                   "xlbridge: nothing was written: fix the 2 problem(s) at their cells, then Recalculate season again "
+                   "xlbridge: nothing was written: fix the 2 problems at their cells, then Recalculate season again "
                    f"(xlbridge recalc {club})"]
 
 

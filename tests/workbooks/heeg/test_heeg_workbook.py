@@ -410,7 +410,8 @@ def test_bad_input_is_located_and_nothing_is_written(book, capsys, what, edit, m
     assert main(["recalc", str(book)]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err[:-1] == [f"xlbridge: error: {m}" for m in messages]
-    assert err[-1].startswith(f"xlbridge: nothing was written: fix the {len(messages)} problem(s)")
+    fix = "the problem at its cell" if len(messages) == 1 else f"the {len(messages)} problems at their cells"
+    assert err[-1].startswith(f"xlbridge: nothing was written: fix {fix}, then")
     assert book.read_bytes() == before and not backup_path(book).exists()
 
 

@@ -114,7 +114,7 @@ def test_the_cli_prints_the_warning_and_recalculates(demo_en: Path, capsys: pyte
     assert (name, mp_ref, _sum(wb, name, row)) == ("Evening 2025-09-04", "L2", 198)
     assert err.splitlines() == [f"xlbridge: warning: {_documented('W-HEEG-MP-NOT-ROUNDS')}",  # (saved by openpyxl,
                                 f"xlbridge: warning: {_documented('W-LITE-PUT-BACK')}"]  # which drops the Lite code)
-    assert "2 warning(s) above" in out
+    assert "2 warnings above" in out
     assert load_workbook(demo)[name].cell(row=row, column=MP).value == _sum(wb, name, row)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlbridge.rules.problems import CONCERNS, N_, Problem, ProblemsError
+from xlbridge.rules.problems import CONCERNS, N_, N_plural, Problem, ProblemsError
 
 #: The three standings, in the document's order: (key, scheme id).
 SCHEMES = (("f1", "bm.f1-fast"), ("indy", "bm.indycar-hard"), ("hybrid", "bm.f1-hybrid"))
@@ -172,8 +172,8 @@ class SeasonError(ProblemsError):
 
     def summary(self) -> Problem:
         count = len(self.problems)
-        return Problem("bm.season", "{count} problem{s} in {what}:{lines}", count=count,
-                       s="s" if count != 1 else "", what=self.what,
+        return Problem("bm.season", N_plural("{count} problem in {what}:{lines}", "{count} problems in {what}:{lines}"),
+                       count=count, what=self.what,
                        lines="".join(f"\n- {p}" for p in self.problems))
 
 

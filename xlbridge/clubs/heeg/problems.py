@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xlbridge.rules.problems import N_, Problem, ProblemsError
+from xlbridge.rules.problems import N_, N_plural, Problem, ProblemsError
 
 __all__ = ["HeegProblem", "HeegInputError", "problem", "LINE_TOO_SMALL", "LINE_EMPTY", "COMBI_ABSENT"]
 
@@ -113,5 +113,5 @@ class HeegInputError(ProblemsError):
     def summary(self) -> Problem:
         count = len(self.problems)
         lines = "".join(f"\n- {p}" for p in self.problems)
-        return Problem("problems", "{count} problem{s} in {what}:{lines}", count=count,
-                       s="" if count == 1 else "s", what=self.what, lines=lines)
+        return Problem("problems", N_plural("{count} problem in {what}:{lines}", "{count} problems in {what}:{lines}"),
+                       count=count, what=self.what, lines=lines)

@@ -33,7 +33,7 @@ from fractions import Fraction
 from functools import cache
 
 from xlbridge.rules.base import RuleError, load_table
-from xlbridge.rules.problems import Problem
+from xlbridge.rules.problems import N_plural, Problem
 from xlbridge.rules.se_fsb.bronze import dm_pairs_bonus_eligible
 from xlbridge.rules.se_fsb.helpers import amount, level_of
 
@@ -200,9 +200,10 @@ def _club_violations(rule: str, kind: str, participants: Mapping[str, int], memb
             for k, limit in ((1, 50), (2, 70), (3, 90)):
                 share = 100 * sum(parts[:k]) / total
                 if share > limit + 1e-9:
-                    out.append(Problem("se.sanction.club-share", "{rule}: {clubs} club(s) hold {share:.1f} % of the "
-                                       "participants; at most {limit} % allowed", rule=rule, argument="participants",
-                                       clubs=k, share=share, limit=limit))
+                    out.append(Problem("se.sanction.club-share", N_plural(
+                        "{rule}: the biggest club holds {share:.1f} % of the participants; at most {limit} % allowed",
+                        "{rule}: the {count} biggest clubs hold {share:.1f} % of the participants; at most {limit} % "
+                        "allowed"), rule=rule, argument="participants", count=k, share=share, limit=limit))
         return out
     if clubs < 2:
         out.append(Problem("se.sanction.team-clubs", "{rule}: a team event with silver needs two clubs (a club of 100+ "

@@ -67,8 +67,10 @@ def plan_standings(plan: Plan, book: BookAdapter, result: SeasonResult, settings
         part = [rec for rec in periods if rec["period"] == period.label]
         played, planned = result.progress(period.label)
         final = played >= planned
-        note = _("{count} pair(s) move between two lines; a red marks cell: 4 or more substitute/absence "
-                 "marks in the period (cannot promote, relegates)").format(count=period.promote)
+        note = ngettext("{count} pair moves between two lines; a red marks cell: 4 or more substitute/absence "
+                        "marks in the period (cannot promote, relegates)",
+                        "{count} pairs move between two lines; a red marks cell: 4 or more substitute/absence "
+                        "marks in the period (cannot promote, relegates)", period.promote).format(count=period.promote)
         rows, fills = [], []
         for rec in part:
             move = ({"promote": _("promotes to {line}"), "relegate": _("relegates to {line}")} if final else
