@@ -659,6 +659,19 @@ def test_a_period_after_its_first_evening_prints_as_provisional(converted):
     assert "(voorlopig: 1 van 18 avonden gespeeld)" in printed("Jaar")
 
 
+def test_pts_print_as_the_regolamento_prints_them(converted):
+    """Issue 26, point 14: every PTS printed with three decimals ("25.000", "140.000", Hibryd "9.640")."""
+    label = "workbooks/bridgemania-demo.xlsx"
+    pdf = converted.pdf(label)
+    wb = load_workbook(converted.files[label])
+    sheets = {s.name: s for s in printed_sheets(wb, pdf, pdf_outline(pdf))}
+    pages = pdf_text(pdf).split("\f")
+    printed = " ".join(" ".join(pages[p - 1] for p in sheets["Campionato"].pages).split())
+    padded = re.findall(r"\b\d+\.\d\d0\b", printed)  # (the % columns print two decimals: 49.30)
+    assert not padded, padded[:5]
+    assert re.search(r"(?<![.\d])\d{2,3}(?![.\d])", printed)  # a whole number of points, as it is
+
+
 def test_the_messages_sheet_prints_each_message_and_its_whole_reference(converted):
     """Issue 26, point 3: in Excel column A kept its default width and the reference in B was cut
     ("Avond 202Avond 2026-09-17!L5")."""

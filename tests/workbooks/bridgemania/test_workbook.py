@@ -188,8 +188,8 @@ def test_layout_headers_frozen_formats(demo_file):
     assert ws["E7"].value == RESULT_CAPTION
     assert ws.freeze_panes == "D9"  # Pair, Status, Players stay in view while the boards are typed
     assert ws.cell(T_FIRST, first + COMPUTED.index("Score %")).number_format == "0.00"
-    assert ws.cell(T_FIRST, first + COMPUTED.index("F1 PTS")).number_format == "0.000"
-    assert ws["H9"].number_format == "0.00" and ws["I9"].number_format == "0.000"  # the result's % and PTS
+    assert ws.cell(T_FIRST, first + COMPUTED.index("F1 PTS")).number_format == "General"
+    assert ws["H9"].number_format == "0.00" and ws["I9"].number_format == "General"  # the result's % and PTS
     typed, computed = ws.cell(T_FIRST, B1).fill.start_color.rgb, ws.cell(T_FIRST, first).fill.start_color.rgb
     assert typed == "FFFFF2CC" and computed == "FFDDEBF7" and ws["E9"].fill.start_color.rgb == computed
     assert ws.cell(T_HEADER, 5).fill.start_color.rgb == ws.cell(T_HEADER, first).fill.start_color.rgb
@@ -201,7 +201,7 @@ def test_layout_headers_frozen_formats(demo_file):
     assert ws.cell(T_HEADER, 1).fill.start_color.rgb != ws.cell(T_HEADER, first).fill.start_color.rgb
     assert ws.column_dimensions["C"].width == 18
     champ = wb["Championship"]
-    assert champ.freeze_panes == "A6" and champ["F6"].number_format == "0.000"
+    assert champ.freeze_panes == "A6" and champ["F6"].number_format == "General"
     assert wb["Season"].freeze_panes == "A5"
 
 

@@ -56,7 +56,9 @@ PARTICIPATION_TITLE = N_("BridgeMania participation lists (section B)")
 INELIGIBLE = "#D9D9D9"
 
 PCT = "0.00"
-PTS = "0.000"
+#: PTS as the Regolamento prints them: whole points without decimals (25, 140), Tab.3's with its two (9,64),
+#: an averaged tie with what its column has room for (issue 26, point 14).
+PTS = "General"
 
 
 def _computed(column_id: str, label: str, width: float, number_format: str = "General") -> Column:
