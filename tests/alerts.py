@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from xlbridge.language import LANGUAGES, _, speaking
+from xlbridge.language import LANGUAGES, _, ngettext, speaking
 from xlbridge.workbooks.messages import DONE, DONE_CHANGED, DONE_EMPTY
 
 
@@ -15,7 +15,9 @@ def is_done_message(text: str, *, empty: bool | None = None) -> bool:
     for language in LANGUAGES:
         with speaking(language):
             for template in templates:
-                pattern = re.sub(r"\\\{\w+\\\}", ".*", re.escape(_(template)))
-                if re.fullmatch(pattern + ".*", text, re.DOTALL):
-                    return True
+                forms = [ngettext(*template, n) for n in (1, 2)] if isinstance(template, tuple) else [_(template)]
+                for form in forms:
+                    pattern = re.sub(r"\\\{\w+\\\}", ".*", re.escape(form))
+                    if re.fullmatch(pattern + ".*", text, re.DOTALL):
+                        return True
     return False

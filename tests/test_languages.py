@@ -266,3 +266,12 @@ def test_translated_sheet_names_name_one_language():
         words = {language: catalogue(language).gettext(english) for language in LANGUAGES}
         own = [w for w in words.values() if w != english]
         assert len(own) == len(set(own)), (english, words)
+
+
+def test_italian_names_the_third_table_as_the_regolamento_does():
+    """Issue 26, point 15: the Grafico's title said "Hybrid" while its columns said "PTS Hibryd";
+    the Regolamento writes F1 HIBRYD."""
+    hybrid = [m.string for m in catalogues.read("it") if m.string and "Hybrid" in str(m.string)]
+    assert hybrid == []
+    with speaking("it"):
+        assert "Hibryd" in _("Pair {pair}: F1, IndyCar and Hybrid PTS after each tournament")
