@@ -46,7 +46,7 @@ def test_demo_recalculates_the_bundled_heeg_season(capsys, tmp_path):
     lines = out.splitlines()
     assert code == 0 and str(tmp_path / "heeg-demo.xlsx") in lines[0]
     assert lines[1].startswith(f"xlbridge recalc {tmp_path / 'heeg-demo.xlsx'}: ") and "0 earlier values changed" in lines[1]
-    assert lines[2] == "Year 2025/2026 — club championship"
+    assert lines[2] == "Year 2025/2026 — club championship (final: all 18 evenings played)"
     assert lines[3].split() == ["Line", "Rank", "Pair", "Names", "Evenings", "jaar", "eind", "1", "eind", "2", "eind",
                                 "3", "marks", "*", "champion"]
     first = lines[4].split()
@@ -60,7 +60,7 @@ def test_demo_speaks_the_clubs_language(capsys, tmp_path):
     code, out, _ = run(capsys, "demo", "--dir", str(tmp_path))
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("Meegeleverd voorbeeld: ")
-    assert lines[2] == "Jaar 2025/2026 — clubkampioenschap"
+    assert lines[2] == "Jaar 2025/2026 — clubkampioenschap (eindstand: alle 18 avonden gespeeld)"
     assert lines[3].split() == ["Lijn", "Plaats", "Paar", "Namen", "Avonden", "jaar", "eind", "1", "eind", "2", "eind",
                                 "3", "tekens", "*", "kampioen"]
     first = lines[4].split()

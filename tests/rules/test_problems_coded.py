@@ -102,6 +102,16 @@ def _coded_calls():
                 yield path, call
 
 
+def _template_texts(node: ast.AST) -> list[str] | None:
+    """The literal text(s) of a template: a literal, or ``N_plural`` of two literals (None: neither)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "N_plural" and \
+            len(node.args) == 2 and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args):
+        return [a.value for a in node.args]
+    return None
+
+
 def test_every_code_is_dotted_literal_and_pinned():
     found = {}
     for path, call in _coded_calls():
@@ -109,7 +119,7 @@ def test_every_code_is_dotted_literal_and_pinned():
         where = f"{path}:{call.lineno}"
         assert isinstance(code, ast.Constant) and isinstance(code.value, str), f"{where}: the code must be a literal"
         assert CODE.match(code.value), f"{where}: code {code.value!r} is not dotted lower-case"
-        assert isinstance(template, ast.Constant), f"{where}: the template must be a literal (no f-string)"
+        assert _template_texts(template) is not None, f"{where}: the template must be a literal (no f-string)"
         found.setdefault(code.value, where)
     assert set(found) == CODES, f"new codes: {sorted(set(found) - CODES)}; gone: {sorted(CODES - set(found))}"
 
@@ -119,8 +129,8 @@ def test_every_placeholder_of_a_template_is_given():
         if any(k.arg is None for k in call.keywords):
             continue  # **params: checked by the behaviour tests below
         given = {k.arg for k in call.keywords}
-        wanted = {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(call.args[1].value)
-                  if field}
+        wanted = {field.split(".")[0].split("[")[0] for text in _template_texts(call.args[1])
+                  for _, field, _, _ in string.Formatter().parse(text) if field}
         assert wanted <= given, f"{path}:{call.lineno}: template fields {sorted(wanted - given)} are not given"
 
 
