@@ -659,6 +659,28 @@ def test_a_period_after_its_first_evening_prints_as_provisional(converted):
     assert "(voorlopig: 1 van 18 avonden gespeeld)" in printed("Jaar")
 
 
+def _words_of_page(pdf: Path, page: int) -> list[tuple[float, float, float, float, str]]:
+    """Each word LibreOffice printed on ``page``: its box (x0, y0, x1, y1, in points) and text."""
+    html = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"], check=True,
+                          capture_output=True, text=True, timeout=120).stdout
+    return [(float(a), float(b), float(c), float(d), t) for a, b, c, d, t in re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', html)]
+
+
+def test_a_word_right_of_a_number_prints_apart_from_it(converted):
+    """Issue 26, point 7: marks 0 against "zou degraderen naar B" printed as "0zou"; the inv codes
+    and BridgeMania's R ran into the number left of them the same way (declare.TEXT_APART)."""
+    label = "one-evening/heeg-season.xlsx"
+    pdf = converted.pdf(label)
+    wb = load_workbook(converted.files[label])
+    sheet = {s.name: s for s in printed_sheets(wb, pdf, pdf_outline(pdf))}["Periode 1"]
+    words = _words_of_page(pdf, sheet.pages[0])
+    gaps = [(before[4], word[4], round(word[0] - before[2], 2), round(before[3] - before[1], 2))
+            for before, word in zip(words, words[1:]) if word[4] in ("zou", "degradeert", "promoveert") and before[4].isdigit()]
+    assert len(gaps) == 6, gaps  # three pairs relegate, three promote
+    assert all(gap >= 0.2 * height for _, _, gap, height in gaps), gaps
+
+
 def test_pts_print_as_the_regolamento_prints_them(converted):
     """Issue 26, point 14: every PTS printed with three decimals ("25.000", "140.000", Hibryd "9.640")."""
     label = "workbooks/bridgemania-demo.xlsx"

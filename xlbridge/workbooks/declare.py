@@ -95,6 +95,13 @@ def word_width(header: str) -> float:
     return math.ceil((pixels + 6 - 5) / 7 * 4) / 4 if pixels else 0.0
 
 
+#: The number format of a column whose text stands right of a right-aligned number: numbers as
+#: General, text one bracket's width in from the left (``_(``), so that a code or a word never runs
+#: into the number before it ("144" and code "a" read "144a"; marks 0 and "zou degraderen" read
+#: "0zou"; issue 26, point 7).  A number format, since xlwings Lite can set no alignment.
+TEXT_APART = "General;-General;General;_(@"
+
+
 @dataclass(frozen=True)
 class Column:
     """One column of a table.

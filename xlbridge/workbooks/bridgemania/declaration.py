@@ -22,6 +22,7 @@ from xlbridge.workbooks.declare import (
     COMPUTED,
     COMPUTED_HEADER,
     INPUT,
+    TEXT_APART,
     Chart,
     Column,
     Print,
@@ -166,7 +167,7 @@ RESULTS = Table("results", header_row=8, first_col=0, columns=(
 
 def board_columns(nboards: int) -> tuple[Column, ...]:
     """The board columns 1..n (``kind="board"``: headed by the number)."""
-    return tuple(Column(f"board{b}", str(b), kind="board", width=BOARD_WIDTH) for b in range(1, nboards + 1))
+    return tuple(Column(f"board{b}", str(b), kind="board", number_format=TEXT_APART, width=BOARD_WIDTH) for b in range(1, nboards + 1))
 
 
 def results_at(first_col: int) -> Table:

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from xlbridge.language import N_, _
 from xlbridge.workbooks.book import Layout
-from xlbridge.workbooks.declare import Chart, Column, Print, Setting, SheetSpec, Table, text_of
+from xlbridge.workbooks.declare import TEXT_APART, Chart, Column, Print, Setting, SheetSpec, Table, text_of
 
 __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO", "RED", "PROMOTE_FILL",
            "RELEGATE_FILL", "NOTE_COLOUR", "SETTINGS", "WHOLE_FROM", "SEASON_WIDTHS", "PERIODS_HEADER_ROW",
@@ -169,7 +169,7 @@ def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
         Column("c_corrected", "C", typed=False, kind="number", number_format=pct, width=6),
         Column("mp", "MP", kind="number", width=6, low=0),
         Column("evening_max", "max", typed=False, kind="number", width=6),
-        Column("code", "inv", kind="code", width=5, allowed=("1", "2", "0", "a", "s", "s1", "="), help=CODE_HELP),
+        Column("code", "inv", kind="code", number_format=TEXT_APART, width=5, allowed=("1", "2", "0", "a", "s", "s1", "="), help=CODE_HELP),
         Column("egs", "EGS", typed=False, kind="pct", number_format=pct, width=7),
         Column("pct", "%", typed=False, kind="pct", number_format=pct, width=7),
         Column("to_date", "tot vandaag", typed=False, kind="pct", number_format=pct, width=9),
@@ -245,7 +245,7 @@ def period_spec(label: str) -> SheetSpec:
                          Column("evenings", "Evenings", typed=False, kind="whole", width=9),
                          Column("period_pct", "periode", typed=False, kind="pct", number_format="0.00", width=8),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
-                         Column("move", "move", typed=False, width=34),
+                         Column("move", "move", typed=False, number_format=TEXT_APART, width=34),
                          Column("next_line", "next line", typed=False, width=9),
                      )),), freeze=(STANDINGS_HEADER_ROW + 1, 1))
 
@@ -264,7 +264,7 @@ def year_spec(labels: Sequence[str], season: str = "") -> SheetSpec:
                          *(Column(f"end_{label}", "eind {arg}", typed=False, kind="pct", number_format="0.00",
                                   width=8, arg=label, label_id="end_n") for label in labels),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
-                         Column("star", "*", typed=False, width=4),
+                         Column("star", "*", typed=False, number_format=TEXT_APART, width=4),
                          Column("champion_rank", "champion", typed=False, kind="whole", width=30),
                      )),), freeze=(STANDINGS_HEADER_ROW + 1, 1))
 
