@@ -125,3 +125,20 @@ def test_a_dashed_name_written_as_advised_is_read(capsys, tmp_path, monkeypatch)
     for argv in (["recalc", "./-dash.xlsx"], ["recalc", "--", "-dash.xlsx"]):
         code, out, err = run(capsys, *argv)
         assert (code, err) == (0, "") and out.startswith(f"recalculated {argv[-1]} (event awards)"), (out, err)
+
+
+def test_the_error_prefix_speaks_the_workbooks_language(capsys, tmp_path):
+    """Issue 26, point 9: "xlbridge: error:" was English in front of a Dutch or Italian message."""
+    from openpyxl import load_workbook
+
+    for kind, sheet, cell, prefix in (("heeg", "Avond 2025-09-04", "D2", "xlbridge: fout: Avond 2025-09-04, D2: "),
+                                      ("bridgemania", "T01", "N9", "xlbridge: errore: T01, N9: ")):
+        path = tmp_path / f"{kind}.xlsx"
+        assert main(["new", kind, str(path)]) == 0
+        wb = load_workbook(path)
+        wb[sheet][cell] = "zes"
+        wb.save(path)
+        capsys.readouterr()
+        assert main(["recalc", str(path)]) == 2
+        errors = capsys.readouterr().err.splitlines()
+        assert errors[0].startswith(prefix), errors

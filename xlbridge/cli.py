@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from xlbridge.language import LANGUAGES, N_, speaking
+from xlbridge.language import LANGUAGES, N_, _, speaking
 from xlbridge.rules import award, awards, schemes
 from xlbridge.workbooks.plan import BookInputError as _BookInputError
 
@@ -383,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         with speaking(error.language):  # in the workbook's language
             for problem in error.problems:
-                print(f"xlbridge: error: {problem}", file=sys.stderr)
+                print(_("xlbridge: error: {message}").format(message=problem), file=sys.stderr)
             path = getattr(args, "path", None)
             if getattr(args, "command", None) == "next":
                 print(f"xlbridge: {nothing_added(len(error.problems), f'xlbridge next {path}')}", file=sys.stderr)
@@ -394,10 +394,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
         from xlbridge.files.problems import describe_os_error
 
-        print(f"xlbridge: error: {describe_os_error(error.filename or 'xlbridge', error)}", file=sys.stderr)
+        print(_("xlbridge: error: {message}").format(message=describe_os_error(error.filename or "xlbridge", error)),
+              file=sys.stderr)
         return EXIT_USAGE
     except (CliError, ValueError) as error:
-        print(f"xlbridge: error: {error}", file=sys.stderr)
+        print(_("xlbridge: error: {message}").format(message=error), file=sys.stderr)
         return EXIT_USAGE
     return 0
 

@@ -10,9 +10,12 @@ club's language. Every text cell is read and fails when it still shows English:
 - it holds one of the English words that never belong in a non-English workbook
   (:data:`NEVER`), as a whole word.
 
-Not read: the typed example data of the demos (pair names, notes; :data:`TYPED`), the
-How-to lines that show a worksheet function (``=BM_PCT(...) -> ...``: English on purpose,
-docs/languages.md), and technical tokens (file names, ``xlbridge recalc``, codes).
+A text that starts with ``=`` (a How-to line showing a worksheet function, ``=BM_PCT(...) -> ...``)
+fails only when it is a whole English entry: the function names stay English on purpose
+(docs/languages.md), what the line says of them is translated (issue 26, point 9).
+
+Not read: the typed example data of the demos (pair names, notes; :data:`TYPED`) and technical
+tokens (file names, ``xlbridge recalc``, codes).
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ def _texts(path: Path):
                     # the record of the last recalculation (A2 on) is program data, JSON keyed by the
                     # program's sheet names, never shown to the scorer; its A1 title is read like any text
                     continue
-                if isinstance(c.value, str) and c.value.strip() and not c.value.startswith("="):
+                if isinstance(c.value, str) and c.value.strip():
                     yield f"{ws.title}!{c.coordinate}", c.value
 
 
@@ -92,6 +95,8 @@ def findings(path: Path, language: str) -> list[str]:
             continue
         if text in whole:
             out.append(f"{where}: {text!r} is an English entry")
+            continue
+        if text.startswith("="):  # a worksheet function's line: its names are the same in every language
             continue
         plain = TECHNICAL.sub(" ", text)
         hits = [w for w, p in never if p.search(plain)] + [w for w, p in phrases if p.search(plain)]
@@ -112,3 +117,17 @@ def test_no_english_left(kind, blank, relative):
     title = load_workbook(ROOT / relative)[RECORD]["A1"].value
     with speaking(language):
         assert title == _(TITLE) != TITLE
+
+
+@pytest.mark.parametrize("kind, blank, relative", SHIPPED, ids=[s[2] for s in SHIPPED])
+def test_the_how_to_sheet_points_to_the_guide_in_its_language(kind, blank, relative):
+    """Issue 26, point 9: Istruzioni pointed to docs/guide-bridgemania.md (English), not the Italian guide."""
+    from xlbridge.workbooks.kinds import workbooks
+
+    guides = workbooks()[kind].guides
+    language = KINDS[kind].language
+    texts = " ".join(text for _, text in _texts(ROOT / relative))
+    if language in guides:
+        assert guides[language] in texts
+        english = guides.get("")
+        assert not english or not _phrase(english).search(texts), f"{relative} names the English guide {english}"

@@ -416,9 +416,9 @@ HOW_TO_LINES = [
     "they are fixed. Changed results are listed on the Corrections sheet."),
     "",
     N_("Worksheet functions (with the xlbridge add-in):"),
-    '=BM_PCT(N9:AA9, 8)  ->  the tournament score in % of a row of board scores (R = sit-out)',
-    '=BM_FINAL(I6:I16, J6:J16, K6:K16)  ->  the final places from the places in the three standings',
-    '=AWARD("bm.f1-fast", 3, 10)  ->  PTS of Tab.1 for the 3rd of 10 pairs (bm.indycar-hard, bm.f1-hybrid)',
+    N_('=BM_PCT(N9:AA9, 8)  ->  the tournament score in % of a row of board scores (R = sit-out)'),
+    N_('=BM_FINAL(I6:I16, J6:J16, K6:K16)  ->  the final places from the places in the three standings'),
+    N_('=AWARD("bm.f1-fast", 3, 10)  ->  PTS of Tab.1 for the 3rd of 10 pairs (bm.indycar-hard, bm.f1-hybrid)'),
     "",
     N_("Rules and decisions: docs/clubs/bridgemania.md; step by step: docs/guide-bridgemania.md."),
 ]
