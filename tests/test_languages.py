@@ -155,7 +155,7 @@ def test_the_dutch_workbook_speaks_dutch_on_the_command_line(heeg_books, tmp_pat
     wb.save(path)
     assert main(["recalc", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"xlbridge: error: {ws.title}, D3: MP '1O3' in ronde 1 is geen getal" in err.splitlines()
+    assert f"xlbridge: fout: {ws.title}, D3: MP '1O3' in ronde 1 is geen getal" in err.splitlines()
     assert main(["recalc", str(path), "--lang", "en"]) == 2  # the workbook read as English: no Season sheet
     assert capsys.readouterr().err.startswith("xlbridge: error: workbook: the settings sheet 'Season' is missing")
     with pytest.raises(BookInputError) as caught:
@@ -275,3 +275,14 @@ def test_italian_names_the_third_table_as_the_regolamento_does():
     assert hybrid == []
     with speaking("it"):
         assert "Hibryd" in _("Pair {pair}: F1, IndyCar and Hybrid PTS after each tournament")
+
+
+def test_a_number_in_a_message_has_the_languages_decimal_sign():
+    """Issue 26, point 10: Dutch messages showed "62.5 ... (nu 68.06)" where the scorer types 62,5."""
+    from xlbridge.rules.problems import Problem
+
+    problem = Problem("x", "{value!r} {share:.1f} {count}", value=62.5, share=60.0, count=3)
+    assert problem.message == "62.5 60.0 3"
+    for language in ("nl", "it", "sv", "tr"):
+        with speaking(language):
+            assert problem.message == "62,5 60,0 3"

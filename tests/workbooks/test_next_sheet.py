@@ -141,7 +141,7 @@ def test_heeg_bad_cases_at_their_cells_nothing_written(tmp_path, capsys):
     before = demo.read_bytes()
     code, out, err = run(capsys, "next", demo)
     assert code == 2 and out == ""
-    assert err.splitlines()[0].startswith("xlbridge: error: Seizoen, H14: ")  # period 3 is full
+    assert err.splitlines()[0].startswith("xlbridge: fout: Seizoen, H14: ")  # period 3 is full
     assert "xlbridge next" in err.splitlines()[-1]
     assert demo.read_bytes() == before and not (tmp_path / "heeg-demo.backup.xlsx").exists()
     assert problems_of(demo, next_period=True) == [("Season", "A15", "heeg.next.list-full")]
@@ -215,7 +215,7 @@ def test_bridgemania_template_and_bad_cases(tmp_path, capsys):
     blank = copy(tmp_path, "templates/bridgemania-season.xlsx")
     before = blank.read_bytes()
     code, out, err = run(capsys, "next", blank)
-    assert code == 2 and err.startswith("xlbridge: error: Stagione, A5: ") and blank.read_bytes() == before
+    assert code == 2 and err.startswith("xlbridge: errore: Stagione, A5: ") and blank.read_bytes() == before
     wb = load_workbook(blank)
     for r, (pid, p1, p2) in enumerate([("AA", "Anna", "Aldo"), ("BB", "Bea", "Bruno"), ("CC", "Carla", "Carlo")], 5):
         wb["Stagione"].cell(r, 1, pid), wb["Stagione"].cell(r, 2, p1), wb["Stagione"].cell(r, 3, p2)

@@ -76,20 +76,29 @@ def translate(template: str | Plural, n: Any = None) -> str:
 
 
 class _AsTyped(float):
-    """A float shown as typed in a message: ``130`` for 130.0, ``2.5``, ``inf``.
+    """A float shown as typed in a message: ``130`` for 130.0, ``2.5``, ``inf``; with the
+    language's decimal sign (``sign``).
 
     >>> "{0!r} {0} {0:g} {1!r}".format(_AsTyped(130.0), _AsTyped(2.5))
     '130 130 130 2.5'
     """
 
+    sign = "."
+
     def __repr__(self) -> str:
         text = float.__repr__(self)
-        return text[:-2] if text.endswith(".0") else text
+        return (text[:-2] if text.endswith(".0") else text).replace(".", self.sign)
 
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        return repr(self) if not spec else float.__format__(self, spec)
+        return repr(self) if not spec else float.__format__(self, spec).replace(".", self.sign)
+
+
+def _as_typed(value: float, sign: str) -> _AsTyped:
+    typed = _AsTyped(value)
+    typed.sign = sign
+    return typed
 
 
 def N_(message: str) -> str:  # noqa: N802 (the gettext convention)
@@ -105,6 +114,11 @@ def N_plural(singular: str, plural: str) -> Plural:  # noqa: N802 (the gettext c
     '1 problem'
     """
     return singular, plural
+
+
+#: The decimal sign of a number in a message, as a catalogue entry: each language's own
+#: ("," in nl, it, sv and tr), so that a message shows 62,5 where the scorer types 62,5.
+DECIMAL_SIGN = N_(".")
 
 
 class Problem:
@@ -135,7 +149,8 @@ class Problem:
         """The message, built from the (translated) template and the parameters; a
         number is shown as typed (a whole float without ``.0``: Excel sends a typed
         130 as 130.0, the message says ``MP 130``)."""
-        params = {k: _AsTyped(v) if v.__class__ is float else v for k, v in self.params.items()}
+        sign = _translator(DECIMAL_SIGN)
+        params = {k: _as_typed(v, sign) if v.__class__ is float else v for k, v in self.params.items()}
         return translate(self.template, self.params.get("count")).format(**params)
 
     def concerns(self) -> dict[str, Any]:

@@ -165,9 +165,10 @@ RESULTS = Table("results", header_row=8, first_col=0, columns=(
 ))
 
 
-def board_columns(nboards: int) -> tuple[Column, ...]:
+def board_columns(nboards: int, number_format: str = "General") -> tuple[Column, ...]:
     """The board columns 1..n (``kind="board"``: headed by the number)."""
-    return tuple(Column(f"board{b}", str(b), kind="board", number_format=TEXT_APART, width=BOARD_WIDTH) for b in range(1, nboards + 1))
+    return tuple(Column(f"board{b}", str(b), kind="board", number_format=number_format, width=BOARD_WIDTH)
+                 for b in range(1, nboards + 1))
 
 
 def results_at(first_col: int) -> Table:
@@ -176,8 +177,9 @@ def results_at(first_col: int) -> Table:
 
 
 def boards_at(first_col: int, nboards: int) -> Table:
-    """The board columns 1..n of the pairs' rows from ``first_col`` (typed)."""
-    return Table("boards", header_row=PAIRS.header_row, columns=board_columns(nboards), first_col=first_col,
+    """The board columns 1..n of the pairs' rows from ``first_col`` (typed; a sit-out's R apart from
+    the score left of it: :data:`~xlbridge.workbooks.declare.TEXT_APART`)."""
+    return Table("boards", header_row=PAIRS.header_row, columns=board_columns(nboards, TEXT_APART), first_col=first_col,
                  room=PAIRS.room)
 
 
