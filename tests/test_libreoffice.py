@@ -642,21 +642,26 @@ def test_a_hidden_sheet_does_not_print(converted):
     assert "printed" in pdf_text(pdf) and "never" not in pdf_text(pdf)
 
 
+def printed_pages(converted, label: str) -> tuple[Path, dict[str, PrintedSheet], list[str]]:
+    """A converted workbook's PDF, its printed sheets by name, and the text of each page."""
+    pdf = converted.pdf(label)
+    sheets = printed_sheets(load_workbook(converted.files[label]), pdf, pdf_outline(pdf))
+    return pdf, {s.name: s for s in sheets}, pdf_text(pdf).split("\f")
+
+
+def sheet_text(sheets: dict[str, PrintedSheet], pages: list[str], name: str) -> str:
+    """The text sheet ``name`` prints (of :func:`printed_pages`), on all its pages, its white space as single spaces."""
+    return " ".join(" ".join(pages[p - 1] for p in sheets[name].pages).split())
+
+
 def test_a_period_after_its_first_evening_prints_as_provisional(converted):
     """Issue 26, point 1: after the first evening added with New evening, Periode 1 printed
     "(eindstand: alle 1 avonden gespeeld)" and its moves as final."""
-    label = "one-evening/heeg-season.xlsx"
-    pdf = converted.pdf(label)
-    wb = load_workbook(converted.files[label])
-    sheets = {s.name: s for s in printed_sheets(wb, pdf, pdf_outline(pdf))}
-    pages = pdf_text(pdf).split("\f")
-
-    def printed(name: str) -> str:
-        return " ".join(" ".join(pages[p - 1] for p in sheets[name].pages).split())
-
-    assert "(voorlopig: 1 van 6 avonden gespeeld)" in printed("Periode 1")
-    assert "zou degraderen naar B" in printed("Periode 1") and "eindstand" not in printed("Periode 1")
-    assert "(voorlopig: 1 van 18 avonden gespeeld)" in printed("Jaar")
+    _, sheets, pages = printed_pages(converted, "one-evening/heeg-season.xlsx")
+    period = sheet_text(sheets, pages, "Periode 1")
+    assert "(voorlopig: 1 van 6 avonden gespeeld)" in period
+    assert "zou degraderen naar B" in period and "eindstand" not in period
+    assert "(voorlopig: 1 van 18 avonden gespeeld)" in sheet_text(sheets, pages, "Jaar")
 
 
 def _words_of_page(pdf: Path, page: int) -> list[tuple[float, float, float, float, str]]:
@@ -670,11 +675,8 @@ def _words_of_page(pdf: Path, page: int) -> list[tuple[float, float, float, floa
 def test_a_word_right_of_a_number_prints_apart_from_it(converted):
     """Issue 26, point 7: marks 0 against "zou degraderen naar B" printed as "0zou"; the inv codes
     and BridgeMania's R ran into the number left of them the same way (declare.TEXT_APART)."""
-    label = "one-evening/heeg-season.xlsx"
-    pdf = converted.pdf(label)
-    wb = load_workbook(converted.files[label])
-    sheet = {s.name: s for s in printed_sheets(wb, pdf, pdf_outline(pdf))}["Periode 1"]
-    words = _words_of_page(pdf, sheet.pages[0])
+    pdf, sheets, _ = printed_pages(converted, "one-evening/heeg-season.xlsx")
+    words = _words_of_page(pdf, sheets["Periode 1"].pages[0])
     gaps = [(before[4], word[4], round(word[0] - before[2], 2), round(before[3] - before[1], 2))
             for before, word in zip(words, words[1:]) if word[4] in ("zou", "degradeert", "promoveert") and before[4].isdigit()]
     assert len(gaps) == 6, gaps  # three pairs relegate, three promote
@@ -683,12 +685,7 @@ def test_a_word_right_of_a_number_prints_apart_from_it(converted):
 
 def test_pts_print_as_the_regolamento_prints_them(converted):
     """Issue 26, point 14: every PTS printed with three decimals ("25.000", "140.000", Hibryd "9.640")."""
-    label = "workbooks/bridgemania-demo.xlsx"
-    pdf = converted.pdf(label)
-    wb = load_workbook(converted.files[label])
-    sheets = {s.name: s for s in printed_sheets(wb, pdf, pdf_outline(pdf))}
-    pages = pdf_text(pdf).split("\f")
-    printed = " ".join(" ".join(pages[p - 1] for p in sheets["Campionato"].pages).split())
+    printed = sheet_text(*printed_pages(converted, "workbooks/bridgemania-demo.xlsx")[1:], "Campionato")
     padded = re.findall(r"\b\d+\.\d\d0\b", printed)  # (the % columns print two decimals: 49.30)
     assert not padded, padded[:5]
     assert re.search(r"(?<![.\d])\d{2,3}(?![.\d])", printed)  # a whole number of points, as it is
@@ -698,13 +695,10 @@ def test_the_messages_sheet_prints_each_message_and_its_whole_reference(converte
     """Issue 26, point 3: in Excel column A kept its default width and the reference in B was cut
     ("Avond 202Avond 2026-09-17!L5")."""
     label = "problem/heeg-demo.xlsx"
-    pdf = converted.pdf(label)
-    wb = load_workbook(converted.files[label])
-    sheets = {s.name: s for s in printed_sheets(wb, pdf, pdf_outline(pdf))}
-    ws = wb["Meldingen"]
+    ws = load_workbook(converted.files[label])["Meldingen"]
     message, reference = ws["A2"].value, ws["B2"].value
     assert reference.startswith("Avond ") and reference.endswith("!D2") and message.startswith(reference[:-3] + ", D2: ")
-    pages = pdf_text(pdf).split("\f")
-    printed = " ".join(" ".join(pages[p - 1] for p in sheets["Meldingen"].pages).split())
+    _, sheets, pages = printed_pages(converted, label)
+    printed = sheet_text(sheets, pages, "Meldingen")
     assert " ".join(message.split()) in printed and reference in printed
     assert len(sheets["Meldingen"].pages) == 1

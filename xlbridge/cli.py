@@ -370,6 +370,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         raise CliError(DASH_NAME.format(name=dashed)) from None
 
 
+def _error(message: object) -> None:
+    """One error line on stderr, its prefix in the language spoken (the workbook's, for its problems)."""
+    print(_("xlbridge: error: {message}").format(message=message), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args: argparse.Namespace | None = None
     try:
@@ -383,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         with speaking(error.language):  # in the workbook's language
             for problem in error.problems:
-                print(_("xlbridge: error: {message}").format(message=problem), file=sys.stderr)
+                _error(problem)
             path = getattr(args, "path", None)
             if getattr(args, "command", None) == "next":
                 print(f"xlbridge: {nothing_added(len(error.problems), f'xlbridge next {path}')}", file=sys.stderr)
@@ -394,11 +399,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
         from xlbridge.files.problems import describe_os_error
 
-        print(_("xlbridge: error: {message}").format(message=describe_os_error(error.filename or "xlbridge", error)),
-              file=sys.stderr)
+        _error(describe_os_error(error.filename or "xlbridge", error))
         return EXIT_USAGE
     except (CliError, ValueError) as error:
-        print(_("xlbridge: error: {message}").format(message=error), file=sys.stderr)
+        _error(error)
         return EXIT_USAGE
     return 0
 

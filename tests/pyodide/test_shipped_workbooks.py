@@ -36,6 +36,7 @@ from xlbridge.language import _, ngettext, speaking
 from tests.alerts import is_done_message
 from xlbridge.workbooks.localised import Localised
 from xlbridge.workbooks.write import CORRECTIONS_SPEC
+from xlbridge.workbooks.messages import NOTHING_RECALCULATED
 from xlbridge.workbooks.record import TYPED
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
@@ -343,8 +344,7 @@ def _check_recalc(book, pw: PyodideWorkbook, edit, timings, label: str) -> list:
     else:  # a workbook with problems: reported to the scorer (in the workbook's language), nothing recalculated
         with speaking(problems.language):
             texts = [str(p) for p in problems.problems]
-            head = ngettext("Nothing was recalculated: {count} problem.", "Nothing was recalculated: {count} problems.",
-                            len(texts)).format(count=len(texts))
+            head = ngettext(*NOTHING_RECALCULATED, len(texts)).format(count=len(texts))
         assert alerts == [head + "\n" + "\n".join(texts)], alerts
         before = snapshot(fresh(pw))
         after = snapshot(excel)

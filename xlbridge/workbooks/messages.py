@@ -46,6 +46,7 @@ REFERENCE_WIDTH = 41
 #: The look of the Messages sheet.  Every built workbook has it from the start (``add_messages_sheet``),
 #: since xlwings Lite cannot size columns: a click only writes values into it.
 LAYOUT = Layout(widths=(100, REFERENCE_WIDTH), wrap_columns=(1,), orientation="landscape", fit_width=True)
+NOTHING_RECALCULATED = N_plural("Nothing was recalculated: {count} problem.", "Nothing was recalculated: {count} problems.")
 NOTHING_WRITTEN = N_plural("nothing was written: fix the problem at its cell, then {action} again{how}",
                            "nothing was written: fix the {count} problems at their cells, then {action} again{how}")
 
@@ -131,8 +132,7 @@ def report_problems(book: BookAdapter, problems: Sequence[LocatedProblem], done:
     clash = MESSAGES not in names and any(n.casefold() == local for n in [*names, *others])  # sheetnames.py
     if clash or (MESSAGES not in names and not problems and not warnings):
         if problems:
-            book.alert(ngettext("Nothing was recalculated: {count} problem.", "Nothing was recalculated: {count} problems.",
-                                len(problems)).format(count=len(problems)) + "\n"
+            book.alert(ngettext(*NOTHING_RECALCULATED, len(problems)).format(count=len(problems)) + "\n"
                        + "\n".join(str(p) for p in problems[:10]))
         elif done:
             book.alert(done)
@@ -170,7 +170,6 @@ def report_problems(book: BookAdapter, problems: Sequence[LocatedProblem], done:
         shown = "\n".join(str(p) for p in problems[:10])
         more = "\n" + _("... and {count} more (see the Messages sheet)").format(count=len(problems) - 10) \
             if len(problems) > 10 else ""
-        book.alert(ngettext("Nothing was recalculated: {count} problem.", "Nothing was recalculated: {count} problems.",
-                                len(problems)).format(count=len(problems)) + f"\n{shown}{more}")
+        book.alert(ngettext(*NOTHING_RECALCULATED, len(problems)).format(count=len(problems)) + f"\n{shown}{more}")
     elif done:
         book.alert(done)

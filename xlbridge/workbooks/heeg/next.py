@@ -27,7 +27,7 @@ from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, SEASON, evening_sheet, pairs_table, periods_table
 from xlbridge.workbooks.heeg.compute import HeegSeason
 from xlbridge.workbooks.heeg.views import evening_members, plan_new_evening
-from xlbridge.workbooks.heeg.read import SeasonSheet, evening_columns
+from xlbridge.workbooks.heeg.read import SeasonSheet
 from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, at
 from xlbridge.workbooks.localised import shown_name
 
@@ -123,8 +123,7 @@ def _enter(book: BookAdapter, season: SeasonSheet, plan: Plan, day: dt.date, lis
     label = order[index]
     row = season.period_rows[label]
     grid = book.read(SEASON)
-    header = rows[0] - 1
-    width = evening_columns(grid, header)
+    width = settings.periods[index].slots  # (the periods table's evening columns, as read)
     first = periods_table(1).col("evening_1")
     free = next((c for c in range(first, first + width) if is_blank(cell(grid, row, c))), None)
     if free is None:

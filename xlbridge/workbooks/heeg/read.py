@@ -202,7 +202,7 @@ def _settings(sheet: _Season) -> dict[str, Any]:
     return values
 
 
-def evening_columns(grid: Grid, header: int) -> int:
+def _evening_columns(grid: Grid, header: int) -> int:
     """How many evening columns the periods table whose header is in row ``header`` has:
     the headers Evening 1, Evening 2, ... side by side from column C."""
     width = 0
@@ -225,7 +225,7 @@ def _periods(sheet: _Season, header: int | None, pairs_header: int | None
         return periods, period_rows, evening_cells
     table = periods_table(0, header)
     row = table.first_row
-    slots = evening_columns(sheet.grid, header)
+    slots = _evening_columns(sheet.grid, header)
     end = pairs_header if pairs_header and pairs_header > header else len(sheet.grid) + 1
     while row < end and (not is_blank(sheet.value(row, table.col("period"))) or
                          (row, table.col("period")) in sheet.bad):
