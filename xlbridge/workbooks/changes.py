@@ -38,13 +38,18 @@ class Comparison:
     warnings: list[LocatedProblem] = field(default_factory=list)
 
 
-def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes: Sequence[Change]) -> Comparison:
+def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes: Sequence[Change],
+            routine: Sequence[tuple[str, int, int]] = ()) -> Comparison:
     """The scorer's changes since ``record`` (``now``: the record of this plan) and the
     computed cells typed over.  A typed cell is listed when it held a value before, or when it
-    is on a sheet where a computed value changed (filling in a new evening lists nothing)."""
+    is on a sheet where a computed value changed (filling in a new evening lists nothing).  On a sheet added
+    by New evening / New tournament since (:meth:`Record.is_new`) every computed cell was left empty: a value
+    there was typed over it.  ``routine``: (sheet, row, column) of the kind's routine settings, whose changes
+    correct no result and are never listed (:attr:`~xlbridge.workbooks.declare.Setting.routine`)."""
     out = Comparison()
     changed_sheets = {c.sheet for c in changes}
     units, headers = _units(plan)
+    skipped = set(routine)
     existing = set(book.sheet_names())
     for sheet in now.sheets:
         if sheet not in record.sheets or sheet not in existing:  # (a deleted sheet the plan adds again: no cells)
@@ -55,7 +60,8 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
         grid: Grid | None = None
         for key in sorted(set(cells) | set(before)):
             old, new = before.get(key), cells.get(key)
-            if (old is None and sheet not in changed_sheets) or same_cell(old, new) or key in record.computed(sheet):
+            if (old is None and (sheet not in changed_sheets or record.is_new(sheet))) or same_cell(old, new) \
+                    or key in record.computed(sheet) or (sheet, *key) in skipped:
                 continue
             if grid is None:
                 grid = book.read(sheet)
@@ -68,8 +74,8 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
         if change.sheet not in record.sheets:
             continue
         written = record.computed(change.sheet)
-        key = _position(change.cell)
-        if key not in written or same_cell(change.old, written[key]):
+        key = _position(change.cell)  # (a new sheet's computed cells: left empty, so any value was typed)
+        if (key not in written and not record.is_new(change.sheet)) or same_cell(change.old, written.get(key)):
             continue
         _typed_over(out, replace(change, cause=TYPED_OVER), warned)
     _views_typed_over(book, plan, record, out, warned, existing)
@@ -85,8 +91,8 @@ def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Compar
     for block in reversed(plan.blocks):  # (a later block over an earlier one: the later value counts)
         if block.audit or block.sheet not in record.sheets or block.sheet not in existing:
             continue
-        left = record.views(block.sheet)
-        if not left:
+        left, new_sheet = record.views(block.sheet), record.is_new(block.sheet)
+        if not left and not new_sheet:
             continue
         grid = grids.get(block.sheet)
         if grid is None:
@@ -99,7 +105,8 @@ def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Compar
                     continue
                 seen.add((block.sheet, r, c))
                 old = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
-                if old is None or (r, c) not in left or same_cell(old, left[(r, c)]) or same_cell(old, new):
+                if old is None or ((r, c) not in left and not new_sheet) or same_cell(old, left.get((r, c))) \
+                        or same_cell(old, new):
                     continue
                 # the view's headers and number formats: the declaration's (Table.block)
                 number_format = block.formats[j] if j < len(block.formats) else "General"

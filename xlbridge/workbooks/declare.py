@@ -249,7 +249,9 @@ class Table:
 @dataclass(frozen=True)
 class Setting:
     """One setting the scorer types: its label in column ``label_col``, its value
-    in ``col`` of ``row``; ``note`` a hint printed right of it."""
+    in ``col`` of ``row``; ``note`` a hint printed right of it.  ``routine``: input of
+    every week that corrects no result (BridgeMania's next host): a change of it is not
+    listed on Corrections as the scorer's change (issue 26, point 5)."""
 
     id: str
     row: int
@@ -266,6 +268,7 @@ class Setting:
     high: float | None = None
     help: str = ""
     strict: bool = True
+    routine: bool = False
 
     @property
     def cell(self) -> str:
@@ -334,6 +337,10 @@ class SheetSpec:
     print: Print = field(default_factory=Print)
     widths: tuple[float, ...] = ()  # column widths from A when the tables do not give them
     chart: Chart | None = None  # a chart the builder draws, reading a table of this sheet
+
+    def routine(self) -> tuple[tuple[str, int, int], ...]:
+        """(sheet, row, column) of each routine setting (:attr:`Setting.routine`)."""
+        return tuple((self.name, s.row, s.col) for s in self.settings if s.routine)
 
     def setting(self, setting_id: str) -> Setting:
         for s in self.settings:

@@ -28,6 +28,7 @@ from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import next_planner
 from xlbridge.workbooks.plan import BookInputError, NextSheet, at
 from xlbridge.workbooks.recalc import detect
+from xlbridge.workbooks.record import note_new_sheet
 from xlbridge.workbooks.sheetnames import misnamed, other_sheets
 from xlbridge.workbooks.localised import language_of, localised
 from xlbridge.workbooks.write import RECORD_SHEET, apply
@@ -85,6 +86,7 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
         plan = found.plan
         plan.new_sheets = [n for n in plan.new_sheets if n != found.sheet]
         apply(book, plan)
+        note_new_sheet(book, found.sheet)
         activate = getattr(book, "activate", None)
         if activate is not None:
             activate(found.sheet, found.select)

@@ -54,7 +54,7 @@ from xlbridge.workbooks.write import RECORD_SHEET
 from xlbridge.workbooks.write import _same as same
 
 __all__ = ["RECORD", "CHUNK", "Record", "read_record", "make_record", "write_record", "same_cell", "Date",
-           "foreign", "TYPED", "TYPED_OVER", "TYPED_OVER_CODE", "DAMAGED_CODE", "FOREIGN_CODE", "TOO_LARGE_CODE",
+           "foreign", "note_new_sheet", "TYPED", "TYPED_OVER", "TYPED_OVER_CODE", "DAMAGED_CODE", "FOREIGN_CODE", "TOO_LARGE_CODE",
            "MAX_RECORD_TEXT", "MAX_RECORD_CELLS", "FOREIGN_MIN"]
 
 #: The record's sheet: the program's name, in every language (it is never translated, so
@@ -139,6 +139,12 @@ class Record:
 
     def computed(self, sheet: str) -> Cells:
         return self._cells(sheet, "c", self._computed)
+
+    def is_new(self, sheet: str) -> bool:
+        """Whether ``sheet`` was added since the last recalculation by New evening / New tournament
+        (:func:`note_new_sheet`): xlbridge left its computed cells empty and none of its typed cells held
+        a value."""
+        return bool(self.sheets.get(sheet, {}).get("n"))
 
     def views(self, sheet: str) -> Cells:
         """The cells of the views (blocks never audited: standings, sorted results) as xlbridge left them."""
@@ -366,6 +372,17 @@ def write_record(book: BookAdapter, record: Record, old: Record | None = None) -
     rows += [[None]] * (held - len(rows))  # a longer record before: its last cells emptied
     book.write(RECORD, 1, 1, rows)
     book.lay_out(RECORD, Layout(hidden=True))
+
+
+def note_new_sheet(book: BookAdapter, sheet: str) -> None:
+    """Enter ``sheet``, just added by New evening / New tournament with its computed cells empty, in the
+    record of the last recalculation (when there is one), so that the next recalculation tells a value
+    typed over one of them (issue 26, point 2) and lists none of the results typed in as a change."""
+    record, damaged = read_record(book)
+    if record is None or damaged:
+        return  # (no record to add to: the next recalculation says why)
+    record.sheets[sheet] = {"t": [], "c": [], "n": 1}
+    write_record(book, record)
 
 
 def same_cell(old: Any, new: Any) -> bool:

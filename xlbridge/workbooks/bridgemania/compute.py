@@ -42,6 +42,7 @@ class BridgeManiaSeason:
 
     name = "bridgemania"
     never_read = d.NEVER_READ  # (the record of the last recalculation leaves them out)
+    routine = d.ROUTINE  # (never listed on Corrections as the scorer's change)
 
     def recognises(self, book: BookAdapter) -> bool:
         names = book.sheet_names()
@@ -125,7 +126,9 @@ def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: 
             continue  # listed twice: the engine reports it
         ts = TournamentPlaces(tid)
         t = read_tournament(tid, grid(tid), ts, date, host, base_ids, guest_ids, problems)
-        if t is not None:
+        if ts.unplayed:
+            where.unplayed.add(tid)
+        elif t is not None:
             sheets[tid] = ts
             tournaments.append(t)
     column = column_letter(d.CALENDAR.col("tournament"))
@@ -203,6 +206,9 @@ def _calendar(plan: Plan, grid: Grid, standings: bm.Standings, where: SeasonPlac
         tid = listed.get(r)
         res = results.get(tid) if tid else None
         rows.append(tid or "")
+        if tid in where.unplayed:
+            lines.append({"counts": _(d.NOT_PLAYED)})
+            continue
         lines.append({} if res is None else {
             "pairs": res.pairs, "tables": res.tables, "boards": res.boards, "top": res.top,
             "penalty": res.penalty_unit, "base_pairs": res.base_pairs_playing,

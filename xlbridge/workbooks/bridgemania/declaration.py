@@ -97,6 +97,8 @@ CALENDAR_RESULTS = Table("calendar-results", header_row=4, first_col=14, room=20
     _computed("counts", "Counts", 13),
     _computed("winner", "Winner", 12),
 ))
+#: The calendar's "Counts" for a tournament whose sheet holds nothing but its pairs yet (issue 26, point 4).
+NOT_PLAYED = N_("not played yet")
 SEASON_SHEET = SheetSpec(
     "season", SEASON, title=SEASON_TITLE, settings=(Setting("name", row=2, label="Season"),),
     tables=(BASE, GUESTS, CALENDAR, CALENDAR_RESULTS), freeze=(BASE.first_row, 1),
@@ -301,10 +303,10 @@ CHAMPIONSHIP_CAPTIONS = {
 
 # ------------------------------------------------------------------ the Participation sheet
 
-NEXT_HOST = Setting("next_host", row=3, label="Next host",
+NEXT_HOST = Setting("next_host", row=3, label="Next host", routine=True,
                     note="type the next host: the next list is computed (host O, then P up to the number, A, unable I)")
-CAPACITY = Setting("capacity", row=4, label="Base pairs that can play (host included)", kind="whole")
-UNABLE = Setting("unable", row=5, label="Unable to play (ids, comma-separated)")
+CAPACITY = Setting("capacity", row=4, label="Base pairs that can play (host included)", kind="whole", routine=True)
+UNABLE = Setting("unable", row=5, label="Unable to play (ids, comma-separated)", routine=True)
 NEXT = Table("next", header_row=7, room=11, columns=(
     _computed("position", "Position", 36),
     _computed("pair", "Next list", 10),
@@ -314,6 +316,8 @@ LISTS_COL = NEXT.first_col + NEXT.width() + 1  # two columns per tournament: its
 LIST_WIDTHS = (7, 8)
 PARTICIPATION_SHEET = SheetSpec("participation", PARTICIPATION, title=PARTICIPATION_TITLE,
                                 settings=(NEXT_HOST, CAPACITY, UNABLE), tables=(NEXT,), freeze=(NEXT.first_row, 1))
+#: The settings typed every week (the next list's): a change is no correction (issue 26, point 5).
+ROUTINE = PARTICIPATION_SHEET.routine()
 
 # ------------------------------------------------------------------ the Chart sheet
 

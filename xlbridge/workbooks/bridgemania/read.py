@@ -42,6 +42,7 @@ class SeasonPlaces:
     calendar_rows: dict[str, list[int]] = field(default_factory=dict)
     calendar: list[tuple[int, str]] = field(default_factory=list)  # (row, tournament id), in order
     last_calendar_row: int = d.CALENDAR.first_row - 1
+    unplayed: set[str] = field(default_factory=set)  # listed tournaments whose sheet is not played yet
     warnings: list[LocatedProblem] = field(default_factory=list)  # an id typed with a space before or after it
 
 

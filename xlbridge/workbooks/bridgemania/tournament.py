@@ -54,6 +54,7 @@ class TournamentPlaces:
     typed_split: set[str] = field(default_factory=set)
     sections: dict[str, int] = field(default_factory=dict)  # section id -> title row
     warnings: list[LocatedProblem] = field(default_factory=list)  # an id typed with a space before or after it
+    unplayed: bool = False  # nothing typed but the pairs and settings: not played yet (issue 26, point 4)
 
     def board_col(self, board: int) -> int:
         return d.FIRST_BOARD_COL + board - 1
@@ -90,13 +91,26 @@ def _tournament_cells(grid: Grid, ts: TournamentPlaces) -> Iterator[tuple[int, i
             yield from ((r, c) for c in cols)
 
 
+def _unplayed(grid: Grid, ts: TournamentPlaces) -> bool:
+    """Nothing typed yet but what New tournament fills in (the pairs) and the settings: no board score, no
+    status, no player of a split pair, no section row, no extra PTS (issue 26, point 4)."""
+    kept = {(s.row, s.col) for s in (d.MOVEMENT, d.TOP, d.COUNTS)}
+    pair_col = d.PAIRS.col("pair")
+    return all(is_blank(cell(grid, r, c)) for r, c in _tournament_cells(grid, ts)
+               if (r, c) not in kept and not (c == pair_col and r <= ts.main_end))
+
+
 # ------------------------------------------------------------------ a tournament sheet
 
 
 def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host: str, base_ids: list[str],
                     guest_ids: set[str], problems: list[LocatedProblem]) -> bm.Tournament | None:
-    """One tournament sheet as the scorer typed it (``None`` when its structure is broken)."""
+    """One tournament sheet as the scorer typed it (``None`` when its structure is broken, or when it is not
+    played yet: ``ts.unplayed``)."""
     if not _structure(tid, grid, ts, problems):
+        return None
+    if _unplayed(grid, ts):
+        ts.unplayed = True
         return None
     problems += formulas(tid, grid, _tournament_cells(grid, ts))
     ts.warnings += spaced_ids(tid, grid, _tournament_ids(grid, ts))
