@@ -1,6 +1,8 @@
-"""LibreOffice prints the button shape: a workbook with a button (before and after a
+"""LibreOffice draws the button shape: a workbook with a button (before and after a
 headless recalculation), converted to PDF, shows the button's label; the same
-workbook without the button does not (the control)."""
+workbook without the button does not (the control).  (A button says it is not printed,
+``fPrintsWithSheet="0"``, which Excel honours; LibreOffice 7.4 reads that attribute but
+prints every shape, so its PDF shows the shape as drawn: tests/excel/test_button_layout.py.)"""
 
 from __future__ import annotations
 
@@ -45,10 +47,10 @@ def pdfs(tmp_path_factory) -> dict[str, str]:
     ws["A12"] = "the last row"
     wb.save(stage / "control.xlsx")
     shutil.copy2(stage / "control.xlsx", stage / "plain.xlsx")
-    button.add_button(stage / "plain.xlsx", "Season", name="xlbridge_button", label=LABEL, cell="B2", cols=3)
+    button.add_button(stage / "plain.xlsx", "Season", name="xlbridge_button", label=LABEL, cell="B2")
 
     club = build("tbf-club", stage / "club.xlsx", language="en")
-    button.add_button(club, "Tournament", name="unique_button", label=UNIQUE, cell="H2", cols=3)
+    button.add_button(club, "Tournament", name="unique_button", label=UNIQUE, cell="H2")
     shutil.copy2(club, stage / "recalculated.xlsx")
     recalc_path(stage / "recalculated.xlsx", backup=False, when="2026-11-30 12:00")
     assert UNIQUE in [b["label"] for b in button.buttons(stage / "recalculated.xlsx")]

@@ -119,7 +119,7 @@ def club(tmp_path) -> Path:
 
 def test_a_button_reads_back_and_the_file_stays_valid(plain):
     button.add_button(plain, "Season", name="xlbridge_button", label="Recalculate season", cell="D2")
-    button.add_button(plain, "Club's results", name="other", label="Two\nlines", cell="$c$4", cols=3, rows=1,
+    button.add_button(plain, "Club's results", name="other", label="Two\nlines", cell="$c$4",
                         fill="#FF336699", font="000000")
     assert button.buttons(plain) == [
         {"sheet": "Season", "name": "xlbridge_button", "label": "Recalculate season", "target": "#'Season'!D2",
@@ -134,11 +134,13 @@ def test_a_button_reads_back_and_the_file_stays_valid(plain):
         in parts[drawing]
     assert b'<a:prstGeom prst="roundRect">' in parts[drawing] and b'<a:srgbClr val="1F4E78"/>' in parts[drawing]
     assert b'b="1"' in parts[drawing] and b'algn="ctr"' in parts[drawing]
-    assert b"<xdr:from><xdr:col>3</xdr:col>" in parts[drawing] and b"<xdr:to><xdr:col>5</xdr:col>" in parts[drawing]
+    assert b"<xdr:oneCellAnchor><xdr:from><xdr:col>3</xdr:col>" in parts[drawing]
+    assert f'<xdr:ext cx="{button.width("Recalculate season") * 9525}" cy="381000"/>'.encode() in parts[drawing]
+    assert b'<xdr:clientData fPrintsWithSheet="0"/>' in parts[drawing]
     rels = parts[opc.rels_name(drawing)].decode()
     assert "TargetMode" not in rels and opc.REL_HYPERLINK in rels
     other, _ = sheet_drawing(plain, "Club's results")
-    assert b'<a:srgbClr val="336699"/>' in parts[other] and b"<xdr:row>4</xdr:row>" in parts[other]
+    assert b'<a:srgbClr val="336699"/>' in parts[other] and b"<xdr:row>3</xdr:row>" in parts[other]
     types = parts["[Content_Types].xml"].decode()
     for part in (drawing, other):
         assert f'<Override PartName="/{part}" ContentType="{opc.CT_DRAWING}"/>' in types
@@ -207,7 +209,6 @@ def test_a_button_joins_a_sheet_that_has_a_chart(tmp_path):
     ({"sheet": "Nope"}, "no worksheet named 'Nope'"),
     ({"cell": "B0"}, "not a cell reference"),
     ({"cell": "Season!B2"}, "not a cell reference"),
-    ({"cols": 0}, "at least one cell"),
     ({"fill": "blue"}, "not an RGB colour"),
     ({"label": " "}, "a name and a label"),
 ])

@@ -98,7 +98,7 @@ def test_a_typed_change_goes_first_and_a_typed_over_cell_is_a_warning(book):
     actions = click(wb)
     alerts = apply_actions(wb, actions)
     rows = [[c.value for c in row] for row in wb["Corrections"].iter_rows(min_row=2)]
-    assert rows[0][1:] == [E3, "D3", "2", "R1", old_round, old_round + 2, TYPED]
+    assert rows[0][1:] == [E3, "D3", 2, "R1", old_round, old_round + 2, TYPED]
     assert rows[1][1:3] == [E3, "P5"] and rows[1][5] == 62.5 and rows[1][7] == TYPED_OVER
     assert {r[7] for r in rows[2:]} == {RECALCULATED}
     assert wb[E3]["P5"].value == pytest.approx(computed)

@@ -60,7 +60,8 @@ def test_a_value_typed_over_a_new_evenings_percentage_is_a_warning_and_kept(tmp_
     assert computed != pytest.approx(62.5) and 0 < computed < 100
     with speaking("nl"):
         cause = _(TYPED_OVER)
-    assert [(r[1], r[2], r[5], r[-1]) for r in _corrections(book)] == [("Avond 2026-09-03", "P9", 62.5, cause)]
+    # the pair as a number (issue 26, point 15: not the text "8")
+    assert [(r[1], r[2], r[3], r[5], r[-1]) for r in _corrections(book)] == [("Avond 2026-09-03", "P9", 8, 62.5, cause)]
     again = recalculate(book, when="T2")
     assert again.warnings == [] and again.changes == [] and again.typed == []
 

@@ -80,7 +80,7 @@ def test_one_changed_round_goes_first_then_what_it_changed(demo: Path) -> None:
     rows = _corrections(demo, "T1")
     ref = f"{ws.cell(row=row, column=R1).column_letter}{row}"
     with speaking("nl"):
-        assert rows[0] == ["T1", EVENING, ref, str(pair), "R1", old, old + 2, _(TYPED)]
+        assert rows[0] == ["T1", EVENING, ref, pair, "R1", old, old + 2, _(TYPED)]
         assert _(TYPED) == "uw wijziging" and _(RECALCULATED_WRITE) == "herberekend"
         assert [r[7] for r in rows[1:]] == [_(RECALCULATED_WRITE)] * (len(rows) - 1)
     assert len(rows) == 1 + len(report.changes) and len(report.typed) == 1
@@ -111,7 +111,7 @@ def test_one_changed_mp_total_goes_first(demo: Path) -> None:
     report = recalc_path(demo, when="T2", backup=False)
     rows = _corrections(demo, "T2")
     mp_ref = f"{ws.cell(row=row, column=MP).column_letter}{row}"
-    assert rows[0] == ["T2", EVENING, mp_ref, str(ws.cell(row=row, column=1).value), "MP", total, total + 5,
+    assert rows[0] == ["T2", EVENING, mp_ref, ws.cell(row=row, column=1).value, "MP", total, total + 5,
                        "uw wijziging"]
     assert len(rows) == 1 + len(report.changes) > 1 and {r[7] for r in rows[1:]} == {"herberekend"}
     assert report.warnings == []
@@ -145,7 +145,7 @@ def test_a_value_typed_over_a_computed_percentage_is_a_warning_overwritten_and_k
     assert str(report.warnings[0]) == _documented("W-TYPED-OVER")
     assert book.wb["Evening 2025-09-18"]["P5"].value == pytest.approx(computed)  # the computed value is back
     rows = [[c.value for c in row] for row in book.wb["Corrections"].iter_rows(min_row=2)]
-    assert rows == [["T1", "Evening 2025-09-18", "P5", "4", "%", 62.5, pytest.approx(computed), TYPED_OVER]]
+    assert rows == [["T1", "Evening 2025-09-18", "P5", 4, "%", 62.5, pytest.approx(computed), TYPED_OVER]]
     assert book.wb["Corrections"]["F2"].number_format == "0.00"  # in the cell's format
     # on the Messages sheet below the warnings' header, with no cell to mark: a computed cell keeps its look
     report_problems(book, [], done="done", warnings=report.warnings)

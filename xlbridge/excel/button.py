@@ -40,6 +40,7 @@ DrawingML itself.  What the parts look like, and where that was found:
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -80,8 +81,25 @@ def _colour(value: str, what: str) -> str:
     return text
 
 
-def _button_anchor(*, shape_id: int, name: str, label: str, rid: str, col: int, row: int, cols: int, rows: int,
-                   fill: str, font: str, xdr: str, a: str, declare: str) -> str:
+#: A button's size (issue 26, point 12): its label's width in the bold 11-point font (Carlito's metrics, which
+#: are Calibri's), this much room on each side, at least :data:`MIN_WIDTH`; two default rows high.  Pixels at
+#: 96 dpi; DrawingML counts EMU (914,400 an inch: 9,525 a pixel).
+PADDING = 14
+MIN_WIDTH = 96
+HEIGHT = 40
+EMU_PER_PIXEL = 9525
+
+
+def width(label: str) -> int:
+    """The width in pixels of a button showing ``label`` on one line (a character not measured counts as ``W``)."""
+    from xlbridge.workbooks.fontwidths import BOLD_11
+
+    text = max((sum(BOLD_11.get(ch, BOLD_11["W"]) for ch in line) for line in label.split("\n")), default=0.0)
+    return max(MIN_WIDTH, math.ceil(text) + 2 * PADDING)
+
+
+def _button_anchor(*, shape_id: int, name: str, label: str, rid: str, col: int, row: int, fill: str, font: str,
+                   xdr: str, a: str, declare: str) -> str:
     paragraphs = "".join(
         f'<{a}p><{a}pPr algn="ctr"/><{a}r><{a}rPr lang="en-US" sz="1100" b="1">'
         f'<{a}solidFill><{a}srgbClr val="{font}"/></{a}solidFill>'
@@ -89,37 +107,34 @@ def _button_anchor(*, shape_id: int, name: str, label: str, rid: str, col: int, 
         f'<{a}t>{escape(line)}</{a}t></{a}r></{a}p>'
         for line in label.split("\n"))
     return (
-        f'<{xdr}twoCellAnchor{declare}>'
+        f'<{xdr}oneCellAnchor{declare}>'
         f'<{xdr}from><{xdr}col>{col}</{xdr}col><{xdr}colOff>0</{xdr}colOff>'
         f'<{xdr}row>{row}</{xdr}row><{xdr}rowOff>0</{xdr}rowOff></{xdr}from>'
-        f'<{xdr}to><{xdr}col>{col + cols}</{xdr}col><{xdr}colOff>0</{xdr}colOff>'
-        f'<{xdr}row>{row + rows}</{xdr}row><{xdr}rowOff>0</{xdr}rowOff></{xdr}to>'
+        f'<{xdr}ext cx="{width(label) * EMU_PER_PIXEL}" cy="{HEIGHT * EMU_PER_PIXEL}"/>'
         f'<{xdr}sp macro="" textlink="">'
         f'<{xdr}nvSpPr><{xdr}cNvPr id="{shape_id}" name="{xml_attr(name)}" descr="{xml_attr(label)}">'
         f'<{a}hlinkClick xmlns:r="{NS_R}" r:id="{rid}" tooltip="{xml_attr(label)}"/></{xdr}cNvPr>'
         f'<{xdr}cNvSpPr/></{xdr}nvSpPr>'
         f'<{xdr}spPr><{a}prstGeom prst="roundRect"><{a}avLst/></{a}prstGeom>'
         f'<{a}solidFill><{a}srgbClr val="{fill}"/></{a}solidFill><{a}ln><{a}noFill/></{a}ln></{xdr}spPr>'
-        f'<{xdr}txBody><{a}bodyPr vertOverflow="clip" horzOverflow="clip" wrap="square" rtlCol="0" anchor="ctr"/>'
+        f'<{xdr}txBody><{a}bodyPr vertOverflow="clip" horzOverflow="clip" wrap="none" rtlCol="0" anchor="ctr"/>'
         f'<{a}lstStyle/>{paragraphs}</{xdr}txBody>'
-        f'</{xdr}sp><{xdr}clientData/></{xdr}twoCellAnchor>'
+        f'</{xdr}sp><{xdr}clientData fPrintsWithSheet="0"/></{xdr}oneCellAnchor>'
     )
 
 
-def add_button(path: str | os.PathLike[str], sheet: str, *, name: str, label: str, cell: str, cols: int = 2,
-               rows: int = 2, fill: str = "1F4E78", font: str = "FFFFFF") -> None:
+def add_button(path: str | os.PathLike[str], sheet: str, *, name: str, label: str, cell: str,
+               fill: str = "1F4E78", font: str = "FFFFFF") -> None:
     """Put a button on worksheet ``sheet`` of the .xlsx at ``path`` (rewritten atomically):
-    a rounded rectangle named ``name`` showing ``label`` (bold, centred, ``font`` on
-    ``fill``), over ``cols`` x ``rows`` cells from ``cell``, with a hyperlink to
-    ``cell`` -- xlwings Lite's sheet button for ``@script(button="[name]sheet!cell")``.
+    a rounded rectangle named ``name`` showing ``label`` on one line (bold, centred, ``font`` on
+    ``fill``), from ``cell`` and as wide as its label (:func:`width`), never printed, with a
+    hyperlink to ``cell`` -- xlwings Lite's sheet button for ``@script(button="[name]sheet!cell")``.
 
     The shape goes into the sheet's drawing (a new one when it has none).  The
     bytes written depend on the file and the arguments only."""
     target = Path(path)
     if not name.strip() or not label.strip():
         raise ValueError("a button needs a name and a label")
-    if cols < 1 or rows < 1:
-        raise ValueError(f"a button spans at least one cell; got {cols} x {rows}")
     col, row = _cell(cell)
     fill, font = _colour(fill, "fill"), _colour(font, "font")
     link = f"#{_quote_sheet(sheet)}!{cell.replace('$', '').strip().upper()}"
@@ -152,8 +167,8 @@ def add_button(path: str | os.PathLike[str], sheet: str, *, name: str, label: st
     outline = parse_outline(drawing_xml)
     xdr, declare_xdr = prefix_for(outline, NS_XDR, "xdr")
     a, declare_a = prefix_for(outline, NS_A, "a")
-    anchor = _button_anchor(shape_id=shape_id, name=name, label=label, rid=link_rid, col=col, row=row, cols=cols,
-                            rows=rows, fill=fill, font=font, xdr=xdr, a=a, declare=declare_xdr + declare_a)
+    anchor = _button_anchor(shape_id=shape_id, name=name, label=label, rid=link_rid, col=col, row=row, fill=fill,
+                            font=font, xdr=xdr, a=a, declare=declare_xdr + declare_a)
     replace[drawing] = append_to_root(drawing_xml, outline, anchor)
     replace[rels_name(drawing)] = drawing_rels
     rewrite(target, replace)

@@ -68,8 +68,7 @@ def embed_code(path: Path, kind: WorkbookKind, guid: str) -> None:
     present = {(b["sheet"], b["name"]) for b in buttons.buttons(path)}
     for button in (kind.button, kind.next_button):
         if button is not None and (button.sheet, button.name) not in present:
-            buttons.add_button(path, button.sheet, name=button.name, label=button.label, cell=button.cell,
-                               cols=button.cols, rows=button.rows)
+            buttons.add_button(path, button.sheet, name=button.name, label=button.label, cell=button.cell)
 
 
 #: A workbook that lost its xlwings Lite code (another program saved it: LibreOffice drops the

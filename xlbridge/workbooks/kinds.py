@@ -39,13 +39,12 @@ MODULES: dict[str, str] = {
 @dataclass(frozen=True)
 class Button:
     """The "Recalculate season" button on a workbook's main sheet: a shape named
-    ``name`` over ``cols`` x ``rows`` cells from ``cell``, linked to ``cell`` (xlwings
-    Lite runs the script when that cell is selected: it hides behind the shape)."""
+    ``name`` from ``cell``, as wide as its label (:func:`xlbridge.excel.button.width`), linked
+    to ``cell`` (xlwings Lite runs the script when that cell is selected: it hides behind the
+    shape).  A second button's cell lies right of the first's widest label in every language."""
 
     sheet: str
     cell: str
-    cols: int = 2
-    rows: int = 2
     name: str = "xlbridge_button"
     label: str = ACTION
     action: str = ACTION  # the script's name in the pane (English in every workbook)

@@ -108,6 +108,15 @@ def _corrections_columns(header: list[Any]) -> list[str]:
     return [by_text.get(str(h).strip().lower(), "") if h is not None else "" for h in header]
 
 
+def _unit(unit: object) -> object:
+    """The pair as the Corrections sheet keeps it: a pair number as a number (Heeg's 4, not the text "4":
+    issue 26, point 15), an id as its text ("BE", "007"), nothing as an empty cell."""
+    text = str(unit) if unit not in (None, "") else ""
+    if text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0")):
+        return int(text)
+    return text or None
+
+
 def append_corrections(book: BookAdapter, changes: Sequence[Change], when: dt.datetime | str,
                        after: str | None = None) -> None:
     """The audit trail: one row per changed computed cell, appended to the
@@ -125,7 +134,7 @@ def append_corrections(book: BookAdapter, changes: Sequence[Change], when: dt.da
     while fields and fields[-1] == "" and grid and (len(grid[0]) < len(fields) or grid[0][len(fields) - 1] is None):
         fields.pop()
     language = getattr(book, "language", "en")  # the sheets as the scorer sees them
-    rows = [[{"when": when, "sheet": Localised.local_name(c.sheet, language), "cell": c.cell, "unit": c.unit or None,
+    rows = [[{"when": when, "sheet": Localised.local_name(c.sheet, language), "cell": c.cell, "unit": _unit(c.unit),
               "column": c.column or None, "old": c.old, "new": c.new, "cause": _(c.cause or RECALCULATED)}.get(f)
              for f in fields] for c in changes]
     book.write(CORRECTIONS, last + 1, 1, rows)

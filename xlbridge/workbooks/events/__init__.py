@@ -16,12 +16,12 @@ from xlbridge.rules.problems import N_
 RECALCULATION = EventSheets
 TRIED_LAST = True  # an event sheet may sit in any workbook: a season is recognised by its own sheets first
 WORKBOOKS = {
-    "tbf-club": WorkbookKind("xlbridge.workbooks.events.build:tbf_club", Button("Tournament", "D3", cols=3),
+    "tbf-club": WorkbookKind("xlbridge.workbooks.events.build:tbf_club", Button("Tournament", "D3"),
                              N_("TBF club tournament"), N_("the TBF Masterpoint booklet v2.0"), NEVER_READ,
                              language="tr",
                              shipped=((False, "workbooks/tbf-club.xlsx"), (True, "templates/tbf-club.xlsx"))),
     "se-masterpoints": WorkbookKind("xlbridge.workbooks.events.build:se_masterpoints",
-                                    Button("Bronze pairs", "D3", cols=3),
+                                    Button("Bronze pairs", "D3"),
                                     N_("Swedish masterpoint events"), N_("Svenska Mästarpoäng 2009"), NEVER_READ,
                                     language="sv", shipped=((False, "workbooks/se-masterpoints.xlsx"),
                                                             (True, "templates/se-masterpoints.xlsx"))),

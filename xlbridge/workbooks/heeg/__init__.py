@@ -100,7 +100,7 @@ WORKBOOKS = {
     "heeg": WorkbookKind("xlbridge.workbooks.heeg.build:heeg_workbook", Button("Season", "D1"),
                          N_("Heeg club season"), N_("Bridge club Heeg's score calculation"), NEVER_READ,
                          language=LANGUAGE,
-                         next_button=Button("Season", "F1", name="xlbridge_next_button", label=NEW_EVENING,
+                         next_button=Button("Season", "G1", name="xlbridge_next_button", label=NEW_EVENING,
                                             action=NEW_EVENING),
                          guides={"": "docs/guide-heeg.md", "nl": "docs/guide-heeg.nl.md"},
                          shipped=((False, "workbooks/heeg-demo.xlsx"), (True, "templates/heeg-season.xlsx")),
