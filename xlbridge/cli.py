@@ -250,6 +250,10 @@ def cmd_next(args: argparse.Namespace) -> None:
     found = next_sheet_path(args.path, day=day, name=args.name, next_period=args.next_period,
                             backup=not args.no_backup, language=args.lang)
     with speaking(found.language):
+        for problem in found.pending:  # the season's, found by the recalculation after the sheet was added
+            _error(problem)
+        for warning in found.report.warnings if found.report is not None else ():
+            print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
         print(f"{args.path}: {added_text(found)}")
 
 

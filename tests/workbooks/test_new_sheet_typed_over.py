@@ -136,3 +136,35 @@ def test_a_new_tournament_not_played_yet_is_no_problem(tmp_path):
     with pytest.raises(BookInputError) as caught:
         recalculate(OpenpyxlBook(load_workbook(path)), when="T2")
     assert ("T15", "B18") in [(p.sheet, p.cell) for p in caught.value.problems]  # RU did not play: no status
+
+
+def test_new_tournament_updates_the_next_participation_list(tmp_path, capsys):
+    """Issue 26, point 4: the next host typed after the last recalculation; New tournament takes it as the
+    new tournament's host and recalculates, so the next list is that tournament's at once."""
+    path = tmp_path / "bm.xlsx"
+    shutil.copy(ROOT / "workbooks/bridgemania-demo.xlsx", path)
+    wb = load_workbook(path)
+    host = wb["Stagione"]["A6"].value  # DG
+    assert wb["Partecipazione"]["B3"].value != host and wb["Partecipazione"]["B9"].value != host
+    wb["Partecipazione"]["B3"] = host
+    wb.save(path)
+    assert main(["next", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.rstrip().endswith("La stagione è stata ricalcolata anche: la prossima lista di "
+                                               "partecipazione è quella del nuovo torneo.")
+    done = load_workbook(path)
+    assert done["Stagione"]["L19"].value == host and done["Stagione"]["T19"].value == "non ancora giocato"
+    assert [done["Partecipazione"].cell(8, c).value for c in (1, 2, 3)] == [1, host, "O"]
+
+
+def test_new_tournament_on_a_season_with_a_problem_adds_the_sheet_and_says_so(tmp_path, capsys):
+    path = tmp_path / "bm.xlsx"
+    shutil.copy(ROOT / "workbooks/bridgemania-demo.xlsx", path)
+    wb = load_workbook(path)
+    wb["T14"].cell(9, FIRST_BOARD_COL, "x")  # not a score
+    wb.save(path)
+    assert main(["next", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "T14" in err and err.startswith("xlbridge: errore: ")
+    assert "La stagione non è stata ricalcolata: correggere il problema nella sua cella" in out
+    assert "T15" in load_workbook(path).sheetnames

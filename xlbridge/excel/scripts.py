@@ -84,7 +84,11 @@ def add_next_sheet(book, day: dt.date | None = None, name: str | None = None, ne
             shown = "\n".join(str(p) for p in error.problems[:10])
             adapter.alert(f"{nothing_added(len(error.problems))}\n{shown}")
         else:
-            adapter.alert(added_text(found))
+            if found.pending or found.report is not None:  # the season recalculated too: its Messages sheet
+                report_problems(localised(adapter, language), found.pending, done=added_text(found),
+                                warnings=found.report.warnings if found.report is not None else ())
+            if found.report is None:  # (report_problems told the recalculation's outcome already)
+                adapter.alert(added_text(found))
     adapter.flush()
 
 

@@ -27,7 +27,7 @@ from xlbridge.language import N_, N_plural, speaking
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import next_planner
 from xlbridge.workbooks.plan import BookInputError, NextSheet, at
-from xlbridge.workbooks.recalc import detect
+from xlbridge.workbooks.recalc import detect, recalculate
 from xlbridge.workbooks.record import note_new_sheet
 from xlbridge.workbooks.sheetnames import misnamed, other_sheets
 from xlbridge.workbooks.localised import language_of, localised
@@ -44,6 +44,10 @@ ADDED = N_("Added the sheet {sheet} ({pairs} pairs listed), entered on the sheet
            "results in its yellow cells, then {action}.")
 ADDED_LISTED = N_("Added the sheet {sheet} ({pairs} pairs listed; the {season} sheet already lists it). Type the "
                   "results in its yellow cells, then {action}.")
+#: After a sheet whose kind recalculates the season once it is there (BridgeMania's New tournament).
+RECALCULATED_TOO = N_("The season was recalculated too: the next participation list is the new tournament's.")
+NOT_RECALCULATED = N_plural("The season was not recalculated: fix the problem at its cell, then {action}.",
+                            "The season was not recalculated: fix the {count} problems at their cells, then {action}.")
 NOTHING_ADDED = N_plural("nothing was added: fix the problem at its cell, then add the sheet again{how}",
                          "nothing was added: fix the {count} problems at their cells, then add the sheet again{how}")
 
@@ -67,6 +71,7 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
     where the season lists it and select it; nothing is written on a problem
     (:class:`BookInputError`, ``.language`` the workbook's)."""
     language = language or getattr(book, "language", None) or language_of(book)
+    whole = book
     with speaking(language):
         taken = book.sheet_names() + other_sheets(book)  # (by the names the scorer sees)
         problems = misnamed(book, language)
@@ -87,6 +92,11 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
         plan.new_sheets = [n for n in plan.new_sheets if n != found.sheet]
         apply(book, plan)
         note_new_sheet(book, found.sheet)
+        if found.recalculate:
+            try:
+                found.report = recalculate(whole, language=language)
+            except BookInputError as error:  # the sheet stays: the problems are the season's, shown as such
+                found.pending = error.problems
         activate = getattr(book, "activate", None)
         if activate is not None:
             activate(found.sheet, found.select)
@@ -104,7 +114,13 @@ def added_text(found: NextSheet) -> str:
     params = dict(sheet=shown_name(found.sheet), pairs=found.pairs, action=_(ACTION),
                   season=shown_name(found.entered[0] if found.entered else "Season"),
                   cell=found.entered[1] if found.entered else "")
-    return Problem("next.added", ADDED if found.entered else ADDED_LISTED, **params).message
+    text = Problem("next.added", ADDED if found.entered else ADDED_LISTED, **params).message
+    if found.pending:
+        text += " " + Problem("next.not-recalculated", NOT_RECALCULATED, count=len(found.pending),
+                              action=params["action"]).message
+    elif found.report is not None:
+        text += " " + Problem("next.recalculated", RECALCULATED_TOO).message
+    return text
 
 
 def nothing_added(count: int, how: str = "") -> str:

@@ -187,3 +187,9 @@ class NextSheet:
     select: str = "A2"
     plan: Plan = field(default_factory=Plan, repr=False)
     language: str = "en"
+    #: The season is recalculated once the sheet is there (BridgeMania: the next participation list is
+    #: then the new tournament's, from the next host typed now; issue 26, point 4); ``report``: that
+    #: recalculation's, ``pending``: the problems that stopped it (the sheet stays added).
+    recalculate: bool = False
+    report: Report | None = field(default=None, repr=False)
+    pending: list[LocatedProblem] = field(default_factory=list, repr=False)

@@ -352,6 +352,8 @@ def make_record(book: BookAdapter, plan: Plan, never_read: Sequence[str], last: 
         sheets[sheet] = {"t": runs, "c": audited.get(sheet, [])}
         if sheet in viewed:
             sheets[sheet]["w"] = viewed[sheet]
+        elif sheet not in audited and last is not None and last.is_new(sheet):
+            sheets[sheet]["n"] = 1  # still new: nothing computed on it yet (a tournament not played yet)
     return Record(sheets, kind)
 
 

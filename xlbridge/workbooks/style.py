@@ -42,19 +42,66 @@ def write_text(ws: Any, row: int, col: int, value: Any) -> Any:
 
 
 def write_lines(ws: Any, lines: list[str], col: int = 1, width: int = 0) -> None:
-    """One line of text per row from row 1 (a How-to sheet).  With a column ``width``
-    (in characters) a longer line is broken at spaces over several rows: text running
-    on over empty columns widens the print, and a sheet printed one page wide shrinks
-    to an unreadable size (found by the LibreOffice pictures, tests/test_libreoffice.py);
-    a wrapped cell is no remedy, LibreOffice cuts its lines at the page edge."""
-    import textwrap
-
+    """One paragraph of text per entry from row 1 (a How-to sheet).  With a column ``width`` (in
+    characters) a paragraph wider than the column in Calibri 11 is broken at spaces over several rows:
+    text running on over empty columns widens the print, and a sheet printed one page wide shrinks to an
+    unreadable size (found by the LibreOffice pictures, tests/test_libreoffice.py); a wrapped cell is no
+    remedy, LibreOffice cuts its lines at the page edge.  The lines of a paragraph are as even as the
+    column allows (:func:`balanced`), so no word is left alone on a line (issue 26, point 11), and go on
+    indented, so each paragraph reads as one.  A formula line (``=...``) is never broken.  The sheet prints
+    on one page, so no heading is left at the foot of a page."""
     rows: list[str] = []
+    room = width * 7 + 5 - 2 * CELL_MARGIN if width else 0  # Excel shows width w as 7 w + 5 pixels
     for line in lines:
-        broken = textwrap.wrap(line, width, break_long_words=False) if width and len(line or "") > width else []
-        rows.extend(broken or [line])
+        text = line or ""
+        if not room or text.startswith("=") or text_width(text) <= room:
+            rows.append(line)
+            continue
+        rows.extend(balanced(text, room, "   "))
     for row, line in enumerate(rows, start=1):
         write_text(ws, row, col, line)
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth = ws.page_setup.fitToHeight = 1
+
+
+#: Pixels a cell keeps clear of its text on each side.
+CELL_MARGIN = 3
+
+
+def text_width(text: str) -> float:
+    """``text`` in Calibri 11 (Carlito's advance widths), in pixels at 96 dpi; a character not measured
+    counts as wide as ``W``."""
+    from xlbridge.workbooks.fontwidths import REGULAR_11
+
+    return sum(REGULAR_11.get(ch, REGULAR_11["W"]) for ch in text)
+
+
+def _greedy(words: list[str], room: float, indent: str) -> list[str]:
+    lines: list[str] = []
+    for word in words:
+        if lines and text_width(lines[-1] + " " + word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append((indent if lines else "") + word)
+    return lines
+
+
+def balanced(text: str, room: float, indent: str = "") -> list[str]:
+    """``text`` broken at spaces into the fewest lines no wider than ``room`` pixels (a word wider than
+    that alone on its line), each as even as possible: the narrowest width that still needs no more
+    lines.  The first line keeps the text's own leading spaces; the others start with ``indent``."""
+    lead = text[:len(text) - len(text.lstrip(" "))]
+    words = text.split()
+    words[0] = lead + words[0]
+    fewest = len(_greedy(words, room, indent))
+    low, high = 0.0, float(room)
+    while high - low > 1:  # the narrowest width (to a pixel) that still gives the fewest lines
+        middle = (low + high) / 2
+        if len(_greedy(words, middle, indent)) <= fewest:
+            high = middle
+        else:
+            low = middle
+    return _greedy(words, high, indent)
 
 
 def print_setup(ws) -> None:

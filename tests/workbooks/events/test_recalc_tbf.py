@@ -47,9 +47,9 @@ def test_a_corrected_score_moves_places_and_is_audited(club):
     corrections = load_workbook(club)["Corrections"]
     rows = [[c.value for c in row] for row in corrections.iter_rows()]
     assert rows[0] == ["When", "Sheet", "Cell", "Pair", "Column", "Old value", "New value", "Cause"]
-    assert ["2026-11-30 10:00", "Tournament", "D28", "20", "Place", 20, 1, "recalculated"] in rows
+    assert ["2026-11-30 10:00", "Tournament", "D28", 20, "Place", 20, 1, "recalculated"] in rows
     # first the scorer's change (the built file holds the record of its own recalculation), then what it moved
-    assert rows[1] == ["2026-11-30 10:00", "Tournament", "C28", "20", "Score %", 40.06, 70, "your change"]
+    assert rows[1] == ["2026-11-30 10:00", "Tournament", "C28", 20, "Score %", 40.06, 70, "your change"]
     assert [(c.sheet, c.cell) for c in report.typed] == [("Tournament", "C28")]
     assert len(rows) - 1 == len(report.typed) + len(report.changes)
     # nothing changes the second time: nothing is appended

@@ -110,7 +110,7 @@ def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None,
     listed = [t for t in ids if t in names]
     return NextSheet("bridgemania", tid, day, listed[-1] if listed else d.SEASON,
                      (d.SEASON, cell_ref(row, d.CALENDAR.first_col)), len(pairs),
-                     d.PAIRS.cell("pair", d.PAIRS.first_row), plan)
+                     d.PAIRS.cell("pair", d.PAIRS.first_row), plan, recalculate=True)
 
 
 def tournament_blocks(plan: Plan, tid: str, pairs: list[str], nboards: int = d.TEMPLATE_BOARDS) -> None:
