@@ -227,14 +227,18 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1'><v>12345678901234567890</v></c>", None, b""),  # an int beyond a float's digits
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t>a_x000D_b</t></si></sst>", b""),
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t>a</t><rPh><t>b</t></rPh></si></sst>", b""),
-    (b"<c r='A1'><v>6</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/></mergeCells><sheetData><row>",
-     None, b""),
+    (b"<c r='A1'><v>6</v></c><c r='B1'><v>7</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/>"
+     b"</mergeCells><sheetData><row>", None, b""),  # a value under a merged area: openpyxl empties it
     (b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904='1'/>"),
 ], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904"])
 def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet, strings, properties):
     assert unchanged.differs_from_openpyxl(_zip(sheet, strings, properties))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6.5</v></c><c r='B1' t='s'><v>0</v></c>",
                                                     b"<sst><si><t>6.0 E</t></si></sst>"))
+    # a caption merged over empty cells (issue 26, point 6) reads alike
+    assert not unchanged.differs_from_openpyxl(_zip(
+        b"<c r='A1'><v>6</v></c><c r=\"B1\" s=\"1\"/></row></sheetData><mergeCells><mergeCell ref='A1:C1'/>"
+        b"</mergeCells><sheetData><row>"))
 
 
 def test_the_memory_budget_is_checked_before_calamine_reads(tmp_path, spy):

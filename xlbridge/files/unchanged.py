@@ -15,8 +15,8 @@ path), and whatever the two readers could give differently, found before calamin
 reads a value (:func:`differs_from_openpyxl`): a formula (openpyxl reads its text,
 calamine its last value), an error value, an ISO date cell, a number kept as ``6.0`` or
 with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
-reads a float), escaped or phonetic text, merged cells (openpyxl empties the covered
-cells), the 1904 date system, a chart sheet or macro sheet; and after it, a time, a
+reads a float), escaped or phonetic text, a cell a merged area covers holding a value
+(openpyxl empties it; a caption merged over its table covers empty cells only), the 1904 date system, a chart sheet or macro sheet; and after it, a time, a
 duration, a date before 1 March 1900 or with a fraction of a second, a number beyond the
 last date (shown as a date, openpyxl reads it as ``#VALUE!``).  The caller
 has checked the file against the memory budget (:mod:`xlbridge.files.budget`) first.
@@ -45,7 +45,9 @@ from xlbridge.workbooks.localised import Localised, language_of, localised
 #: What openpyxl and calamine read differently, in a worksheet's or the shared strings' XML: a formula, phonetic
 #: text, merged cells, a number kept as "6.0", with an exponent or of 16 digits and more; an error value or an ISO
 #: date cell; escaped text.  (Three searches, each with a literal start: one with alternatives costs five times more.)
-_TAGS = re.compile(rb"<(?:f[\s>/]|rPh\b|mergeCell\b|v>(?:-?\d+\.0*<|-?\d{16}|[^<]*[eE]))")
+_TAGS = re.compile(rb"<(?:f[\s>/]|rPh\b|v>(?:-?\d+\.0*<|-?\d{16}|[^<]*[eE]))")
+_MERGED = re.compile(rb"<mergeCell\b[^>]*\bref=[\"']([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)[\"']")
+_MAX_MERGED_CELLS = 1000  # covered cells checked one by one; more: the openpyxl path
 _TYPES = re.compile(rb"t\s*=\s*[\"'][ed][\"']")
 _ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
 _DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
@@ -74,7 +76,28 @@ def differs_from_openpyxl(data: bytes) -> bool:
                 return True
             if _TAGS.search(data) or _TYPES.search(data) or b"_x" in data and _ESCAPED.search(data):
                 return True
+            if b"<mergeCell" in data and _covered_hold_values(data):
+                return True
         return False
+
+
+def _covered_hold_values(data: bytes) -> bool:
+    """Whether a cell a merged area covers (not its top-left one) holds a value in the sheet's XML (openpyxl
+    empties it, calamine reads it), or the merges are too many to check or not understood."""
+    from openpyxl.utils.cell import column_index_from_string, get_column_letter
+
+    areas = _MERGED.findall(data)
+    if len(areas) != data.count(b"<mergeCell "):
+        return True
+    cells = []
+    for first_col, first_row, last_col, last_row in areas:
+        cols = range(column_index_from_string(first_col.decode()), column_index_from_string(last_col.decode()) + 1)
+        rows = range(int(first_row), int(last_row) + 1)
+        cells += [f"{get_column_letter(c)}{r}" for r in rows for c in cols][1:]
+        if len(cells) > _MAX_MERGED_CELLS:
+            return True
+    return any(re.search(rb"<c\s+r=[\"']" + cell.encode() + rb"[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b", data)
+               for cell in cells)
 
 
 def _value(value: Any) -> Any:

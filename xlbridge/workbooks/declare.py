@@ -86,13 +86,23 @@ def cell_ref(row: int, col: int) -> str:
     return f"{column_letter(col)}{row}"
 
 
+def text_width(text: str, bold: bool = False) -> float:
+    """The column width (Excel's unit) that shows ``text`` on one line in Calibri 11, bold or regular."""
+    from xlbridge.workbooks.fontwidths import REGULAR_11
+
+    table = BOLD_11 if bold else REGULAR_11
+    pixels = sum(table.get(ch, table["W"]) for ch in text)
+    return math.ceil((pixels + 6 - 5 + 1) / 7 * 4) / 4 if pixels else 0.0
+
+
 def word_width(header: str) -> float:
     """The column width (Excel's unit: characters of Calibri 11) that shows the widest word of ``header``
     whole in the bold header font: a header wraps between its words, never inside one.  A character not
     measured counts as wide as ``W``."""
     pixels = max((sum(BOLD_11.get(ch, BOLD_11["W"]) for ch in word) for word in header.split()), default=0.0)
-    # Excel shows a width w as 7 w + 5 pixels; a cell keeps about 3 pixels clear on each side
-    return math.ceil((pixels + 6 - 5) / 7 * 4) / 4 if pixels else 0.0
+    # Excel shows a width w as 7 w + 5 pixels, whole pixels (one more here: the part cut off); a cell keeps
+    # about 3 pixels clear on each side
+    return math.ceil((pixels + 6 - 5 + 1) / 7 * 4) / 4 if pixels else 0.0
 
 
 #: The number format of a column whose text stands right of a right-aligned number: numbers as
@@ -117,7 +127,9 @@ class Column:
     scorer reads when the cell is selected (:func:`rule_of`); ``strict=False``: Excel
     only warns about a value not in ``allowed`` (the reader knows other words too);
     ``arg`` what ``{arg}`` in the label stands for (a column per period:
-    ``Column("line_A", "Line {arg}", arg="A", label_id="line_n")``).
+    ``Column("line_A", "Line {arg}", arg="A", label_id="line_n")``); ``wrap``: its
+    cells hold sentences xlbridge writes (a signal, a move, a tie-break) and wrap
+    within the width, their rows as tall as their lines (issue 26, point 6).
     """
 
     id: str
@@ -134,6 +146,7 @@ class Column:
     help: str = ""
     strict: bool = True
     arg: str = ""
+    wrap: bool = False
 
     def text(self, language: str | None = None) -> str:
         return text_of(self.label_id or self.id, self.label, language, self.arg)
@@ -366,8 +379,10 @@ class SheetSpec:
         return out
 
     def column_widths(self) -> tuple[float, ...]:
-        """The width of every column from A: the tables' columns where they sit,
-        ``widths`` elsewhere."""
+        """The width of every column from A: the tables' columns where they sit (wide enough for each
+        word of their header), ``widths`` elsewhere; a setting's label column as wide as its label (in
+        bold) and its value column as wide as its longest choice, so that neither is cut by the cell
+        beside it (issue 26, point 6)."""
         widths = list(self.widths)
         for t in self.tables:
             for offset, c in enumerate(t.columns):
@@ -375,7 +390,23 @@ class SheetSpec:
                 widths += [0.0] * (col - len(widths))
                 if not widths[col - 1]:
                     widths[col - 1] = max(c.width, word_width(c.text()))
+        for s in self.settings:
+            widths += [0.0] * (max(s.label_col, s.col) - len(widths))
+            widths[s.label_col - 1] = max(widths[s.label_col - 1] or 8.43, text_width(s.text(), bold=True))
+            if s.allowed:
+                widths[s.col - 1] = max([widths[s.col - 1] or 8.43] + [text_width(c) for c in s.choices()])
         return tuple(w or 8.43 for w in widths)
+
+    def after_text(self, col: int, text: str, bold: bool = False) -> int:
+        """The first column right of ``text`` written in column ``col`` (1: A) and spilling over the
+        columns beside it, as wide as :meth:`column_widths` makes them: where a value may follow it
+        without cutting it (issue 26, point 6)."""
+        widths = self.column_widths()
+        room, need = 0.0, text_width(text, bold)
+        while room < need:
+            room += widths[col - 1] if col <= len(widths) else 8.43
+            col += 1
+        return col
 
     def layout(self, rows: int = 0, *, title: bool | None = None,
                widths: bool = True) -> Layout:
@@ -412,6 +443,7 @@ class SheetSpec:
                 rule = rule_of(c) if room and c.typed else None
                 if rule is not None:
                     rules.append(((t.first_row, col, room, 1), rule))
+        wrap = tuple(t.first_col + i for t in self.tables for i, c in enumerate(t.columns) if c.wrap)
         repeat = self.print.repeat_rows or ((1, header_row) if header_row else None)
         return Layout(title=bool(self.title) if title is None else title, header_row=header_row,
                       header_cols=header_cols, widths=self.column_widths() if widths else (),
@@ -419,7 +451,7 @@ class SheetSpec:
                       rules=tuple(merge_areas(rules)),
                       orientation=self.print.orientation, fit_width=self.print.fit_width, repeat_rows=repeat,
                       more_headers=tuple(more_headers), print_area=print_area, page_header=self.print.page_header,
-                      one_page=self.print.one_page)
+                      one_page=self.print.one_page, wrap_columns=wrap)
 
 
 #: The words of the input rules (label ids ``rule.*``): what Excel says when a

@@ -22,6 +22,7 @@ from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Grid, Layout,
                                      _is_number, _ReadOnce, area_name, cells_of, column_letter, looks_like_formula,
                                      same_number)
 from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at, cell_name
+from xlbridge.workbooks.style import fit_row
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
 #: 1,000 would be 800 MB of grid, hence the cell bound).  xlbridge's largest
@@ -176,6 +177,8 @@ class OpenpyxlBook(_ReadOnce):
                 cell.value = value
                 if looks_like_formula(value):
                     cell.data_type = "s"  # text that looks like a formula stays text
+                if isinstance(value, str):
+                    fit_row(ws, cell)  # a wrapped text: its row as tall as its lines
                 elif isinstance(value, dt.datetime):  # a date shows as the Excel path shows it
                     cell.number_format = DATE_FORMAT if value.time() == dt.time() else DATETIME_FORMAT
 
@@ -240,11 +243,18 @@ class OpenpyxlBook(_ReadOnce):
                 self.fill(sheet, row, col, layout.header_fill)
         for col, width in enumerate(layout.widths, start=1):
             ws.column_dimensions[column_letter(col)].width = width
+        for area in layout.headers():  # a header of two lines: a row of two (once the widths are set)
+            for row, col in cells_of(area):
+                fit_row(ws, ws.cell(row=row, column=col))
+        headed = {cell for area in layout.headers() for cell in cells_of(area)}
+        # down to the last row the layout gives room for: a value written later keeps the look of its cell
+        last = max([ws.max_row] + [r + n - 1 for (r, _c, n, _w), _ in layout.number_formats + layout.fills])
         for col in layout.wrap_columns:
             wrap = Alignment(wrap_text=True, vertical="top")
             ws.column_dimensions[column_letter(col)].alignment = wrap
-            for (cell,) in ws.iter_rows(min_col=col, max_col=col):
-                cell.alignment = wrap
+            for row in range(1, last + 1):
+                if (row, col) not in headed:  # (a header keeps its centred look)
+                    ws.cell(row=row, column=col).alignment = wrap
         for area, number_format in layout.number_formats:
             for row, col in cells_of(area):
                 ws.cell(row=row, column=col).number_format = number_format

@@ -68,22 +68,76 @@ def write_lines(ws: Any, lines: list[str], col: int = 1, width: int = 0) -> None
 CELL_MARGIN = 3
 
 
-def text_width(text: str) -> float:
+def text_width(text: str, bold: bool = False) -> float:
     """``text`` in Calibri 11 (Carlito's advance widths), in pixels at 96 dpi; a character not measured
     counts as wide as ``W``."""
-    from xlbridge.workbooks.fontwidths import REGULAR_11
+    from xlbridge.workbooks.fontwidths import BOLD_11, REGULAR_11
 
-    return sum(REGULAR_11.get(ch, REGULAR_11["W"]) for ch in text)
+    table = BOLD_11 if bold else REGULAR_11
+    return sum(table.get(ch, table["W"]) for ch in text)
 
 
-def _greedy(words: list[str], room: float, indent: str) -> list[str]:
+def _greedy(words: list[str], room: float, indent: str, bold: bool = False) -> list[str]:
     lines: list[str] = []
     for word in words:
-        if lines and text_width(lines[-1] + " " + word) <= room:
+        if lines and text_width(lines[-1] + " " + word, bold) <= room:
             lines[-1] += " " + word
         else:
             lines.append((indent if lines else "") + word)
     return lines
+
+
+#: Points of one line of Calibri 11 in a row (Excel's default row height).
+LINE_HEIGHT = 15.0
+
+
+def column_pixels(ws: Any, col: int) -> int:
+    """The width of column ``col`` (1: A) of ``ws`` in pixels as Excel shows it (7 w + 5; Excel's default
+    8.43 where none is set -- read without ``ws.column_dimensions[...]``, which would set openpyxl's 13)."""
+    dimension = ws.column_dimensions.get(get_column_letter(col))
+    width = dimension.width if dimension is not None and dimension.width else 8.43
+    return int(width * 7 + 5)
+
+
+def fit_row(ws: Any, cell: Any) -> None:
+    """Make the row of ``cell`` (a wrapped text) tall enough for its lines in its column: neither Excel nor
+    LibreOffice grows a row for its text when it opens a file (issue 26, point 6).  Only ever taller."""
+    text = cell.value
+    if not isinstance(text, str) or not cell.alignment.wrap_text or (ws.merged_cells.ranges and
+                                                                      cell.coordinate in ws.merged_cells):
+        return  # (a merged caption: fit_caption)
+    room = column_pixels(ws, cell.column) - 2 * CELL_MARGIN
+    bold = bool(cell.font.b)
+    lines = sum(len(_greedy(part.split(), room, "", bold)) or 1 for part in text.split("\n"))
+    if lines > 1:
+        height = LINE_HEIGHT * lines * (cell.font.sz or 11) / 11
+        if height > (ws.row_dimensions[cell.row].height or LINE_HEIGHT):
+            ws.row_dimensions[cell.row].height = height
+
+
+def fit_rows(ws: Any) -> None:
+    """:func:`fit_row` for every wrapped text of the sheet ``ws``."""
+    for row in ws.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str):
+                fit_row(ws, cell)
+
+
+def fit_caption(ws: Any, row: int, col: int, cols: int) -> None:
+    """The bold caption in ``(row, col)`` over the ``cols`` columns of its table: merged across them,
+    wrapped, and its row tall enough for its lines (15 points each), so that the caption beside it does not
+    cut it (issue 26, point 6).  The columns' widths are set already."""
+    from openpyxl.styles import Alignment
+
+    text = ws.cell(row=row, column=col).value
+    room = sum(column_pixels(ws, c) for c in range(col, col + cols)) - 2 * CELL_MARGIN
+    if not isinstance(text, str) or text_width(text, bold=True) <= room:
+        return
+    if cols > 1:
+        ws.merge_cells(start_row=row, start_column=col, end_row=row, end_column=col + cols - 1)
+    ws.cell(row=row, column=col).alignment = Alignment(wrap_text=True, vertical="bottom")
+    lines = len(_greedy(text.split(), room, "", bold=True))
+    ws.row_dimensions[row].height = max(ws.row_dimensions[row].height or 15, 15 * lines)
 
 
 def balanced(text: str, room: float, indent: str = "") -> list[str]:

@@ -94,8 +94,8 @@ CORRECTIONS_SPEC = SheetSpec("corrections", CORRECTIONS, tables=(Table("correcti
     Column("cell", "Cell", typed=False, width=7, label_id="corrections.cell"),
     Column("unit", "Pair", typed=False, width=16, label_id="corrections.unit"),
     Column("column", "Column", typed=False, width=14, label_id="corrections.column"),
-    Column("old", "Old value", typed=False, width=14, label_id="corrections.old"),
-    Column("new", "New value", typed=False, width=15, label_id="corrections.new"),
+    Column("old", "Old value", typed=False, width=14, label_id="corrections.old", wrap=True),  # (a changed name)
+    Column("new", "New value", typed=False, width=15, label_id="corrections.new", wrap=True),
     Column("cause", "Cause", typed=False, width=24, label_id="corrections.cause"),
 )),), freeze=(2, 1), print=Print("landscape", True, (1, 1)))
 #: The English header (a sheet's own header is in its language: :func:`append_corrections`).
@@ -143,8 +143,8 @@ def append_corrections(book: BookAdapter, changes: Sequence[Change], when: dt.da
         if c.number_format != "General":
             formats += [((last + 1 + i, col + 1, 1, 1), c.number_format) for col, f in enumerate(fields)
                         if f in ("old", "new")]
-    if formats:
-        book.lay_out(CORRECTIONS, Layout(number_formats=tuple(merge_areas(formats))))
+    wrap = tuple(col + 1 for col, f in enumerate(fields) if f in ("old", "new"))  # the new rows too (a long name)
+    book.lay_out(CORRECTIONS, Layout(number_formats=tuple(merge_areas(formats)), wrap_columns=wrap))
 
 
 def now_stamp() -> dt.datetime:

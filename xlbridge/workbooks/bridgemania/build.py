@@ -31,7 +31,9 @@ from xlbridge.workbooks.declare import (
     SheetSpec,
     Table,
     rule_of,
+    text_width,
 )
+from xlbridge.workbooks.style import fit_caption, fit_rows
 
 __all__ = ["bridgemania_workbook", "build_workbook", "season_workbook", "HOW_TO_LINES", "LANGUAGE"]
 
@@ -82,6 +84,8 @@ def season_workbook(season: bm.Season | None, next_host: str | None = None, capa
     _build_how_to(wb.create_sheet(d.HOW_TO))
     adapter = OpenpyxlBook(wb)  # the computed cells as a recalculation fills them (a blank: its captions, 0 valid)
     apply(adapter, BridgeManiaSeason().plan(adapter))
+    for sheet in wb.worksheets:  # (the headers the builder wrote: a row as tall as their lines)
+        fit_rows(sheet)
     return wb
 
 
@@ -104,6 +108,7 @@ class _Style:
         self.header_font = font(bold=True, color="FF" + HEADER_TEXT.lstrip("#"))
         self.title, self.bold = TITLE_FONT, font(bold=True)
         self.center = Alignment(horizontal="center", vertical="center", wrap_text=True)
+        self.wrap = Alignment(wrap_text=True, vertical="top")  # a sentence: its row as tall as its lines
 
 
 _STYLE: list[_Style] = []
@@ -144,6 +149,8 @@ def _cells(ws, table: Table, rows: int, typed_cols: int | None = None) -> None:
             else:
                 cell.fill = st.computed
                 cell.number_format = column.number_format
+            if column.wrap:
+                cell.alignment = st.wrap
     _rules(ws, [(table.first_row, table.first_col + offset, rows, column) for offset, column in enumerate(columns)])
 
 
@@ -164,13 +171,10 @@ def _width(ws, col: int, width: float) -> None:
 
 
 def _widths(ws, spec: SheetSpec) -> None:
-    """The tables' column widths and the sheet's own (the gaps); other columns keep Excel's default."""
-    for col, width in enumerate(spec.widths, start=1):
-        if width:
-            _width(ws, col, width)
-    for t in spec.tables:
-        for offset, column in enumerate(t.columns):
-            _width(ws, t.first_col + offset, column.width)
+    """The declaration's column widths (:meth:`~xlbridge.workbooks.declare.SheetSpec.column_widths`: the
+    tables', wide enough for their headers and settings in the workbook's language, and the gaps)."""
+    for col, width in enumerate(spec.column_widths(), start=1):
+        _width(ws, col, width)
 
 
 def _title(ws, text: str) -> None:
@@ -197,6 +201,8 @@ def _build_season(ws, season: bm.Season | None) -> None:
         ws.cell(row=d.CAPTION_ROW, column=t.first_col, value=_(d.SEASON_CAPTIONS[t.id])).font = st.bold
         _header(ws, t)
     _widths(ws, spec)
+    for t in spec.tables:
+        fit_caption(ws, d.CAPTION_ROW, t.first_col, t.width())
     _freeze(ws, spec)
     rows = {d.BASE.id: max(d.BASE.room, len(season.base_pairs) if season else 0),
             d.GUESTS.id: max(d.GUESTS.room, len(season.guests) if season else 0),
@@ -336,7 +342,10 @@ def _build_championship(ws, season: bm.Season | None) -> None:
             d.AFTER.id: nbase * max(d.CALENDAR.room, len(season.tournaments) if season else 0)}
     for t in spec.tables:
         _cells(ws, t, rows[t.id])
+        ws.cell(row=t.header_row - 1, column=t.first_col, value=_(d.CHAMPIONSHIP_CAPTIONS[t.id]))
     _widths(ws, spec)
+    for t in spec.tables:
+        fit_caption(ws, t.header_row - 1, t.first_col, t.width())
     _freeze(ws, spec)
 
 
@@ -379,8 +388,10 @@ def _build_participation(ws, season: bm.Season | None) -> None:
     _cells(ws, d.NEXT, max(d.NEXT.room, len(season.base_pairs) if season else 0))
     _widths(ws, spec)
     ntour = max(d.CALENDAR.room, len(season.tournaments) if season else 0)
+    longest = max((t.id for t in season.tournaments), key=len) if season and season.tournaments else "T00"
+    header = text_width(_(d.LIST_HEADER).format(tournament=longest))  # "T01 listesi": whole (issue 26, point 6)
     for i in range(2 * ntour):
-        _width(ws, d.LISTS_COL + i, d.LIST_WIDTHS[i % 2])
+        _width(ws, d.LISTS_COL + i, max(d.LIST_WIDTHS[i % 2], header if i % 2 else 0))
     _freeze(ws, spec)
 
 

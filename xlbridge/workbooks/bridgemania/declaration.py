@@ -30,7 +30,7 @@ from xlbridge.workbooks.declare import (
     SheetSpec,
     Table,
 )
-from xlbridge.workbooks.declare import merge_areas
+from xlbridge.workbooks.declare import merge_areas, word_width
 
 __all__ = ["SEASON", "CHAMPIONSHIP", "PARTICIPATION", "BLANK_TOURNAMENT", "HOW_TO", "SEASON_SHEET",
            "tournament_sheet", "CHAMPIONSHIP_SHEET", "PARTICIPATION_SHEET", "SECTIONS", "layout", "CHART",
@@ -75,12 +75,12 @@ BASE = Table("base", header_row=4, room=11, columns=(
     Column("pair", "Pair", width=8),
     Column("player1", "Player 1", width=12),
     Column("player2", "Player 2", width=12),
-    Column("name", "Name", width=20),
+    Column("name", "Name", width=20, wrap=True),  # a long name wraps (issue 26, point 6)
     Column("lot", "Lot", kind="whole", width=11, low=1),  # "Sorteggio" in bold, unbroken
 ))
 GUESTS = Table("guests", header_row=4, first_col=7, room=10, columns=(
     Column("guest", "Guest", width=8),
-    Column("name", "Name", width=20),
+    Column("name", "Name", width=20, wrap=True),  # a long name wraps (issue 26, point 6)
 ))
 CALENDAR = Table("calendar", header_row=4, first_col=10, room=20, columns=(
     Column("tournament", "Tournament", width=12),
@@ -137,7 +137,7 @@ GAP_WIDTH = 2
 RESULT = Table("result", header_row=8, first_col=PAIRS.first_col + PAIRS.width() + 1, columns=(
     _computed("rank", "Rank", 6),
     _computed("pair", "Pair", 7),
-    _computed("name", "Name", 20),
+    Column("name", "Name", typed=False, width=20, wrap=True),  # a long guest name wraps (issue 26, point 6)
     _computed("pct", "Score %", 10, PCT),
     _computed("f1", "F1 PTS", 8, PTS),
     _computed("indy", "IndyCar PTS", 12, PTS),
@@ -196,8 +196,10 @@ def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT) -> SheetSpec:
     last = max(t.first_col + t.width() - 1 for t in (boards, RESULT, results))
     widths = [0.0] * last
     for t in (boards, RESULT, results):
-        if t.first_col - 1 > PAIRS.width():
-            widths[t.first_col - 2] = GAP_WIDTH  # the gap column left of it
+        if t.first_col - 1 > PAIRS.width():  # the gap column left of it, as wide as a section's column there
+            gap = t.first_col - 2  # (the rectifications' NS pairs sit in the gap before the result: issue 26, point 6)
+            under = [s.table.columns[gap] for s in SECTIONS if gap < len(s.table.columns)]
+            widths[gap] = max([GAP_WIDTH] + [max(c.width, word_width(c.text())) for c in under])
     return SheetSpec("tournament", name, title=TOURNAMENT_TITLE, settings=TOURNAMENT_SETTINGS,
                      tables=(PAIRS, boards, RESULT, results), freeze=(PAIRS.first_row, PAIRS.first_col + PAIRS.width()),
                      widths=tuple(widths),
@@ -241,7 +243,7 @@ RECTIFICATIONS = Section("rectifications", N_("Rectifications"),
                                                      Column("kind", "Kind", allowed=("partial", "irreversible"),
                                                             strict=False),
                                                      Column("row", "Annulled row (NS, EW)"),
-                                                     Column("ns", "NS pairs of the board"))),
+                                                     Column("ns", "NS pairs of the board", width=18))),
                          min_rows=3, board_wide=True)
 BRIDGE_SCORES = Section("bridge", N_("Bridge scores"),
                         N_("optional: each pair's bridge score per board (+1430, -100; R = sit-out) -> the extra PTS"),
@@ -273,7 +275,7 @@ FINAL = Table("final", header_row=5, room=11, columns=(
     _computed("points", "Points", 7),
     _computed("tops", "TOPs", 6),
     _computed("pots", "POTs", 6),
-    _computed("tie_break", "Tie-break", 30),
+    Column("tie_break", "Tie-break", typed=False, width=30, wrap=True),
 ))
 GENERAL = Table("general", header_row=5, first_col=17, room=21, columns=(
     _computed("rank", "Rank", 6),
@@ -314,6 +316,8 @@ NEXT = Table("next", header_row=7, room=11, columns=(
 ))
 LISTS_COL = NEXT.first_col + NEXT.width() + 1  # two columns per tournament: its id and its list
 LIST_WIDTHS = (7, 8)
+#: The header of a tournament's list (its second column; the first is headed by the tournament's id).
+LIST_HEADER = N_("{tournament} list")
 PARTICIPATION_SHEET = SheetSpec("participation", PARTICIPATION, title=PARTICIPATION_TITLE,
                                 settings=(NEXT_HOST, CAPACITY, UNABLE), tables=(NEXT,), freeze=(NEXT.first_row, 1))
 #: The settings typed every week (the next list's): a change is no correction (issue 26, point 5).

@@ -31,6 +31,21 @@ __all__ = ["plan_sorted_result", "plan_championship", "plan_participation", "res
 Reader = Callable[[str], Grid]
 
 
+def summary_row(valid: str, count: int, needed: str, threshold: int) -> list[object]:
+    """The Championship's row 2: each label with its number right after it, never under it (issue 26, point 6);
+    blank between (what an earlier layout left there goes)."""
+    sheet = d.CHAMPIONSHIP_SHEET
+    first = sheet.after_text(1, valid)
+    second = sheet.after_text(first + 2, needed)
+    row: list[object] = [None] * second
+    row[0], row[first - 1], row[first + 1], row[second - 1] = valid, count, needed, threshold
+    return row + [None] * max(0, SUMMARY_WIDTH - len(row))
+
+
+#: How far the summary row reaches at most (its cells blanked each time: a shorter one leaves nothing).
+SUMMARY_WIDTH = 14
+
+
 def _last_used_row(grid: Grid, first_row: int, col: int, width: int) -> int:
     """The last row from ``first_row`` with a value in columns col .. col+width-1 (first_row - 1 if none)."""
     last = first_row - 1
@@ -135,15 +150,16 @@ def plan_championship(plan: Plan, grid: Reader, names: list[str], season: bm.Sea
         plan.layouts.append((d.CHAMPIONSHIP, d.layout(sheet, filled=(d.FINAL.id,))))
     plan.blocks.append(Block(d.CHAMPIONSHIP, 1, 1, [[_(d.CHAMPIONSHIP_TITLE)]], what=d.CHAMPIONSHIP))
     valid, needed = (_(words) for words in d.SUMMARY)
-    plan.blocks.append(Block(d.CHAMPIONSHIP, d.SUMMARY_ROW, 1, [[valid, standings.valid, needed, standings.threshold]],
-                             what=d.CHAMPIONSHIP, rows=["summary"],
-                             columns=["", "Valid tournaments", "", "Needed to be eligible"]))
+    plan.blocks.append(Block(d.CHAMPIONSHIP, d.SUMMARY_ROW, 1, [summary_row(valid, standings.valid, needed,
+                                                                            standings.threshold)],
+                             what=d.CHAMPIONSHIP, rows=["summary"]))
     width = max(t.first_col + t.width() - 1 for t in sheet.tables)
-    labels: Grid = [[None] * width, [None] * width]
-    for t in sheet.tables:
-        labels[0][t.first_col - 1] = _(d.CHAMPIONSHIP_CAPTIONS[t.id])
-        labels[1][t.first_col - 1: t.first_col - 1 + t.width()] = t.headers()
-    plan.blocks.append(Block(d.CHAMPIONSHIP, d.FINAL.header_row - 1, 1, labels, what=d.CHAMPIONSHIP))
+    headers: Grid = [[None] * width]
+    for t in sheet.tables:  # each caption a cell of its own (the builder merges it over its table)
+        plan.blocks.append(Block(d.CHAMPIONSHIP, t.header_row - 1, t.first_col, [[_(d.CHAMPIONSHIP_CAPTIONS[t.id])]],
+                                 what=d.CHAMPIONSHIP))
+        headers[0][t.first_col - 1: t.first_col - 1 + t.width()] = t.headers()
+    plan.blocks.append(Block(d.CHAMPIONSHIP, d.FINAL.header_row, 1, headers, what=d.CHAMPIONSHIP))
     names_of = {b.id: display_name(b) for b in season.base_pairs}
     names_of.update({g.id: g.name for g in season.guests})
     last = {r.pair: r for r in standings.after[-1][1]} if standings.after else {}
@@ -192,7 +208,7 @@ def plan_participation(plan: Plan, grid: Reader, names: list[str], standings: bm
                                    what="Next participation list", rows=[p["pair"] for p in upcoming]))
     lists: Grid = [[] for _ in range(1 + max((len(t.participation) for t in standings.tournaments), default=0))]
     for t in standings.tournaments:
-        lists[0] += [t.id, _("{tournament} list").format(tournament=t.id)]
+        lists[0] += [t.id, _(d.LIST_HEADER).format(tournament=t.id)]
         for i in range(1, len(lists)):
             pair, mark = t.participation[i - 1] if i - 1 < len(t.participation) else (None, None)
             lists[i] += [pair, mark]

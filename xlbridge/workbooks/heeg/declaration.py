@@ -178,7 +178,7 @@ def _evening_table(rounds: int, labels: tuple[str, ...]) -> Table:
         *(Column(f"end_{label}", "eind {arg}", typed=False, kind="pct", number_format=pct, width=7, arg=label,
                  label_id="end_n")
           for label in labels[:-1]),
-        Column("signal", "*", typed=False, width=SIGNAL_WIDTH),
+        Column("signal", "*", typed=False, width=SIGNAL_WIDTH, wrap=True),
     ))
 
 
@@ -245,7 +245,7 @@ def period_spec(label: str) -> SheetSpec:
                          Column("evenings", "Evenings", typed=False, kind="whole", width=9),
                          Column("period_pct", "periode", typed=False, kind="pct", number_format="0.00", width=8),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
-                         Column("move", "move", typed=False, number_format=TEXT_APART, width=34),
+                         Column("move", "move", typed=False, number_format=TEXT_APART, width=34, wrap=True),
                          Column("next_line", "next line", typed=False, width=9),
                      )),), freeze=(STANDINGS_HEADER_ROW + 1, 1))
 
