@@ -15,6 +15,7 @@ from openpyxl import load_workbook
 from xlbridge.cli import main
 from xlbridge.excel.shipped import build
 from xlbridge.workbooks.kinds import workbooks
+from xlbridge.workbooks.style import fit_row
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from textfit import cut, cuts  # noqa: E402
@@ -65,6 +66,7 @@ def test_what_next_and_recalc_write_fits(tmp_path):
     guests = wb["Stagione"]
     row = next(r for r in range(5, 20) if guests.cell(r, 7).value)
     guests.cell(row, 8, "Ospiti di Milano (Piero / Ornella)")  # a long guest name (the issue's)
+    fit_row(guests, guests.cell(row, 8))  # as Excel and LibreOffice grow the row of a wrapped cell as it is typed
     wb.save(bm)
     assert main(["next", str(bm)]) == 0  # (recalculates too)
     for path in (heeg, bm):

@@ -397,17 +397,6 @@ class SheetSpec:
                 widths[s.col - 1] = max([widths[s.col - 1] or 8.43] + [text_width(c) for c in s.choices()])
         return tuple(w or 8.43 for w in widths)
 
-    def after_text(self, col: int, text: str, bold: bool = False) -> int:
-        """The first column right of ``text`` written in column ``col`` (1: A) and spilling over the
-        columns beside it, as wide as :meth:`column_widths` makes them: where a value may follow it
-        without cutting it (issue 26, point 6)."""
-        widths = self.column_widths()
-        room, need = 0.0, text_width(text, bold)
-        while room < need:
-            room += widths[col - 1] if col <= len(widths) else 8.43
-            col += 1
-        return col
-
     def layout(self, rows: int = 0, *, title: bool | None = None,
                widths: bool = True) -> Layout:
         """The look of this sheet with room for ``rows`` data rows in each table:

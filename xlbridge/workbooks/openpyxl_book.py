@@ -254,7 +254,9 @@ class OpenpyxlBook(_ReadOnce):
             ws.column_dimensions[column_letter(col)].alignment = wrap
             for row in range(1, last + 1):
                 if (row, col) not in headed:  # (a header keeps its centred look)
-                    ws.cell(row=row, column=col).alignment = wrap
+                    cell = ws.cell(row=row, column=col)
+                    cell.alignment = wrap
+                    fit_row(ws, cell)
         for area, number_format in layout.number_formats:
             for row, col in cells_of(area):
                 ws.cell(row=row, column=col).number_format = number_format

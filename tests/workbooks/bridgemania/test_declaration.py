@@ -111,6 +111,8 @@ def damage(wb, seed: int) -> list[tuple[object, object, bool]]:
             row, col = rng.randrange(3, 60), rng.randrange(1, 24)
         existed = (row, col) in ws._cells
         cell = ws.cell(row, col)
+        if type(cell).__name__ == "MergedCell":  # under a merged caption: Excel types into its first cell
+            continue
         changed.append((cell, cell.value, existed))
         cell.value = rng.choice(VALUES)
     return changed

@@ -41,8 +41,10 @@ from xlbridge.workbooks.recalc import recalculate as recalc_book
 
 
 def summary_numbers(ws) -> list[int]:
-    """The Championship's row 2: the numbers after its two labels (valid tournaments, needed)."""
-    return [c.value for c in ws[2] if isinstance(c.value, int) and not isinstance(c.value, bool)]
+    """The Championship's rows 2 and 3: each number before its words (valid tournaments, needed)."""
+    assert [ws["B2"].value, ws["B3"].value] == ["Valid tournaments", "Needed to be eligible (half + 1)"] or \
+        ws["B2"].value.startswith("Tornei")
+    return [ws["A2"].value, ws["A3"].value]
 
 
 @pytest.fixture(scope="module")

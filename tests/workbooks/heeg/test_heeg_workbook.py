@@ -237,7 +237,7 @@ def test_a_late_correction_on_evening_3_changes_exactly_the_dependent_cells(book
     assert {(r[1], r[2]) for r in corrections[1:]} == changed
     assert len(report.changes) == len(changed) == len(corrections) - 1
     mp_line = next(r for r in corrections if r[2] == f"L{row}")
-    assert mp_line[1] == sheet and mp_line[3] == "6" and mp_line[4] == "MP" and mp_line[6] == mp_line[5] + 6
+    assert mp_line[1] == sheet and mp_line[3] == 6 and mp_line[4] == "MP" and mp_line[6] == mp_line[5] + 6
 
 
 @pytest.mark.slow

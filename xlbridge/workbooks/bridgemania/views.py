@@ -31,18 +31,7 @@ __all__ = ["plan_sorted_result", "plan_championship", "plan_participation", "res
 Reader = Callable[[str], Grid]
 
 
-def summary_row(valid: str, count: int, needed: str, threshold: int) -> list[object]:
-    """The Championship's row 2: each label with its number right after it, never under it (issue 26, point 6);
-    blank between (what an earlier layout left there goes)."""
-    sheet = d.CHAMPIONSHIP_SHEET
-    first = sheet.after_text(1, valid)
-    second = sheet.after_text(first + 2, needed)
-    row: list[object] = [None] * second
-    row[0], row[first - 1], row[first + 1], row[second - 1] = valid, count, needed, threshold
-    return row + [None] * max(0, SUMMARY_WIDTH - len(row))
-
-
-#: How far the summary row reaches at most (its cells blanked each time: a shorter one leaves nothing).
+#: How far the summary rows reach at most (their cells blanked each time).
 SUMMARY_WIDTH = 14
 
 
@@ -150,9 +139,12 @@ def plan_championship(plan: Plan, grid: Reader, names: list[str], season: bm.Sea
         plan.layouts.append((d.CHAMPIONSHIP, d.layout(sheet, filled=(d.FINAL.id,))))
     plan.blocks.append(Block(d.CHAMPIONSHIP, 1, 1, [[_(d.CHAMPIONSHIP_TITLE)]], what=d.CHAMPIONSHIP))
     valid, needed = (_(words) for words in d.SUMMARY)
-    plan.blocks.append(Block(d.CHAMPIONSHIP, d.SUMMARY_ROW, 1, [summary_row(valid, standings.valid, needed,
-                                                                            standings.threshold)],
-                             what=d.CHAMPIONSHIP, rows=["summary"]))
+    # each number first, its words after it (spilling over empty cells: never cut by the number, whatever the
+    # language; issue 26, point 6), one row each; what an earlier layout left right of them blanked
+    blank = [None] * (SUMMARY_WIDTH - 2)
+    plan.blocks.append(Block(d.CHAMPIONSHIP, d.SUMMARY_ROW, 1, [[standings.valid, valid, *blank],
+                                                                [standings.threshold, needed, *blank]],
+                             what=d.CHAMPIONSHIP, rows=["valid", "needed"]))
     width = max(t.first_col + t.width() - 1 for t in sheet.tables)
     headers: Grid = [[None] * width]
     for t in sheet.tables:  # each caption a cell of its own (the builder merges it over its table)
