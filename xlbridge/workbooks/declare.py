@@ -86,7 +86,7 @@ def cell_ref(row: int, col: int) -> str:
     return f"{column_letter(col)}{row}"
 
 
-def text_width(text: str, bold: bool = False) -> float:
+def text_column_width(text: str, bold: bool = False) -> float:
     """The column width (Excel's unit) that shows ``text`` on one line in Calibri 11, bold or regular."""
     from xlbridge.workbooks.fontwidths import REGULAR_11
 
@@ -392,9 +392,9 @@ class SheetSpec:
                     widths[col - 1] = max(c.width, word_width(c.text()))
         for s in self.settings:
             widths += [0.0] * (max(s.label_col, s.col) - len(widths))
-            widths[s.label_col - 1] = max(widths[s.label_col - 1] or 8.43, text_width(s.text(), bold=True))
+            widths[s.label_col - 1] = max(widths[s.label_col - 1] or 8.43, text_column_width(s.text(), bold=True))
             if s.allowed:
-                widths[s.col - 1] = max([widths[s.col - 1] or 8.43] + [text_width(c) for c in s.choices()])
+                widths[s.col - 1] = max([widths[s.col - 1] or 8.43] + [text_column_width(c) for c in s.choices()])
         return tuple(w or 8.43 for w in widths)
 
     def layout(self, rows: int = 0, *, title: bool | None = None,

@@ -31,7 +31,7 @@ from xlbridge.workbooks.declare import (
     SheetSpec,
     Table,
     rule_of,
-    text_width,
+    text_column_width,
 )
 from xlbridge.workbooks.style import fit_caption, fit_rows
 
@@ -389,7 +389,7 @@ def _build_participation(ws, season: bm.Season | None) -> None:
     _widths(ws, spec)
     ntour = max(d.CALENDAR.room, len(season.tournaments) if season else 0)
     longest = max((t.id for t in season.tournaments), key=len) if season and season.tournaments else "T00"
-    header = text_width(_(d.LIST_HEADER).format(tournament=longest))  # "T01 listesi": whole (issue 26, point 6)
+    header = text_column_width(_(d.LIST_HEADER).format(tournament=longest))  # "T01 listesi": whole (issue 26, point 6)
     for i in range(2 * ntour):
         _width(ws, d.LISTS_COL + i, max(d.LIST_WIDTHS[i % 2], header if i % 2 else 0))
     _freeze(ws, spec)
