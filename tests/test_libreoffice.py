@@ -86,20 +86,11 @@ def _clicked_with_a_problem(path: Path) -> None:
 def _one_evening(path: Path) -> None:
     """The blank Heeg season after its first evening, added with New evening (``xlbridge next``) and
     recalculated: eight pairs in lines A and B, every round typed."""
+    from tests.heegseason import add_evening, type_pairs
     from xlbridge.cli import main
 
-    wb = load_workbook(path)
-    ws = wb["Seizoen"]
-    for i in range(8):
-        ws.cell(17 + i, 1, i + 1), ws.cell(17 + i, 2, f"Paar {i + 1}"), ws.cell(17 + i, 3, "AB"[i // 4])
-    wb.save(path)
-    assert main(["next", str(path), "--date", "2026-09-03"]) == 0
-    wb = load_workbook(path)
-    ws = wb["Avond 2026-09-03"]
-    for row in range(2, 10):
-        for col in range(4, 10):
-            ws.cell(row, col, (row + col) % 7 + 1)
-    wb.save(path)
+    type_pairs(path)
+    add_evening(path, "2026-09-03")
     assert main(["recalc", str(path), "--no-backup"]) == 0
 
 

@@ -11,7 +11,8 @@ from openpyxl import load_workbook
 from xlbridge.excel.shipped import build
 from xlbridge.language import sheet_name
 from xlbridge.workbooks.kinds import workbooks
-from xlbridge.workbooks.style import CELL_MARGIN, balanced, text_width
+from xlbridge.workbooks.declare import text_pixels
+from xlbridge.workbooks.style import CELL_MARGIN, balanced
 
 LANGUAGES = ("en", "nl", "it", "sv", "tr")
 
@@ -26,7 +27,7 @@ def test_the_how_to_lines_fit_their_column_and_leave_no_word_alone(tmp_path, kin
     lines = [ws.cell(row, 1).value for row in range(1, ws.max_row + 1)]
     assert len(lines) > 10
     for line in filter(None, lines):
-        assert text_width(line) <= room, (line, text_width(line), room)
+        assert text_pixels(line) <= room, (line, text_pixels(line), room)
         assert len(line.split()) > 1, f"a word alone on a line: {line!r}"
     assert ws.page_setup.fitToHeight == 1 and ws.page_setup.fitToWidth == 1
     assert ws.sheet_properties.pageSetUpPr.fitToPage
@@ -34,7 +35,7 @@ def test_the_how_to_lines_fit_their_column_and_leave_no_word_alone(tmp_path, kin
 
 def test_a_paragraph_breaks_into_the_fewest_even_lines():
     text = " ".join(["word"] * 30)
-    room = text_width(" ".join(["word"] * 12)) + 1
+    room = text_pixels(" ".join(["word"] * 12)) + 1
     lines = balanced(text, room, "   ")
     widths = [len(line.split()) for line in lines]
     assert widths == [10, 10, 10] and lines[1].startswith("   word")

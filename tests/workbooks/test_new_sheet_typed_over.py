@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
+from tests.heegseason import add_evening, type_pairs
 from xlbridge.cli import main
 from xlbridge.language import _, speaking
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL, RESULTS
@@ -29,20 +30,11 @@ def _heeg(tmp_path: Path, typed_over: float | None) -> OpenpyxlBook:
     """The Heeg template, eight pairs, New evening, every round typed (and ``typed_over`` into P9)."""
     path = tmp_path / "heeg.xlsx"
     shutil.copy(ROOT / "templates/heeg-season.xlsx", path)
+    type_pairs(path)
+    add_evening(path, "2026-09-03")
     wb = load_workbook(path)
-    for i in range(8):
-        wb["Seizoen"].cell(17 + i, 1, i + 1)
-        wb["Seizoen"].cell(17 + i, 2, f"Paar {i + 1}")
-        wb["Seizoen"].cell(17 + i, 3, "A" if i < 4 else "B")
-    wb.save(path)
-    assert main(["next", str(path), "--date", "2026-09-03"]) == 0
-    wb = load_workbook(path)
-    ws = wb["Avond 2026-09-03"]
-    for row in range(2, 10):
-        for col in range(4, 10):
-            ws.cell(row, col, (row + col) % 7 + 1)
     if typed_over is not None:
-        ws.cell(9, PCT, typed_over)
+        wb["Avond 2026-09-03"].cell(9, PCT, typed_over)
     return OpenpyxlBook(wb)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
+from tests.heegseason import type_pairs
 from xlbridge.cli import main
 from xlbridge.workbooks.nextsheet import add_next
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
@@ -34,16 +35,10 @@ def copy(tmp_path, rel):
     return target
 
 
-def heeg_template_with_pairs(tmp_path, pairs=8):
-    """The Heeg template with ``pairs`` pairs in period 1 (lines A and B)."""
+def heeg_template_with_pairs(tmp_path):
+    """The Heeg template with eight pairs in period 1 (lines A and B)."""
     path = copy(tmp_path, "templates/heeg-season.xlsx")
-    wb = load_workbook(path)
-    season = wb["Seizoen"]
-    for i in range(pairs):
-        season.cell(17 + i, 1, i + 1)
-        season.cell(17 + i, 2, f"Speler {2 * i + 1} & Speler {2 * i + 2}")
-        season.cell(17 + i, 3, "A" if i < pairs // 2 else "B")
-    wb.save(path)
+    type_pairs(path)
     return path
 
 

@@ -6,19 +6,17 @@ every language, and what ``next`` and ``recalc`` write."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
 
+from tests.heegseason import add_evening, type_pairs
+from tests.textfit import cut, cuts
 from xlbridge.cli import main
 from xlbridge.excel.shipped import build
 from xlbridge.workbooks.kinds import workbooks
 from xlbridge.workbooks.style import fit_row
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from textfit import cut, cuts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "workbooks").glob("*.xlsx")) + sorted((ROOT / "templates").glob("*.xlsx"))
@@ -47,18 +45,8 @@ def test_every_text_fits_in_every_language(tmp_path, kind, language):
 def test_what_next_and_recalc_write_fits(tmp_path):
     heeg = tmp_path / "heeg.xlsx"
     shutil.copy(ROOT / "templates/heeg-season.xlsx", heeg)
-    wb = load_workbook(heeg)
-    for i in range(8):
-        wb["Seizoen"].cell(17 + i, 1, i + 1)
-        wb["Seizoen"].cell(17 + i, 2, f"Speler {2 * i + 1} & Speler {2 * i + 2}")
-        wb["Seizoen"].cell(17 + i, 3, "A" if i < 4 else "B")
-    wb.save(heeg)
-    assert main(["next", str(heeg), "--date", "2026-09-03"]) == 0
-    wb = load_workbook(heeg)
-    for row in range(2, 10):
-        for col in range(4, 10):
-            wb["Avond 2026-09-03"].cell(row, col, (row + col) % 7 + 1)
-    wb.save(heeg)
+    type_pairs(heeg)
+    add_evening(heeg, "2026-09-03")
     assert main(["recalc", str(heeg)]) == 0
     bm = tmp_path / "bm.xlsx"
     shutil.copy(ROOT / "workbooks/bridgemania-demo.xlsx", bm)

@@ -92,9 +92,9 @@ EMU_PER_PIXEL = 9525
 
 def width(label: str) -> int:
     """The width in pixels of a button showing ``label`` on one line (a character not measured counts as ``W``)."""
-    from xlbridge.workbooks.fontwidths import BOLD_11
+    from xlbridge.workbooks.declare import text_pixels
 
-    text = max((sum(BOLD_11.get(ch, BOLD_11["W"]) for ch in line) for line in label.split("\n")), default=0.0)
+    text = max((text_pixels(line, bold=True) for line in label.split("\n")), default=0.0)
     return max(MIN_WIDTH, math.ceil(text) + 2 * PADDING)
 
 

@@ -16,10 +16,11 @@ reads a value (:func:`differs_from_openpyxl`): a formula (openpyxl reads its tex
 calamine its last value), an error value, an ISO date cell, a number kept as ``6.0`` or
 with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
 reads a float), escaped or phonetic text, a cell a merged area covers holding a value
-(openpyxl empties it; a caption merged over its table covers empty cells only), the 1904 date system, a chart sheet or macro sheet; and after it, a time, a
-duration, a date before 1 March 1900 or with a fraction of a second, a number beyond the
-last date (shown as a date, openpyxl reads it as ``#VALUE!``).  The caller
-has checked the file against the memory budget (:mod:`xlbridge.files.budget`) first.
+(openpyxl empties it; a caption merged over its table covers empty cells only), the 1904
+date system, a chart sheet or macro sheet; and after it, a time, a duration, a date
+before 1 March 1900 or with a fraction of a second, a number beyond the last date (shown
+as a date, openpyxl reads it as ``#VALUE!``).  The caller has checked the file against the
+memory budget (:mod:`xlbridge.files.budget`) first.
 
 The look (fills, number formats, widths) is not read: a recalculation that changes no
 value leaves the look as the last one that did left it (docs/architecture.md).
@@ -43,13 +44,15 @@ from xlbridge.workbooks.write import _same as same  # the diff's comparison of a
 from xlbridge.workbooks.localised import Localised, language_of, localised
 
 #: What openpyxl and calamine read differently, in a worksheet's or the shared strings' XML: a formula, phonetic
-#: text, merged cells, a number kept as "6.0", with an exponent or of 16 digits and more; an error value or an ISO
+#: text, a number kept as "6.0", with an exponent or of 16 digits and more; an error value or an ISO
 #: date cell; escaped text.  (Three searches, each with a literal start: one with alternatives costs five times more.)
 _TAGS = re.compile(rb"<(?:f[\s>/]|rPh\b|v>(?:-?\d+\.0*<|-?\d{16}|[^<]*[eE]))")
-_MERGED = re.compile(rb"<mergeCell\b[^>]*\bref=[\"']([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)[\"']")
-_MAX_MERGED_CELLS = 1000  # covered cells checked one by one; more: the openpyxl path
 _TYPES = re.compile(rb"t\s*=\s*[\"'][ed][\"']")
 _ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
+#: A merged area, and a cell that holds a value (:func:`_covered_hold_values`).
+_MERGED = re.compile(rb"<mergeCell\b[^>]*\bref=[\"']([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)[\"']")
+_VALUED = re.compile(rb"<c\s+r=[\"']([A-Z]{1,3}\d+)[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b")
+_MAX_MERGED_CELLS = 1000  # covered cells listed; more: the openpyxl path
 _DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
 _FIRST_TRUE_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's day numbers count a 29 February 1900
 _LAST_DATE = 2_958_465  # 31 December 9999, Excel's last day
@@ -96,8 +99,8 @@ def _covered_hold_values(data: bytes) -> bool:
         cells += [f"{get_column_letter(c)}{r}" for r in rows for c in cols][1:]
         if len(cells) > _MAX_MERGED_CELLS:
             return True
-    return any(re.search(rb"<c\s+r=[\"']" + cell.encode() + rb"[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b", data)
-               for cell in cells)
+    valued = {m.group(1).decode() for m in _VALUED.finditer(data)}  # (one pass over the sheet)
+    return any(cell in valued for cell in cells)
 
 
 def _value(value: Any) -> Any:

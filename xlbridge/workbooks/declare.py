@@ -46,7 +46,7 @@ from xlbridge.language import _, label
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text, is_blank
 from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, column_letter
-from xlbridge.workbooks.fontwidths import BOLD_11
+from xlbridge.workbooks.fontwidths import BOLD_11, REGULAR_11
 from xlbridge.workbooks.plan import Block, LocatedProblem, at
 
 #: The house colours (``#RRGGBB``): typed cells are light yellow, headers dark blue
@@ -86,23 +86,29 @@ def cell_ref(row: int, col: int) -> str:
     return f"{column_letter(col)}{row}"
 
 
+def text_pixels(text: str, bold: bool = False) -> float:
+    """``text`` on one line in Calibri 11, bold or regular, in pixels at 96 dpi (Carlito's advance widths,
+    which are Calibri's); a character not measured counts as wide as ``W``."""
+    table = BOLD_11 if bold else REGULAR_11
+    return sum(table.get(ch, table["W"]) for ch in text)
+
+
+def _column_width(pixels: float) -> float:
+    """The column width (Excel's unit: characters of Calibri 11, to a quarter) that shows ``pixels`` of text:
+    Excel shows a width w as 7 w + 5 pixels, whole pixels (one more here: the part cut off); a cell keeps about
+    3 pixels clear on each side."""
+    return math.ceil((pixels + 6 - 5 + 1) / 7 * 4) / 4 if pixels else 0.0
+
+
 def text_column_width(text: str, bold: bool = False) -> float:
     """The column width (Excel's unit) that shows ``text`` on one line in Calibri 11, bold or regular."""
-    from xlbridge.workbooks.fontwidths import REGULAR_11
-
-    table = BOLD_11 if bold else REGULAR_11
-    pixels = sum(table.get(ch, table["W"]) for ch in text)
-    return math.ceil((pixels + 6 - 5 + 1) / 7 * 4) / 4 if pixels else 0.0
+    return _column_width(text_pixels(text, bold))
 
 
 def word_width(header: str) -> float:
     """The column width (Excel's unit: characters of Calibri 11) that shows the widest word of ``header``
-    whole in the bold header font: a header wraps between its words, never inside one.  A character not
-    measured counts as wide as ``W``."""
-    pixels = max((sum(BOLD_11.get(ch, BOLD_11["W"]) for ch in word) for word in header.split()), default=0.0)
-    # Excel shows a width w as 7 w + 5 pixels, whole pixels (one more here: the part cut off); a cell keeps
-    # about 3 pixels clear on each side
-    return math.ceil((pixels + 6 - 5 + 1) / 7 * 4) / 4 if pixels else 0.0
+    whole in the bold header font: a header wraps between its words, never inside one."""
+    return _column_width(max((text_pixels(word, bold=True) for word in header.split()), default=0.0))
 
 
 #: The number format of a column whose text stands right of a right-aligned number: numbers as

@@ -71,7 +71,7 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
     where the season lists it and select it; nothing is written on a problem
     (:class:`BookInputError`, ``.language`` the workbook's)."""
     language = language or getattr(book, "language", None) or language_of(book)
-    whole = book
+    whole = book  # (the recalculation after the sheet is added sees the book itself: it localises it so)
     with speaking(language):
         taken = book.sheet_names() + other_sheets(book)  # (by the names the scorer sees)
         problems = misnamed(book, language)

@@ -22,7 +22,7 @@ from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Grid, Layout,
                                      _is_number, _ReadOnce, area_name, cells_of, column_letter, looks_like_formula,
                                      same_number)
 from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at, cell_name
-from xlbridge.workbooks.style import fit_row
+from xlbridge.workbooks.style import WRAPPED, fit_row
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
 #: 1,000 would be 800 MB of grid, hence the cell bound).  xlbridge's largest
@@ -250,12 +250,11 @@ class OpenpyxlBook(_ReadOnce):
         # down to the last row the layout gives room for: a value written later keeps the look of its cell
         last = max([ws.max_row] + [r + n - 1 for (r, _c, n, _w), _ in layout.number_formats + layout.fills])
         for col in layout.wrap_columns:
-            wrap = Alignment(wrap_text=True, vertical="top")
-            ws.column_dimensions[column_letter(col)].alignment = wrap
+            ws.column_dimensions[column_letter(col)].alignment = WRAPPED
             for row in range(1, last + 1):
                 if (row, col) not in headed:  # (a header keeps its centred look)
                     cell = ws.cell(row=row, column=col)
-                    cell.alignment = wrap
+                    cell.alignment = WRAPPED
                     fit_row(ws, cell)
         for area, number_format in layout.number_formats:
             for row, col in cells_of(area):

@@ -79,7 +79,8 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
         aside = foreign(record, now, kind.name) if record is not None else None
         if aside is not None:  # another workbook's record: never "your change" rows
             record, damaged = None, damaged + [aside]
-        found = compare(book, plan, record, now, changes, getattr(kind, "routine", ())) if record is not None else Comparison()
+        found = compare(book, plan, record, now, changes, getattr(kind, "routine", ())) if record is not None \
+            else Comparison()
         written = apply(book, plan)
         write_record(book, now, record)
         over = {(c.sheet, c.cell) for c in found.over}

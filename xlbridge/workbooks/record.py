@@ -54,8 +54,8 @@ from xlbridge.workbooks.write import RECORD_SHEET
 from xlbridge.workbooks.write import _same as same
 
 __all__ = ["RECORD", "CHUNK", "Record", "read_record", "make_record", "write_record", "same_cell", "Date",
-           "foreign", "note_new_sheet", "TYPED", "TYPED_OVER", "TYPED_OVER_CODE", "DAMAGED_CODE", "FOREIGN_CODE", "TOO_LARGE_CODE",
-           "MAX_RECORD_TEXT", "MAX_RECORD_CELLS", "FOREIGN_MIN"]
+           "foreign", "note_new_sheet", "TYPED", "TYPED_OVER", "TYPED_OVER_CODE", "DAMAGED_CODE", "FOREIGN_CODE",
+           "TOO_LARGE_CODE", "MAX_RECORD_TEXT", "MAX_RECORD_CELLS", "FOREIGN_MIN"]
 
 #: The record's sheet: the program's name, in every language (it is never translated, so
 #: it is recognised whatever the workbook's language).

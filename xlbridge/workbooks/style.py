@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from openpyxl.styles import Font, PatternFill
+from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from xlbridge.workbooks.book import looks_like_formula
+from xlbridge.workbooks.declare import text_pixels
 
 
 def font(**style: Any) -> Font:
@@ -54,7 +55,7 @@ def write_lines(ws: Any, lines: list[str], col: int = 1, width: int = 0) -> None
     room = width * 7 + 5 - 2 * CELL_MARGIN if width else 0  # Excel shows width w as 7 w + 5 pixels
     for line in lines:
         text = line or ""
-        if not room or text.startswith("=") or text_width(text) <= room:
+        if not room or text.startswith("=") or text_pixels(text) <= room:
             rows.append(line)
             continue
         rows.extend(balanced(text, room, "   "))
@@ -68,19 +69,10 @@ def write_lines(ws: Any, lines: list[str], col: int = 1, width: int = 0) -> None
 CELL_MARGIN = 3
 
 
-def text_width(text: str, bold: bool = False) -> float:
-    """``text`` in Calibri 11 (Carlito's advance widths), in pixels at 96 dpi; a character not measured
-    counts as wide as ``W``."""
-    from xlbridge.workbooks.fontwidths import BOLD_11, REGULAR_11
-
-    table = BOLD_11 if bold else REGULAR_11
-    return sum(table.get(ch, table["W"]) for ch in text)
-
-
 def _greedy(words: list[str], room: float, indent: str, bold: bool = False) -> list[str]:
     lines: list[str] = []
     for word in words:
-        if lines and text_width(lines[-1] + " " + word, bold) <= room:
+        if lines and text_pixels(lines[-1] + " " + word, bold) <= room:
             lines[-1] += " " + word
         else:
             lines.append((indent if lines else "") + word)
@@ -89,6 +81,8 @@ def _greedy(words: list[str], room: float, indent: str, bold: bool = False) -> l
 
 #: Points of one line of Calibri 11 in a row (Excel's default row height).
 LINE_HEIGHT = 15.0
+#: The look of a cell holding a sentence (``Column.wrap``): wrapped, from the top of its row.
+WRAPPED = Alignment(wrap_text=True, vertical="top")
 
 
 def column_pixels(ws: Any, col: int) -> int:
@@ -106,13 +100,20 @@ def fit_row(ws: Any, cell: Any) -> None:
     if not isinstance(text, str) or not cell.alignment.wrap_text or (ws.merged_cells.ranges and
                                                                       cell.coordinate in ws.merged_cells):
         return  # (a merged caption: fit_caption)
-    room = column_pixels(ws, cell.column) - 2 * CELL_MARGIN
-    bold = bool(cell.font.b)
-    lines = sum(len(_greedy(part.split(), room, "", bold)) or 1 for part in text.split("\n"))
-    if lines > 1:
-        height = LINE_HEIGHT * lines * (cell.font.sz or 11) / 11
-        if height > (ws.row_dimensions[cell.row].height or LINE_HEIGHT):
-            ws.row_dimensions[cell.row].height = height
+    _grow(ws, cell.row, _lines(text, column_pixels(ws, cell.column) - 2 * CELL_MARGIN, bool(cell.font.b)),
+          cell.font.sz)
+
+
+def _lines(text: str, room: float, bold: bool) -> int:
+    """How many lines ``text`` takes wrapped at spaces in ``room`` pixels (each line break a line more)."""
+    return sum(len(_greedy(part.split(), room, "", bold)) or 1 for part in text.split("\n"))
+
+
+def _grow(ws: Any, row: int, lines: int, size: float | None = None) -> None:
+    """Row ``row`` at least ``lines`` lines of a ``size``-point font tall (never lower)."""
+    height = LINE_HEIGHT * lines * (size or 11) / 11
+    if height > (ws.row_dimensions[row].height or LINE_HEIGHT):
+        ws.row_dimensions[row].height = height
 
 
 def fit_rows(ws: Any) -> None:
@@ -125,19 +126,16 @@ def fit_rows(ws: Any) -> None:
 
 def fit_caption(ws: Any, row: int, col: int, cols: int) -> None:
     """The bold caption in ``(row, col)`` over the ``cols`` columns of its table: merged across them,
-    wrapped, and its row tall enough for its lines (15 points each), so that the caption beside it does not
+    wrapped, and its row tall enough for its lines (:func:`_grow`), so that the caption beside it does not
     cut it (issue 26, point 6).  The columns' widths are set already."""
-    from openpyxl.styles import Alignment
-
     text = ws.cell(row=row, column=col).value
     room = sum(column_pixels(ws, c) for c in range(col, col + cols)) - 2 * CELL_MARGIN
-    if not isinstance(text, str) or text_width(text, bold=True) <= room:
+    if not isinstance(text, str) or text_pixels(text, bold=True) <= room:
         return
     if cols > 1:
         ws.merge_cells(start_row=row, start_column=col, end_row=row, end_column=col + cols - 1)
     ws.cell(row=row, column=col).alignment = Alignment(wrap_text=True, vertical="bottom")
-    lines = len(_greedy(text.split(), room, "", bold=True))
-    ws.row_dimensions[row].height = max(ws.row_dimensions[row].height or 15, 15 * lines)
+    _grow(ws, row, _lines(text, room, bold=True))
 
 
 def balanced(text: str, room: float, indent: str = "") -> list[str]:

@@ -12,19 +12,11 @@ from openpyxl import load_workbook
 
 from xlbridge.cli import main
 from xlbridge.clubs.heeg.settings import HeegSettings, Period
-
-PAIRS = 8  # lines A and B of four pairs: a round's top 2 x 4 boards = 8 MP
-
+from tests.heegseason import add_evening, type_pairs
 
 def _evening(path: Path, day: str, *options: str) -> None:
-    """New evening for ``day``, then every pair's six rounds typed (a different total each)."""
-    assert main(["next", str(path), "--date", day, *options]) == 0
-    wb = load_workbook(path)
-    ws = wb[f"Avond {day}"]
-    for row in range(2, 2 + PAIRS):
-        for col in range(4, 10):
-            ws.cell(row=row, column=col, value=(row + col) % 7 + 1)
-    wb.save(path)
+    """New evening for ``day``, every pair's six rounds typed, then recalculated."""
+    add_evening(path, day, *options)
     assert main(["recalc", str(path)]) == 0
 
 
@@ -33,14 +25,7 @@ def season(tmp_path) -> Path:
     """A blank Dutch Heeg workbook with eight pairs on the roster (A: 1-4, B: 5-8 in periods 1 and 2)."""
     path = tmp_path / "h.xlsx"
     assert main(["new", "heeg", str(path), "--blank"]) == 0
-    wb = load_workbook(path)
-    ws = wb["Seizoen"]
-    for i in range(PAIRS):
-        ws.cell(row=17 + i, column=1, value=i + 1)
-        ws.cell(row=17 + i, column=2, value=f"Paar {i + 1}")
-        for period in (1, 2):
-            ws.cell(row=17 + i, column=2 + period, value="A" if i < 4 else "B")
-    wb.save(path)
+    type_pairs(path, periods=(1, 2))
     return path
 
 

@@ -33,7 +33,7 @@ from xlbridge.workbooks.declare import (
     rule_of,
     text_column_width,
 )
-from xlbridge.workbooks.style import fit_caption, fit_rows
+from xlbridge.workbooks.style import WRAPPED, fit_caption, fit_rows
 
 __all__ = ["bridgemania_workbook", "build_workbook", "season_workbook", "HOW_TO_LINES", "LANGUAGE"]
 
@@ -108,7 +108,6 @@ class _Style:
         self.header_font = font(bold=True, color="FF" + HEADER_TEXT.lstrip("#"))
         self.title, self.bold = TITLE_FONT, font(bold=True)
         self.center = Alignment(horizontal="center", vertical="center", wrap_text=True)
-        self.wrap = Alignment(wrap_text=True, vertical="top")  # a sentence: its row as tall as its lines
 
 
 _STYLE: list[_Style] = []
@@ -149,8 +148,8 @@ def _cells(ws, table: Table, rows: int, typed_cols: int | None = None) -> None:
             else:
                 cell.fill = st.computed
                 cell.number_format = column.number_format
-            if column.wrap:
-                cell.alignment = st.wrap
+            if column.wrap:  # a sentence: its row as tall as its lines
+                cell.alignment = WRAPPED
     _rules(ws, [(table.first_row, table.first_col + offset, rows, column) for offset, column in enumerate(columns)])
 
 
@@ -389,7 +388,7 @@ def _build_participation(ws, season: bm.Season | None) -> None:
     _widths(ws, spec)
     ntour = max(d.CALENDAR.room, len(season.tournaments) if season else 0)
     longest = max((t.id for t in season.tournaments), key=len) if season and season.tournaments else "T00"
-    header = text_column_width(_(d.LIST_HEADER).format(tournament=longest))  # "T01 listesi": whole (issue 26, point 6)
+    header = text_column_width(_(d.LIST_HEADER).format(tournament=longest))  # "T01 listesi" whole (issue 26, 6)
     for i in range(2 * ntour):
         _width(ws, d.LISTS_COL + i, max(d.LIST_WIDTHS[i % 2], header if i % 2 else 0))
     _freeze(ws, spec)

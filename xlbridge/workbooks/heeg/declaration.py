@@ -341,40 +341,40 @@ HOWTO_WIDTH = 110
 #: The How to sheet, line by line (each line is translated where it is written;
 #: the worksheet functions' lines stay as they are: one name in every Excel).
 HOWTO_LINES = [
-    N_('How to keep the Heeg season in this workbook'),
-    '',
-    N_('Yellow cells are typed by the scorer; every other number is computed by xlbridge. Select a yellow '
-       'cell to read what it takes (the inv cell has a drop-down list).'),
-    N_('Recalculate season: in Excel the button on the Season sheet; without Excel: xlbridge recalc '
-       'THIS-FILE.xlsx'),
-    '',
-    N_('1. Season sheet: club, season, lines, rounds per evening, boards per round; one row per period with '
-       'its evenings (dates) and how many pairs promote/relegate; one row per pair with names and its line '
-       'in each period.'),
+    N_("How to keep the Heeg season in this workbook"),
+    "",
+    N_("Yellow cells are typed by the scorer; every other number is computed by xlbridge. Select a yellow "
+       "cell to read what it takes (the inv cell has a drop-down list)."),
+    N_("Recalculate season: in Excel the button on the Season sheet; without Excel: xlbridge recalc "
+       "THIS-FILE.xlsx"),
+    "",
+    N_("1. Season sheet: club, season, lines, rounds per evening, boards per round; one row per period with "
+       "its evenings (dates) and how many pairs promote/relegate; one row per pair with names and its line "
+       "in each period."),
     N_("2. Recalculate season once: every evening listed gets its sheet 'Evening YYYY-MM-DD' with the pairs "
-       'of that period.'),
-    N_('   Or, evening by evening: New evening (the button beside it; xlbridge next THIS-FILE.xlsx) adds the'
+       "of that period."),
+    N_("   Or, evening by evening: New evening (the button beside it; xlbridge next THIS-FILE.xlsx) adds the"
        " next evening's sheet with the pairs of the period and enters its date in the period (default: one "
-       'week after the last evening).'),
-    N_('3. Each evening: type the MP per round (R1..R6) -- or only the MP total --, the combi MP as scored '
+       "week after the last evening)."),
+    N_("3. Each evening: type the MP per round (R1..R6) -- or only the MP total --, the combi MP as scored "
        "(first C) and the inv code: 1, 2, 0, a, s, s1 or = (type '= with the apostrophe). Then Recalculate "
-       'season.'),
-    N_('4. Read: % (after the inv correction), tot vandaag (earlier evenings of the period), periode, jaar, '
+       "season."),
+    N_("4. Read: % (after the inv correction), tot vandaag (earlier evenings of the period), periode, jaar, "
        "eind (each earlier period's result), * (not the whole year in the A-line: cannot be club champion)."),
     N_("   Red * cell, and its words 'cannot be champion': more than 5 substitutes/absences in the year."),
     N_("   Red inv cell, and the words 'cannot promote or stay up' in the * cell: 4 or more in the period."),
-    N_('5. Period sheets: the standings per line with promotion/relegation; Year: the club championship.'),
-    N_('6. A late correction: change the typed cell and Recalculate season; every computed value that '
-       'changed is listed on the Corrections sheet. xlbridge recalc keeps the previous file as '
-       'NAME.backup.xlsx beside it.'),
+    N_("5. Period sheets: the standings per line with promotion/relegation; Year: the club championship."),
+    N_("6. A late correction: change the typed cell and Recalculate season; every computed value that "
+       "changed is listed on the Corrections sheet. xlbridge recalc keeps the previous file as "
+       "NAME.backup.xlsx beside it."),
     N_("7. Chart sheet: one pair's evening %, periode and jaar on every evening, as a table and a line "
-       'chart. Type the pair number in B3 (empty: the leader of the year standings), then Recalculate '
-       'season.'),
-    '',
-    N_('Worksheet functions (with the xlbridge add-in):'),
+       "chart. Type the pair number in B3 (empty: the leader of the year standings), then Recalculate "
+       "season."),
+    "",
+    N_("Worksheet functions (with the xlbridge add-in):"),
     '=HEEG_PCT(173, 288, "")  ->  60.07        =HEEG_PCT(150, 288, "s", , , 6)  ->  62.50',
     N_('=HEEG_PCT(, , "a", 47.5, 2)  ->  45.00    =HEEG_C(31, 12, 10)  ->  37.20 (combi MP corrected to a '
-       '14-pair line)'),
-    '',
-    N_('Rules and decisions: docs/clubs/heeg.md; step by step: docs/guide-heeg.md.'),
+       "14-pair line)"),
+    "",
+    N_("Rules and decisions: docs/clubs/heeg.md; step by step: docs/guide-heeg.md."),
 ]
