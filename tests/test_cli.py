@@ -132,7 +132,7 @@ def test_the_error_prefix_speaks_the_workbooks_language(capsys, tmp_path):
     from openpyxl import load_workbook
 
     for kind, sheet, cell, prefix in (("heeg", "Avond 2025-09-04", "D2", "xlbridge: fout: Avond 2025-09-04, D2: "),
-                                      ("bridgemania", "T01", "N9", "xlbridge: errore: T01, N9: ")):
+                                      ("bridgemania", "T01", "E9", "xlbridge: errore: T01, E9: ")):
         path = tmp_path / f"{kind}.xlsx"
         assert main(["new", kind, str(path)]) == 0
         wb = load_workbook(path)

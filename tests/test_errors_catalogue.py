@@ -785,14 +785,14 @@ def rename_header(header: str, new: str) -> Callable[[Workbook], None]:
     return edit
 
 
-bmania("E-BM-SCORE-TEXT", setting("T1", N9="1O"))
-bmania("E-BM-SCORE-NEGATIVE", setting("T1", N9=-2))
-bmania("E-BM-SCORE-BLANK", setting("T1", N9=None))
-bmania("E-BM-SCORE-ABOVE-TOP", setting("T1", N9=8), alone=False)
-bmania("E-BM-SCORE-SCALE", setting("T1", N9=5.5, N10=0.5), alone=False)  # (board 1 still adds up)
+bmania("E-BM-SCORE-TEXT", setting("T1", E9="1O"))
+bmania("E-BM-SCORE-NEGATIVE", setting("T1", E9=-2))
+bmania("E-BM-SCORE-BLANK", setting("T1", E9=None))
+bmania("E-BM-SCORE-ABOVE-TOP", setting("T1", E9=8), alone=False)
+bmania("E-BM-SCORE-SCALE", setting("T1", E9=5.5, E10=0.5), alone=False)  # (board 1 still adds up)
 bmania("E-BM-DATE", setting("Season", K5="soon"))
 bmania("E-BM-DATE-ORDER", setting("Season", K6="2026-01-03"))
-bmania("E-BM-BOARD-SUM", setting("T1", N9=4))
+bmania("E-BM-BOARD-SUM", setting("T1", E9=4))
 bmania("E-BM-CHART-PAIR-UNKNOWN", setting("Chart", B3="Z"))
 bmania("E-BM-PAIR-UNKNOWN", setting("T1", A18="ZZ"))  # (the guest G1's row: the boards still add up)
 bmania("E-BM-PAIR-TWICE", add_row("T1", 19, "A", [b[0] for b in BM_BOARDS]))
@@ -807,6 +807,17 @@ bmania("E-BM-TOURNAMENT-NOT-LISTED", lambda wb: setattr(wb.copy_worksheet(wb["T1
 bmania("E-BM-SEASON-HEADER", setting("Season", C4="Giocatore 2"))
 bmania("E-BM-TOURNAMENT-HEADER", rename_header("Score %", "Pct"))
 bmania("E-BM-SECTION-MISSING", rename_section("Penalties", "Penalità"))
+
+
+def more_pairs_than_the_result_has_room_for(wb: Workbook) -> None:
+    """Seven rows inserted among T1's pairs (below its 16 pair rows) and filled: 17 pairs, room for 16."""
+    ws = wb["T1"]
+    ws.insert_rows(25, 7)
+    for i in range(7):
+        ws.cell(row=19 + i, column=1, value=f"X{i + 1}")
+
+
+bmania("E-BM-RESULT-ROOM", more_pairs_than_the_result_has_room_for, alone=False)
 bmania("E-BM-SEASON-MISSING", lambda wb: wb.remove(wb["Season"]))
 bmania("E-BM-HOST", setting("Season", L5="XX"))
 bmania("E-BM-PLAYER-EMPTY", setting("Season", C7=None))

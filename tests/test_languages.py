@@ -219,7 +219,7 @@ def test_a_season_gives_the_same_numbers_in_italian_and_in_english(bm_books):
     for path in bm_books:  # a late correction typed in both: two scores of a board swapped
         wb = load_workbook(path)
         ws = wb["T03"]
-        ws["N9"], ws["N10"] = ws["N10"].value, ws["N9"].value  # board 1 (right of the sorted result)
+        ws["E9"], ws["E10"] = ws["E10"].value, ws["E9"].value  # board 1
         wb.save(path)
     reports = [recalc_path(path, when="2026-11-30 20:00") for path in bm_books]
     assert [r.language for r in reports] == ["it", "en"]

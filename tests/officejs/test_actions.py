@@ -82,7 +82,7 @@ def _late_heeg(wb):
 
 def _late_bm(wb):
     ws = wb["T03"]
-    ws["N9"], ws["N10"] = ws["N10"].value, ws["N9"].value
+    ws["E9"], ws["E10"] = ws["E10"].value, ws["E9"].value
 
 
 def _problems_heeg(wb):
@@ -90,7 +90,7 @@ def _problems_heeg(wb):
 
 
 def _problems_bm(wb):
-    wb["T03"]["N9"] = "1O"
+    wb["T03"]["E9"] = "1O"
 
 
 def _heeg_pairs(wb):

@@ -39,7 +39,7 @@ def header_col(ws, text, row=T_HEADER):
 def late_correction(ws):
     """Board 1 of a tournament sheet: +2 to one pair, -2 to another (the board still adds up)."""
     top = ws["B4"].value
-    board = FIRST_BOARD_COL  # board 1, right of the sorted result
+    board = FIRST_BOARD_COL  # board 1, right of the pairs
     numbers = [r for r in range(T_FIRST, T_FIRST + 30) if isinstance(ws.cell(r, board).value, (int, float))]
     up = next(r for r in numbers if ws.cell(r, board).value <= top - 2)
     down = next(r for r in numbers if r != up and ws.cell(r, board).value >= 2)
@@ -91,20 +91,20 @@ def test_the_built_demo_is_unchanged_both_ways(demo_file):
 def test_bad_input_reaches_the_scorer_and_nothing_is_computed(demo_file, tmp_path):
     path = tmp_path / "bad.xlsx"
     wb = load_workbook(demo_file)
-    wb["T03"]["P9"] = "1O"  # board 3 (board 1 in N)
+    wb["T03"]["G9"] = "1O"  # board 3 (board 1 in E)
     wb["T05"]["A20"] = "ZZ"  # a pair neither base, guest nor split (with scores)
-    wb["T05"]["N20"] = 4
+    wb["T05"]["E20"] = 4
     wb["Championship"]["F6"] = 999.0  # stale: must stay as it is
     wb.save(path)
     before = snapshot(load_workbook(path))
     excel = load_workbook(path)
     alerts = apply_actions(excel, run_script(scripts, "recalculate_season", load_workbook(path)))
     assert len(alerts) == 1 and alerts[0].startswith("Nothing was recalculated")
-    assert "T03, P9: score '1O' is not a number (type R for a sit-out)" in alerts[0]
+    assert "T03, G9: score '1O' is not a number (type R for a sit-out)" in alerts[0]
     messages = [excel["Messages"].cell(r, 1).value for r in range(2, 8)]
-    assert "T03, P9: score '1O' is not a number (type R for a sit-out)" in messages
+    assert "T03, G9: score '1O' is not a number (type R for a sit-out)" in messages
     assert any(m and m.startswith("T05, A20: ZZ: unknown pair") for m in messages)
-    assert excel["T03"]["P9"].fill.start_color.rgb == "FFFFC7CE"
+    assert excel["T03"]["G9"].fill.start_color.rgb == "FFFFC7CE"
     after = snapshot(excel)
     assert excel["Championship"]["F6"].value == 999.0
     for name, rows in before.items():  # nothing else written (but the Messages): only the marks' fills

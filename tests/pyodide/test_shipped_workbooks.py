@@ -143,7 +143,7 @@ LATE_CORRECTIONS: dict[str, Callable[[Any], None]] = {
     # Italian, the championship's language: two scores of board 1 of T03 swapped (the board still adds
     # up). Not a value typed over a computed cell: the built demo holds the record of its own
     # recalculation, so that would be a typed-over warning, not a late correction (workbooks/record.py)
-    "bridgemania": lambda wb: _swap(wb["T03"], "N9", "N10"),
+    "bridgemania": lambda wb: _swap(wb["T03"], "E9", "E10"),
     # the Heeg workbook is Dutch (the club's language): its evening sheets are 'Avond YYYY-MM-DD'
     "heeg": lambda wb: wb["Avond 2025-09-18"].__setitem__("E8", (wb["Avond 2025-09-18"]["E8"].value or 0) + 3),
 }

@@ -81,7 +81,7 @@ def bm_tournament(wb):
 
 
 def bm_correction(wb):
-    """Swap two scores of board 1 (the board still adds up); board 1 is right of the sorted result."""
+    """Swap two scores of board 1 (the board still adds up); board 1 is right of the pairs."""
     ws = bm_tournament(wb)
     col = BM_BOARD_1
     rows = [r for r in range(9, 40) if isinstance(ws.cell(row=r, column=col).value, (int, float))]

@@ -151,11 +151,11 @@ def bridgemania(tmp_path_factory, built_once) -> Path:
 @pytest.mark.slow
 def test_a_formula_or_error_in_bridgemania_scores_is_one_problem_at_its_cell(bridgemania):
     ws = load_workbook(bridgemania)["T01"]
-    board = FIRST_BOARD_COL  # board 1: N, right of the sorted result
+    board = FIRST_BOARD_COL  # board 1: E, right of the pairs
     first, second = [r for r in range(T_FIRST, ws.max_row + 1)
                      if isinstance(ws.cell(r, board).value, (int, float))][:2]
 
     def change(wb):
-        wb["T01"].cell(first, board).value = "=N9+1"  # board 1 (was: 'score '=N9+1' is not a number')
+        wb["T01"].cell(first, board).value = "=E9+1"  # board 1 (was: 'score '=E9+1' is not a number')
         wb["T01"].cell(second, board + 2).value = "#REF!"  # board 3
-    assert located(bridgemania, change) == {("T01", f"N{first}", "cell.formula"), ("T01", f"P{second}", "cell.error")}
+    assert located(bridgemania, change) == {("T01", f"E{first}", "cell.formula"), ("T01", f"G{second}", "cell.error")}

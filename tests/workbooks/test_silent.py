@@ -132,8 +132,8 @@ def test_a_tournament_date_that_is_no_date_is_a_problem(bridgemania):
 
 
 def test_board_scores_off_the_scale_are_a_problem_each(bridgemania):
-    wb = edited(bridgemania, T01={"N9": 2.5, "N14": 7.5})  # BE 2 and PR 8 on board 1: the board still adds up
-    assert [p[:3] for p in problems(wb)] == [("T01", "N9", "bm.score.scale"), ("T01", "N14", "bm.score.scale")]
+    wb = edited(bridgemania, T01={"E9": 2.5, "E14": 7.5})  # BE 2 and PR 8 on board 1: the board still adds up
+    assert [p[:3] for p in problems(wb)] == [("T01", "E9", "bm.score.scale"), ("T01", "E14", "bm.score.scale")]
 
 
 @settings(max_examples=60, deadline=None)

@@ -73,7 +73,7 @@ def _heeg_late(wb: Any) -> None:  # one MP of an evening of the first period thr
 LATE = {
     "workbooks/tbf-club.xlsx": _set("Turnuva", "C20", 60.0),
     "workbooks/se-masterpoints.xlsx": _set("Silver par", "C30", 70.0),
-    "workbooks/bridgemania-demo.xlsx": _swap("T03", "N9", "N10"),  # two scores of board 1 of T03
+    "workbooks/bridgemania-demo.xlsx": _swap("T03", "E9", "E10"),  # two scores of board 1 of T03
     "workbooks/heeg-demo.xlsx": _heeg_late,
 }
 

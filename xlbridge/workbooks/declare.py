@@ -388,14 +388,16 @@ class SheetSpec:
         """The width of every column from A: the tables' columns where they sit (wide enough for each
         word of their header), ``widths`` elsewhere; a setting's label column as wide as its label (in
         bold) and its value column as wide as its longest choice, so that neither is cut by the cell
-        beside it (issue 26, point 6)."""
+        beside it (issue 26, point 6).  Where two tables share a column, the wider need wins."""
         widths = list(self.widths)
+        needed: dict[int, float] = {}  # a column two tables share (a result below the pairs): the wider need
         for t in self.tables:
             for offset, c in enumerate(t.columns):
                 col = t.first_col + offset
-                widths += [0.0] * (col - len(widths))
-                if not widths[col - 1]:
-                    widths[col - 1] = max(c.width, word_width(c.text()))
+                needed[col] = max(needed.get(col, 0.0), c.width, word_width(c.text()))
+        for col, width in sorted(needed.items()):
+            widths += [0.0] * (col - len(widths))
+            widths[col - 1] = widths[col - 1] or width
         for s in self.settings:
             widths += [0.0] * (max(s.label_col, s.col) - len(widths))
             widths[s.label_col - 1] = max(widths[s.label_col - 1] or 8.43, text_column_width(s.text(), bold=True))

@@ -1,6 +1,7 @@
-"""Each tournament's sorted result right of the pairs (issue 16, point 4): the entries in the
-engine's ranking order with its ranks (ties shared), then the base pairs that did not play at the
-tables; the same numbers as each pair's computed columns; what the sheet prints."""
+"""Each tournament's sorted result (issue 16, point 4) on rows of its own below the pairs (issue 26,
+point 8): the entries in the engine's ranking order with its ranks (ties shared), then the base
+pairs that did not play at the tables; the same numbers as each pair's computed columns; what the
+sheet prints."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from xlbridge.clubs.bridgemania.demo import demo_season
 from xlbridge.excel.shipped import build
 from xlbridge.files.headless import recalc_path
 from xlbridge.workbooks.bridgemania import COMPUTED, SECTIONS, T_FIRST, T_HEADER
-from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL, RESULT, RESULT_CAPTION, RESULT_CAPTION_ROW
+from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL, RESULT, RESULT_TITLE
 
-COLUMNS = ["rank", "pair", "name", "pct", "f1", "indy", "hybrid", "status"]
+COLUMNS = ["rank", "pair", "name", "status", "pct", "f1", "indy", "hybrid"]
 
 
 @pytest.fixture(scope="module")
@@ -27,10 +28,16 @@ def engine():
     return recalculate(demo_season())
 
 
-def result_of(ws) -> list[dict[str, object]]:
-    """The sorted result as it stands on a tournament sheet (E9 down to the first blank row)."""
+def title_row(ws, title: str = RESULT_TITLE) -> int:
+    """The row of the sorted result's title (column A)."""
+    return next(r for r in range(T_FIRST, ws.max_row + 1) if ws.cell(r, 1).value == title)
+
+
+def result_of(ws, title: str = RESULT_TITLE) -> list[dict[str, object]]:
+    """The sorted result as it stands on a tournament sheet (below its title and header, down to the
+    first blank row)."""
     out = []
-    for row in range(T_FIRST, ws.max_row + 1):
+    for row in range(title_row(ws, title) + 2, ws.max_row + 1):
         line = [ws.cell(row, RESULT.first_col + i).value for i in range(RESULT.width())]
         if line[1] is None:
             break
@@ -45,7 +52,7 @@ def per_pair(ws) -> dict[str, dict[str, object]]:
     out = {}
     for row in range(T_FIRST, ws.max_row + 1):
         pair = ws.cell(row, 1).value
-        if pair in SECTIONS:
+        if pair in SECTIONS or pair == RESULT_TITLE:
             break
         if pair is not None:
             out[pair] = dict(zip(COMPUTED, (ws.cell(row, first + i).value for i in range(len(COMPUTED)))))
@@ -53,16 +60,23 @@ def per_pair(ws) -> dict[str, dict[str, object]]:
     return out
 
 
-@pytest.mark.slow
-def test_the_result_sits_right_of_the_pairs_and_left_of_the_boards(demo_file):
-    ws = load_workbook(demo_file)["T01"]
-    assert ws.cell(RESULT_CAPTION_ROW, RESULT.first_col).value == RESULT_CAPTION
-    assert [ws.cell(T_HEADER, c).value for c in range(1, FIRST_BOARD_COL + 1)] == [
-        "Pair", "Status", "Players", None, *RESULT.headers(), None, 1]
-    # on screen without scrolling: everything up to the result is narrower than a laptop's window (about 155
-    # characters since the settings' labels and choices and the rectifications' NS pairs show whole: 1,150 px)
-    widths = [ws.column_dimensions[chr(64 + c)].width for c in range(1, RESULT.first_col + RESULT.width())]
-    assert sum(7 * w + 5 for w in widths) < 1250
+def test_the_result_has_rows_of_its_own_between_the_pairs_and_the_sections(demo_file):
+    """No row holds both a typed pair and a line of the sorted result: two orders never share a row."""
+    ws = load_workbook(demo_file)["T07"]
+    assert [ws.cell(T_HEADER, c).value for c in range(1, FIRST_BOARD_COL + 1)] == ["Pair", "Status", "Players", None, 1]
+    title = title_row(ws)
+    pairs = [r for r in range(T_FIRST, title) if ws.cell(r, 1).value is not None]
+    assert len(pairs) == 16 and max(pairs) < title - 1  # a blank row between
+    assert [ws.cell(title + 1, c).value for c in range(1, RESULT.width() + 1)] == RESULT.headers() == [
+        "Rank", "Pair", "Name", "Status", "Score %", "F1 PTS", "IndyCar PTS", "Hybrid PTS"]
+    lines = result_of(ws)
+    assert len(lines) == 16
+    # room for as many rows as the pairs have (16 typed and 2 spare), a blank row, then the penalties
+    penalties = next(r for r in range(title, ws.max_row + 1) if ws.cell(r, 1).value == "Penalties")
+    assert penalties == title + 2 + 18 + 1
+    # what prints: the result with its title and header
+    assert ws.print_area == f"'T07'!$A${title}:$H${title + 1 + 18}"
+    assert ws.print_title_rows == f"${title}:${title + 1}"
 
 
 def test_every_tournament_of_the_demo_sorted_as_the_engine_ranks_it(demo_file, engine):
@@ -170,8 +184,8 @@ def test_a_late_correction_re_sorts_the_result_without_a_correction_of_its_own(d
     assert after[0]["pair"] != first and [r["pct"] for r in after if r["rank"]] == sorted(
         (r["pct"] for r in after if r["rank"]), reverse=True)
     # the per-pair columns' changes are listed on Corrections; the result, a view of them, is not
-    columns = {c.cell.rstrip("0123456789") for c in report.changes if c.sheet == "T01"}
-    assert columns and not columns & set("EFGHIJKL")
+    rows = {int(c.cell.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) for c in report.changes if c.sheet == "T01"}
+    assert rows and max(rows) < title_row(load_workbook(path)["T01"])
 
 
 def test_the_rows_rest_on_the_regolamento(quotes):
@@ -195,23 +209,57 @@ def test_the_result_speaks_the_workbooks_language(tmp_path):
 
     ws = load_workbook(build("bridgemania", tmp_path / "it.xlsx", language="it"))["T07"]
     with speaking("it"):
-        assert ws.cell(RESULT_CAPTION_ROW, RESULT.first_col).value == _(RESULT_CAPTION) != RESULT_CAPTION
-        assert [ws.cell(T_HEADER, RESULT.first_col + i).value for i in range(RESULT.width())] == RESULT.headers()
-    words = {r["status"] for r in result_of(ws)}
+        title = _(RESULT_TITLE)
+        assert title != RESULT_TITLE
+        assert [ws.cell(title_row(ws, title) + 1, RESULT.first_col + i).value for i in range(RESULT.width())] == (
+            RESULT.headers())
+    words = {r["status"] for r in result_of(ws, title)}
     assert {"ospite", "scoppiata", "lista di attesa", "malattia", "impossibilitata"} <= words
     assert not words & {"guest", "split", "waiting", "ill", "unable"}
 
 
-@pytest.mark.parametrize("in_d", [None, 1], ids=["nowhere", "in D, the layout before the sorted result"])
-def test_board_numbers_not_in_n_are_one_problem_at_n8(demo_file, tmp_path, in_d):
+def test_board_numbers_not_in_e_are_one_problem_at_e8(demo_file):
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
     from xlbridge.workbooks.recalc import BookInputError
     from xlbridge.workbooks.recalc import recalculate as recalc_book
 
     wb = load_workbook(demo_file)
     wb["T04"].cell(T_HEADER, FIRST_BOARD_COL).value = "uno"
-    wb["T04"].cell(T_HEADER, 4).value = in_d  # (xlbridge 0.1.0 was never released: no sheet has that layout)
     with pytest.raises(BookInputError) as caught:
         recalc_book(OpenpyxlBook(wb))
     assert [str(p) for p in caught.value.problems] == [
-        "T04, N8: the board numbers 1, 2, 3, ... should start here"]
+        "T04, E8: the board numbers 1, 2, 3, ... should start here"]
+
+
+def test_a_deleted_result_title_is_a_missing_section(demo_file):
+    """Without its title the result's rows would be read as pairs: the sheet's structure is broken."""
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.recalc import BookInputError
+    from xlbridge.workbooks.recalc import recalculate as recalc_book
+
+    wb = load_workbook(demo_file)
+    wb["T04"].cell(title_row(wb["T04"]), 1).value = None
+    with pytest.raises(BookInputError) as caught:
+        recalc_book(OpenpyxlBook(wb))
+    assert [str(p) for p in caught.value.problems] == [
+        "T04, A9: the section 'Result, sorted by score (computed)' is missing: its title should be in column A below "
+        "the pairs (renamed or deleted?)"]
+
+
+def test_more_pairs_than_the_result_has_room_for_is_one_problem_at_its_title(demo_file):
+    """Rows inserted among the pairs and filled: the result would run into the penalties; nothing is written."""
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.recalc import BookInputError
+    from xlbridge.workbooks.recalc import recalculate as recalc_book
+
+    wb = load_workbook(demo_file)
+    ws = wb["T07"]
+    title = title_row(ws)
+    ws.insert_rows(title - 1, 4)  # four rows among the pairs, each a guest who played no board yet
+    for i in range(4):
+        ws.cell(title - 1 + i, 1).value = f"X{i}"
+    with pytest.raises(BookInputError) as caught:
+        recalc_book(OpenpyxlBook(wb))
+    messages = [str(p) for p in caught.value.problems]
+    assert (f"T07, A{title + 4}: the sorted result has room for 18 rows and the tournament lists 20 pairs: insert 2 "
+            f"rows below row {title + 5}") in messages

@@ -34,7 +34,7 @@ from xlbridge.workbooks.bridgemania import (
     season_workbook,
 )
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL as B1
-from xlbridge.workbooks.bridgemania.declaration import RESULT, RESULT_CAPTION
+from xlbridge.workbooks.bridgemania.declaration import RESULT, RESULT_TITLE
 from xlbridge.workbooks.bridgemania.declaration import BLANK_TOURNAMENT, CALENDAR, GUESTS, SEASON
 from xlbridge.workbooks.recalc import BookInputError
 from xlbridge.workbooks.recalc import recalculate as recalc_book
@@ -70,12 +70,11 @@ def demo(demo_file, tmp_path):
 
 def pair_rows(ws) -> dict[str, dict[str, object]]:
     """A tournament sheet's pairs: pair id -> {header: value} (typed and computed columns)."""
-    headers = {c.column: c.value for c in ws[T_HEADER] if c.value is not None and not
-               RESULT.first_col <= c.column < RESULT.first_col + RESULT.width()}  # (the sorted result: its own rows)
+    headers = {c.column: c.value for c in ws[T_HEADER] if c.value is not None}
     out = {}
     for row in range(T_FIRST, ws.max_row + 1):
         pair = ws.cell(row, 1).value
-        if pair in SECTIONS:
+        if pair in SECTIONS or pair == RESULT_TITLE:  # (the sorted result: its own rows below the pairs)
             break
         if pair is not None:
             out[pair] = {h: ws.cell(row, c).value for c, h in headers.items()}
@@ -186,27 +185,26 @@ def test_layout_headers_frozen_formats(demo_file):
     ws = wb["T03"]
     headers = [c.value for c in ws[T_HEADER]]
     first = headers.index(COMPUTED[0]) + 1
-    # Pair | Status | Players | gap | the sorted result (E-L) | gap | boards from N | gap | per-pair columns
-    assert headers[:4] == ["Pair", "Status", "Players", None]
-    assert headers[4:12] == RESULT.headers() == ["Rank", "Pair", "Name", "Score %", "F1 PTS", "IndyCar PTS",
-                                                  "Hybrid PTS", "Status"]
-    assert headers[12:15] == [None, 1, 2] and B1 == 14 and headers[first - 2] is None  # a gap column
+    # Pair | Status | Players | gap | boards from E | gap | per-pair columns; the sorted result below the pairs
+    assert headers[:6] == ["Pair", "Status", "Players", None, 1, 2] and B1 == 5 and headers[first - 2] is None
     assert headers[first - 1:] == COMPUTED
-    assert ws["E7"].value == RESULT_CAPTION
+    title = next(r for r in range(T_FIRST, ws.max_row + 1) if ws.cell(r, 1).value == RESULT_TITLE)
+    assert [c.value for c in ws[title + 1]][:8] == RESULT.headers() == [
+        "Rank", "Pair", "Name", "Status", "Score %", "F1 PTS", "IndyCar PTS", "Hybrid PTS"]
     assert ws.freeze_panes == "D9"  # Pair, Status, Players stay in view while the boards are typed
     assert ws.cell(T_FIRST, first + COMPUTED.index("Score %")).number_format == "0.00"
     assert ws.cell(T_FIRST, first + COMPUTED.index("F1 PTS")).number_format == "General"
-    assert ws["H9"].number_format == "0.00" and ws["I9"].number_format == "General"  # the result's % and PTS
+    assert ws.cell(title + 2, 5).number_format == "0.00" and ws.cell(title + 2, 6).number_format == "General"
     typed, computed = ws.cell(T_FIRST, B1).fill.start_color.rgb, ws.cell(T_FIRST, first).fill.start_color.rgb
-    assert typed == "FFFFF2CC" and computed == "FFDDEBF7" and ws["E9"].fill.start_color.rgb == computed
-    assert ws.cell(T_HEADER, 5).fill.start_color.rgb == ws.cell(T_HEADER, first).fill.start_color.rgb
-    # what prints: the caption, header and result, portrait, one page wide, the tournament above
+    assert typed == "FFFFF2CC" and computed == "FFDDEBF7" and ws.cell(title + 2, 5).fill.start_color.rgb == computed
+    assert ws.cell(title + 1, 5).fill.start_color.rgb == ws.cell(T_HEADER, first).fill.start_color.rgb
+    # what prints: the title, header and result, portrait, one page wide, the tournament above
     penalties = next(r for r in range(T_FIRST, ws.max_row + 1) if ws.cell(r, 1).value == "Penalties")
-    assert ws.print_area == f"'T03'!$E$7:$L${penalties - 2}"  # the rows laid out for pairs
+    assert ws.print_area == f"'T03'!$A${title}:$H${penalties - 2}"  # as many rows as laid out for pairs
     assert ws.page_setup.orientation == "portrait" and ws.page_setup.fitToWidth == 1
-    assert ws.print_title_rows == "$7:$8" and ws.oddHeader.center.text == "&A"
+    assert ws.print_title_rows == f"${title}:${title + 1}" and ws.oddHeader.center.text == "&A"
     assert ws.cell(T_HEADER, 1).fill.start_color.rgb != ws.cell(T_HEADER, first).fill.start_color.rgb
-    assert ws.column_dimensions["C"].width == 18
+    assert ws.column_dimensions["C"].width == 20  # Players, and the result's Name below them (the wider need)
     champ = wb["Championship"]
     assert champ.freeze_panes == "A6" and champ["F6"].number_format == "General"
     assert wb["Season"].freeze_panes == "A5"
@@ -342,7 +340,8 @@ def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
                 y = b[c] if c < len(b) else (None, None)
                 if x != y:
                     changed.append((name, r + 1, c + 1))
-    typed = [(name, r, c) for name, r, c in changed if name == "T14" and c == B1]
+    title = next(r for r in range(T_FIRST, wb["T14"].max_row + 1) if wb["T14"].cell(r, 1).value == RESULT_TITLE)
+    typed = [(name, r, c) for name, r, c in changed if name == "T14" and c == B1 and r < title]
     assert len(typed) == 2  # the two corrected scores
     # the built demo holds its record: the two are the scorer's changes, listed first on Corrections
     assert sorted((c.sheet, c.cell) for c in report.typed) == sorted(
@@ -352,8 +351,7 @@ def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
     assert [c.column for c in report.typed] == ["1", "1"]  # the board's number heads its column (an int cell)
     # every other changed cell is a computed one, and each is listed on the Corrections sheet, but for
     # the standings and the sorted result (they follow from the results, as a Heeg period's do)
-    result = [(name, r, c) for name, r, c in changed
-              if name == "T14" and RESULT.first_col <= c < RESULT.first_col + RESULT.width()]
+    result = [(name, r, c) for name, r, c in changed if name == "T14" and r > title]
     assert result  # the result re-sorted
     assert len(report.changes) == len([c for c in changed if c[0] != "Championship"]) - 2 - len(result)
     assert any(c[0] == "Championship" for c in changed)
@@ -367,13 +365,13 @@ def test_a_late_correction_changes_exactly_what_depends_on_it(demo):
 def test_one_score_changed_alone_does_not_add_up(demo):
     wb = load_workbook(demo)
     ws = wb["T14"]
-    ws["N9"] = ws["N9"].value + 2 if ws["N9"].value <= ws["B4"].value - 2 else ws["N9"].value - 2
+    ws["E9"] = ws["E9"].value + 2 if ws["E9"].value <= ws["B4"].value - 2 else ws["E9"].value - 2
     wb.save(demo)
     before = demo.read_bytes()
     with pytest.raises(BookInputError) as caught:
         recalc_path(demo)
     (problem,) = caught.value.problems
-    assert str(problem).startswith("T14, N8: board 1: the scores add up to ")  # board 1's header
+    assert str(problem).startswith("T14, E8: board 1: the scores add up to ")  # board 1's header
     assert demo.read_bytes() == before and not backup_path(demo).exists()
 
 
@@ -477,17 +475,17 @@ def test_text_and_negative_scores(demo):
 
 @pytest.mark.slow
 def test_score_above_the_top_and_a_board_that_does_not_add_up(demo):
-    edit(demo, lambda wb: wb["T06"].__setitem__("N9", 6))
+    edit(demo, lambda wb: wb["T06"].__setitem__("E9", 6))
     found = problems_of(demo)
-    assert found[0] == "T06, N9: score 6 is above the TOP 4"
-    assert found[1].startswith("T06, N8: board 1: the scores add up to")
+    assert found[0] == "T06, E9: score 6 is above the TOP 4"
+    assert found[1].startswith("T06, E8: board 1: the scores add up to")
 
 
 @pytest.mark.slow
 def test_unknown_pair_and_pair_twice(demo):
     def change(wb):
         ws = wb["T05"]
-        ws["A20"], ws["N20"] = "ZZ", 4
+        ws["A20"], ws["E20"] = "ZZ", 4
         ws["A21"] = "PR"
         for col in [2, 3, *range(B1, B1 + 14)]:
             ws.cell(21, col).value = ws.cell(row_of(ws, "PR"), col).value
@@ -496,7 +494,7 @@ def test_unknown_pair_and_pair_twice(demo):
         "T05, A21: pair PR appears twice (also row 14)",
         "T05, A20: ZZ: unknown pair: not a base pair, a registered guest or a split pair",
         # every problem at once (issue 15, point 6): ZZ's stray score on board 1 makes its sum wrong
-        "T05, N8: board 1: the scores add up to 22 on 8 results; a board's two lines must add up to rows x TOP = 24",
+        "T05, E8: board 1: the scores add up to 22 on 8 results; a board's two lines must add up to rows x TOP = 24",
     ]
 
 
@@ -571,7 +569,7 @@ def test_renamed_headers_and_sections(demo):
         "Season, C4: expected the header 'Player 2'; found 'Giocatore 2'"]
     edit(demo, lambda wb: wb["Season"].__setitem__("C4", "Player 2"))
     assert problems_of(demo) == [
-        "T03, AM8: expected the header 'Score %'; found 'Pct'",
+        "T03, AD8: expected the header 'Score %'; found 'Pct'",
         "T04, A9: the section 'Penalties' is missing: its title should be in column A below the pairs (renamed or "
         "deleted?)",
     ]

@@ -251,7 +251,9 @@ def _pair_rows(season: bm.Season | None, t: bm.Tournament | None) -> list[tuple[
 def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> None:
     st = _style()
     nboards = len(next(iter(t.scores.values()))) if t else d.TEMPLATE_BOARDS
-    spec = d.tournament_sheet(nboards, t.id if t else d.BLANK_TOURNAMENT)
+    rows = _pair_rows(season, t)
+    nrows = max(len(rows) + 2, d.PAIRS.room)
+    spec = d.tournament_sheet(nboards, t.id if t else d.BLANK_TOURNAMENT, nrows)
     pairs, boards, result, results = spec.tables
     _title(ws, f"{_(d.TOURNAMENT_TITLE)} {t.id}" if t else _("{title} (copy this sheet, rename it as the tournament "
                                                            "and add it to the list on the Season sheet)").format(
@@ -267,11 +269,9 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
     _rules(ws, [(s.row, s.col, 1, s) for s in spec.settings])
     for table in spec.tables:
         _header(ws, table)
-    ws.cell(row=d.RESULT_CAPTION_ROW, column=result.first_col, value=_(d.RESULT_CAPTION)).font = st.bold
+    ws.cell(row=result.header_row - 1, column=1, value=_(d.RESULT_TITLE)).font = st.title
     _widths(ws, spec)
     _freeze(ws, spec)
-    rows = _pair_rows(season, t)
-    nrows = max(len(rows) + 2, d.PAIRS.room)
     for table in spec.tables:
         _cells(ws, table, nrows)
     from xlbridge.workbooks.openpyxl_book import print_setup
@@ -284,7 +284,7 @@ def _build_tournament(ws, season: bm.Season | None, t: bm.Tournament | None) -> 
             ws.cell(row=r, column=pairs.col(column), value=value)
         for b, value in enumerate(scores, start=1):
             ws.cell(row=r, column=boards.first_col + b - 1, value=value)
-    _build_sections(ws, t, pairs.first_row + nrows + 1, nboards)
+    _build_sections(ws, t, d.sections_row(nrows), nboards)
 
 
 def _section_lines(t: bm.Tournament | None) -> dict[str, list[list[Any]]]:
@@ -409,10 +409,10 @@ HOW_TO_LINES = [
     "pair: every base pair (its board scores, or a status: waiting / ill / unable, or split), each guest, each "
     "temporary pair of a split night (its two players in Players, e.g. Barbara / Sergio)."),
     N_("Board scores as on the traveller (0-2-4-...-TOP); R = sit-out (TOP/2). Every board must add up."),
-    N_("Right of the pairs, the tournament's result sorted by score (computed; what the sheet prints, on one "
-       "page): rank (equal scores share it), pair, name, score %, the three PTS; then the base pairs that did not "
-       "play (split, waiting, ill, unable) with their PTS. The board columns follow it (board 1 in column N); each "
-       "pair's own computed columns are right of the boards."),
+    N_("The board columns start right of the pairs (board 1 in column E); each pair's own computed columns are "
+       "right of the boards. Below the pairs, under its title, the tournament's result sorted by score (computed; "
+       "what the sheet prints, on one page): rank (equal scores share it), pair, name, status, score %, the three "
+       "PTS; then the base pairs that did not play (split, waiting, ill, unable) with their PTS."),
     N_("Penalties: one row per guilty pair and error. Rectifications: board, partial or irreversible, and for a "
     "partial one the annulled row (NS, EW) and every NS pair of the board. Bridge scores: optional, for the extra "
     "PTS (the highest bridge score of the night)."),
@@ -426,7 +426,7 @@ HOW_TO_LINES = [
     "they are fixed. Changed results are listed on the Corrections sheet."),
     "",
     N_("Worksheet functions (with the xlbridge add-in):"),
-    N_('=BM_PCT(N9:AA9, 8)  ->  the tournament score in % of a row of board scores (R = sit-out)'),
+    N_('=BM_PCT(E9:R9, 8)  ->  the tournament score in % of a row of board scores (R = sit-out)'),
     N_('=BM_FINAL(I6:I16, J6:J16, K6:K16)  ->  the final places from the places in the three standings'),
     N_('=AWARD("bm.f1-fast", 3, 10)  ->  PTS of Tab.1 for the 3rd of 10 pairs (bm.indycar-hard, bm.f1-hybrid)'),
     "",

@@ -123,33 +123,34 @@ EXTRA = Setting("extra", row=6, label="Extra PTS to",
 TOURNAMENT_SETTINGS = (MOVEMENT, TOP, COUNTS, EXTRA)
 
 #: The pairs: Pair, Status, Players (the typed columns kept in view); the board columns follow
-#: right of the tournament's sorted result.
+#: after one gap column.
 PAIRS = Table("pairs", header_row=8, room=16, columns=(
     Column("pair", "Pair", width=8),
     Column("status", "Status", width=9, allowed=("waiting", "ill", "unable", "split"), strict=False),
     Column("players", "Players", width=18),
 ))
 GAP_WIDTH = 2
-#: The tournament's result, sorted (issue 16, point 4): right of the pairs after one narrow gap
-#: column, on screen without scrolling; what the sheet prints.  Computed: the entries that played
-#: in ranking order (ties share the engine's rank), then the base pairs that did not play at the
-#: tables (split, waiting, ill, unable) without a rank, with their status and PTS.
-RESULT = Table("result", header_row=8, first_col=PAIRS.first_col + PAIRS.width() + 1, columns=(
-    _computed("rank", "Rank", 6),
-    _computed("pair", "Pair", 7),
-    Column("name", "Name", typed=False, width=20, wrap=True),  # a long guest name wraps (issue 26, point 6)
-    _computed("pct", "Score %", 10, PCT),
-    _computed("f1", "F1 PTS", 8, PTS),
-    _computed("indy", "IndyCar PTS", 12, PTS),
-    _computed("hybrid", "Hybrid PTS", 11, PTS),
-    _computed("status", "Status", 15),  # "impossibilitata", "lista di attesa"
-))
-#: The caption above the sorted result (row 7: printed with it).
-RESULT_CAPTION = N_("Result, sorted by score (computed)")
-RESULT_CAPTION_ROW = RESULT.header_row - 1
-#: Board 1's column: right of the sorted result after one gap column (N).
-FIRST_BOARD_COL = RESULT.first_col + RESULT.width() + 1
 BOARD_WIDTH = 6.5  # board scores, and four-digit bridge scores (-1430) further down
+#: The tournament's result, sorted (issue 16, point 4), on rows of its own below the pairs,
+#: under its title in column A, never beside the typed rows, whose order is another (issue 26,
+#: point 8); what the sheet prints.  Computed: the entries that played in ranking order (ties
+#: share the engine's rank), then the base pairs that did not play at the tables (split, waiting,
+#: ill, unable) without a rank, with their status and PTS.  Its columns sit over the pairs' and the
+#: first boards' columns: the numbers are as wide as a board score (their headers wrap).
+RESULT = Table("result", header_row=0, columns=(
+    _computed("rank", "Rank", 6),
+    _computed("pair", "Pair", 7, TEXT_APART),  # apart from the rank right-aligned left of it (issue 26, point 7)
+    Column("name", "Name", typed=False, width=20, wrap=True),  # a long guest name wraps (issue 26, point 6)
+    _computed("status", "Status", 15),  # "impossibilitata", "lista di attesa"
+    _computed("pct", "Score %", BOARD_WIDTH, PCT),
+    _computed("f1", "F1 PTS", BOARD_WIDTH, PTS),
+    _computed("indy", "IndyCar PTS", BOARD_WIDTH, PTS),
+    _computed("hybrid", "Hybrid PTS", BOARD_WIDTH, PTS),
+))
+#: The title above the sorted result, in column A (found there, as a section's).
+RESULT_TITLE = N_("Result, sorted by score (computed)")
+#: Board 1's column: right of the pairs after one gap column (E).
+FIRST_BOARD_COL = PAIRS.first_col + PAIRS.width() + 1
 TEMPLATE_BOARDS = 28  # the board columns of the blank tournament
 #: The computed columns of each pair's row, right of the boards after one narrow gap column.
 RESULTS = Table("results", header_row=8, first_col=0, columns=(
@@ -185,26 +186,40 @@ def boards_at(first_col: int, nboards: int) -> Table:
                  room=PAIRS.room)
 
 
-def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT) -> SheetSpec:
-    """A tournament sheet of ``nboards`` boards: Pair, Status, Players | the sorted result |
-    boards 1..n | each pair's computed columns, one narrow gap column between; Pair, Status and
-    Players stay in view while the boards are typed, and the sorted result is what prints
-    (portrait, one page wide, its caption and header on every page).
+def result_title_row(pair_rows: int) -> int:
+    """The sorted result's title row below ``pair_rows`` rows of pairs and one blank row."""
+    return PAIRS.first_row + pair_rows + 1
+
+
+def sections_row(pair_rows: int) -> int:
+    """The first section's title row: below the sorted result's ``pair_rows`` rows and one blank row."""
+    return result_title_row(pair_rows) + 2 + pair_rows + 1
+
+
+def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT, pair_rows: int = PAIRS.room) -> SheetSpec:
+    """A tournament sheet of ``nboards`` boards and ``pair_rows`` rows of pairs: Pair, Status,
+    Players | boards 1..n | each pair's computed columns, one narrow gap column between; below the
+    pairs the sorted result, under its title, with room for as many rows; Pair, Status and Players
+    stay in view while the boards are typed, and the sorted result is what prints (portrait, one
+    page wide, its title and header on every page).
     The tables: ``pairs``, ``boards``, ``result``, ``results`` (in this order)."""
     boards = boards_at(FIRST_BOARD_COL, nboards)
     results = results_at(FIRST_BOARD_COL + nboards + 1)
-    last = max(t.first_col + t.width() - 1 for t in (boards, RESULT, results))
+    title = result_title_row(pair_rows)
+    result = replace(RESULT, header_row=title + 1, room=pair_rows)
+    last = max(t.first_col + t.width() - 1 for t in (boards, result, results))
     widths = [0.0] * last
-    for t in (boards, RESULT, results):
-        if t.first_col - 1 > PAIRS.width():  # the gap column left of it, as wide as a section's column there
-            gap = t.first_col - 2  # (the rectifications' NS pairs sit in the gap before the result: issue 26, point 6)
-            under = [s.table.columns[gap] for s in SECTIONS if gap < len(s.table.columns)]
-            widths[gap] = max([GAP_WIDTH] + [max(c.width, word_width(c.text())) for c in under])
+    for t in (boards, results):
+        # the gap column left of it, as wide as what sits in it below: the rectifications' NS pairs before the
+        # boards (issue 26, point 6), the sorted result's status
+        gap = t.first_col - 2
+        under = [s.table.columns[gap] for s in SECTIONS if gap < len(s.table.columns)] + list(RESULT.columns[gap:gap + 1])
+        widths[gap] = max([GAP_WIDTH] + [max(c.width, word_width(c.text())) for c in under])
     return SheetSpec("tournament", name, title=TOURNAMENT_TITLE, settings=TOURNAMENT_SETTINGS,
-                     tables=(PAIRS, boards, RESULT, results), freeze=(PAIRS.first_row, PAIRS.first_col + PAIRS.width()),
+                     tables=(PAIRS, boards, result, results), freeze=(PAIRS.first_row, PAIRS.first_col + PAIRS.width()),
                      widths=tuple(widths),
-                     print=Print("portrait", True, (RESULT_CAPTION_ROW, RESULT.header_row), area=RESULT.id,
-                                 area_row=RESULT_CAPTION_ROW, page_header="&A"))
+                     print=Print("portrait", True, (title, result.header_row), area=RESULT.id, area_row=title,
+                                 page_header="&A"))
 
 
 @dataclass(frozen=True)

@@ -118,7 +118,8 @@ def tournament_blocks(plan: Plan, tid: str, pairs: list[str], nboards: int = d.T
     tournament: title, settings with their labels and notes, every table's header, the
     sections below the pairs, and the look (typed cells yellow, computed blue under green
     headers, input rules, widths, frozen panes, print setup)."""
-    spec = d.tournament_sheet(nboards, tid)
+    nrows = max(len(pairs) + 2, d.PAIRS.room)
+    spec = d.tournament_sheet(nboards, tid, nrows)
     blocks = plan.blocks
     blocks.append(Block(tid, 1, 1, [[f"{_(d.TOURNAMENT_TITLE)} {tid}"]], what=tid, audit=False))
     for s in spec.settings:
@@ -126,17 +127,16 @@ def tournament_blocks(plan: Plan, tid: str, pairs: list[str], nboards: int = d.T
                             audit=False))
     for table in spec.tables:
         blocks.append(Block(tid, table.header_row, table.first_col, [_header(table)], what=tid, audit=False))
-    result = next(t for t in spec.tables if t.id == d.RESULT.id)
-    blocks.append(Block(tid, d.RESULT_CAPTION_ROW, result.first_col, [[_(d.RESULT_CAPTION)]], what=tid, audit=False))
+    title = spec.table(d.RESULT.id).header_row - 1
+    blocks.append(Block(tid, title, 1, [[_(d.RESULT_TITLE)]], what=tid, audit=False))
     main = spec.tables[0]
     if pairs:
         blocks.append(Block(tid, main.first_row, main.first_col, [[p] for p in pairs], what=tid, audit=False))
-    nrows = max(len(pairs) + 2, d.PAIRS.room)
     look = d.layout(spec, nrows)
     computed_headers = [(t.header_row, t.first_col, 1, t.width()) for t in spec.tables
                         if not any(c.typed for c in t.columns)]
-    titles, more, fills, rules = [], [], [], []
-    row = main.first_row + nrows + 1
+    titles, more, fills, rules = [(title, 1)], [], [], []
+    row = d.sections_row(nrows)
     for section in d.SECTIONS:
         table = section.at(row, nboards)
         blocks.append(Block(tid, row, 1, [[_(section.title), None, _(section.help)]], what=tid, audit=False))
@@ -153,8 +153,7 @@ def tournament_blocks(plan: Plan, tid: str, pairs: list[str], nboards: int = d.T
     plan.layouts.append((tid, replace(look, more_headers=tuple(a for a in look.more_headers if a not in computed_headers)
                                       + tuple(more), fills=look.fills + tuple(merge_areas(fills)),
                                       rules=look.rules + tuple(rules), titles=tuple(titles),
-                                      bold=tuple((s.row, s.label_col) for s in spec.settings)
-                                      + ((d.RESULT_CAPTION_ROW, result.first_col),))))
+                                      bold=tuple((s.row, s.label_col) for s in spec.settings))))
     if computed_headers:
         plan.layouts.append((tid, Layout(more_headers=tuple(computed_headers), header_fill=COMPUTED_HEADER)))
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlbridge.language import _
+from xlbridge.language import N_plural, _
 from xlbridge.workbooks.localised import shown_name
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.values import as_text, as_whole, is_blank
@@ -32,6 +32,8 @@ from xlbridge.workbooks.plan import LocatedProblem, at
 
 __all__ = ["TournamentPlaces", "read_tournament"]
 
+#: The sorted result's id among the titles in column A (issue 26, point 8).
+RESULT = d.RESULT.id
 SPLIT_WORDS = {"split", "s", "scoppiata", "scoppiati", "scoppiate"}
 YES = {"yes", "y", "si", "sì", "true", "1", "x"}
 NO = {"no", "n", "false", "0", "friendly", "amichevole"}
@@ -55,6 +57,7 @@ class TournamentPlaces:
     sections: dict[str, int] = field(default_factory=dict)  # section id -> title row
     warnings: list[LocatedProblem] = field(default_factory=list)  # an id typed with a space before or after it
     unplayed: bool = False  # nothing typed but the pairs and settings: not played yet (issue 26, point 4)
+    result_room: int = 0  # the rows of the sorted result, below its title and header
 
     def board_col(self, board: int) -> int:
         return d.FIRST_BOARD_COL + board - 1
@@ -64,6 +67,13 @@ class TournamentPlaces:
         first = self.sections[section_id]
         following = [s for s in self.sections.values() if s > first]
         return range(first + 2, min(following) if following else last_row + 1)
+
+    def result_rows(self, last_row: int) -> range:
+        """The sorted result's rows: below its header, up to the row before the next section's title
+        (kept blank)."""
+        rows = self.section_rows(RESULT, last_row)
+        following = any(s > self.sections[RESULT] for s in self.sections.values())
+        return rows[:-1] if following else rows
 
 
 #: The columns holding ids of a tournament's sections.
@@ -115,6 +125,14 @@ def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host:
     problems += formulas(tid, grid, _tournament_cells(grid, ts))
     ts.warnings += spaced_ids(tid, grid, _tournament_ids(grid, ts))
     scores, status, splits = _pairs(tid, grid, ts, base_ids, guest_ids, problems)
+    room = ts.result_room
+    if len(ts.main_order) > room:  # (rows inserted among the pairs only)
+        title = ts.sections[RESULT]
+        problems.append(at(tid, cell_ref(title, 1), "bm.sheet.result-room", N_plural(
+            "the sorted result has room for {room} rows and the tournament lists {pairs} pairs: insert {count} row "
+            "below row {row}", "the sorted result has room for {room} rows and the tournament lists {pairs} pairs: "
+            "insert {count} rows below row {row}"), tournament=tid, field=RESULT, room=room,
+            pairs=len(ts.main_order), count=len(ts.main_order) - room, row=title + 1))
     penalties = _penalties(tid, grid, ts, problems)
     rectifications = _rectifications(tid, grid, ts, problems)
     hand_scores = _bridge_scores(tid, grid, ts, problems)
@@ -149,7 +167,7 @@ def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Locate
                                "{expected!r} (found {found})", tournament=tid, field=s.id, expected=s.text(),
                                found=shown(found)))
     problems += d.PAIRS.check_header(grid, tid)
-    # the board columns from the header row: 1, 2, 3, ... from board 1's column, right of the sorted result
+    # the board columns from the header row: 1, 2, 3, ... from board 1's column, right of the pairs
     header, first = d.PAIRS.header_row, d.FIRST_BOARD_COL
     col = first
     while as_whole(cell(grid, header, col)) == col - first + 1:
@@ -163,6 +181,7 @@ def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Locate
     if len(problems) > before:
         return False
     ts.main_end = min(ts.sections.values()) - 1
+    ts.result_room = len(ts.result_rows(len(grid)))
     return True
 
 
@@ -182,8 +201,8 @@ def _results(tid: str, grid: Grid, ts: TournamentPlaces, after: int, problems: l
 
 
 def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> None:
-    """The section titles in column A below the pairs, each once."""
-    titles = {_(s.title): s.id for s in d.SECTIONS}
+    """The section titles in column A below the pairs, each once, and the sorted result's title."""
+    titles = {_(s.title): s.id for s in d.SECTIONS} | {_(d.RESULT_TITLE): RESULT}
     for r in range(d.PAIRS.first_row, len(grid) + 1):
         label = as_text(cell(grid, r, 1))
         if label in titles:
@@ -192,11 +211,11 @@ def _sections(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Located
                                    "(also row {other})", tournament=tid, field=titles[label], section=label,
                                    other=ts.sections[titles[label]]))
             ts.sections[titles[label]] = r
-    for s in d.SECTIONS:
-        if s.id not in ts.sections:
+    for section_id, title in [(s.id, s.title) for s in d.SECTIONS] + [(RESULT, d.RESULT_TITLE)]:
+        if section_id not in ts.sections:
             problems.append(at(tid, cell_ref(d.PAIRS.first_row, 1), "bm.sheet.section-missing", "the section "
                                "{section!r} is missing: its title should be in column A below the pairs (renamed or "
-                               "deleted?)", tournament=tid, field=s.id, section=_(s.title)))
+                               "deleted?)", tournament=tid, field=section_id, section=_(title)))
 
 
 def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], guest_ids: set[str],

@@ -119,15 +119,15 @@ def pts(row: Any, kind: str = "base") -> dict[str, object]:
 
 
 def plan_sorted_result(plan: Plan, res: bm.TournamentResult, ts: TournamentPlaces, names: dict[str, str]) -> None:
-    """The sorted result with its caption and header, on the rows of the pairs (a derived
-    view: not audited, as the Heeg evening's result)."""
+    """The sorted result with its header, on its own rows below the pairs, under its title (which is
+    the sheet's structure, as a section's: the reader finds the result by it); a derived view: not
+    audited, as the Heeg evening's result."""
     table = d.RESULT
     rows, pairs = result_rows(res, names)
-    room = max(len(rows), ts.main_end - table.first_row + 1)
-    values: Grid = [[_(d.RESULT_CAPTION)] + [None] * (table.width() - 1), table.headers()]
-    values += rows + [[None] * table.width() for _ in range(room - len(rows))]
-    plan.blocks.append(table.block(ts.sheet, values, row=d.RESULT_CAPTION_ROW, what=ts.sheet,
-                                   rows=["caption", "header"] + pairs + [""] * (room - len(rows)), audit=False))
+    room = max(len(rows), ts.result_room)
+    values: Grid = [table.headers()] + rows + [[None] * table.width() for _ in range(room - len(rows))]
+    plan.blocks.append(table.block(ts.sheet, values, row=ts.sections[d.RESULT.id] + 1, what=ts.sheet,
+                                   rows=["header"] + pairs + [""] * (room - len(rows)), audit=False))
 
 
 def plan_championship(plan: Plan, grid: Reader, names: list[str], season: bm.Season, standings: bm.Standings) -> None:
