@@ -693,3 +693,74 @@ def test_the_messages_sheet_prints_each_message_and_its_whole_reference(converte
     printed = sheet_text(sheets, pages, "Meldingen")
     assert " ".join(message.split()) in printed and reference in printed
     assert len(sheets["Meldingen"].pages) == 1
+
+
+# ------------------------------------------------------------------ dates New evening / New tournament write
+
+ODS_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+ODS_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+
+
+def ods_cell(path: Path, sheet: str, row: int, col: int) -> tuple[str | None, str | None]:
+    """What LibreOffice holds in (row, col) of ``sheet`` of a flat ODS file it wrote: the cell's value type
+    (``date``, ``string``, ``float``) and its date value."""
+    import xml.etree.ElementTree as ET
+
+    table = next(t for t in ET.parse(path).getroot().iter(f"{ODS_TABLE}table") if t.get(f"{ODS_TABLE}name") == sheet)
+    r = 0
+    for line in table.iter(f"{ODS_TABLE}table-row"):
+        r += int(line.get(f"{ODS_TABLE}number-rows-repeated", "1"))
+        if r < row:
+            continue
+        c = 0
+        for cell in line:
+            if cell.tag in (f"{ODS_TABLE}table-cell", f"{ODS_TABLE}covered-table-cell"):
+                c += int(cell.get(f"{ODS_TABLE}number-columns-repeated", "1"))
+                if c >= col:
+                    return cell.get(f"{ODS_OFFICE}value-type"), cell.get(f"{ODS_OFFICE}date-value")
+        break
+    return None, None
+
+
+def _base_pairs(path: Path) -> None:
+    """Eight base pairs on the Italian Season sheet of the blank BridgeMania season (row 5 down)."""
+    wb = load_workbook(path)
+    ws = wb["Stagione"]
+    for i, (pair, one, two) in enumerate([("AA", "Anna", "Aldo"), ("BB", "Bea", "Bruno"), ("CC", "Carla", "Carlo"),
+                                          ("DD", "Dino", "Dora"), ("EE", "Elio", "Eva"), ("FF", "Fabio", "Fede"),
+                                          ("GG", "Gino", "Gea"), ("HH", "Ivo", "Ines")]):
+        for col, value in enumerate((pair, one, two, None, i + 1), start=1):
+            ws.cell(5 + i, col, value)
+    wb.save(path)
+
+
+def test_new_sheets_after_a_libreoffice_save_write_dates_libreoffice_reads_as_dates(tmp_path):
+    """Issue 26, point 13: the blank seasons saved by LibreOffice (as the scorer saves them), then New evening
+    and New tournament twice each (a date given, then the default: one week later): LibreOffice reads every
+    date xlbridge wrote as a date (office:value-type "date"), never as text."""
+    if soffice() is None:
+        pytest.skip("LibreOffice (soffice) is not installed here: apt-get install libreoffice-calc-nogui")
+    from tests.heegseason import type_pairs
+    from xlbridge.files.headless import next_sheet_path
+
+    profile, typed, saved, out = (tmp_path / d for d in ("profile", "typed", "saved", "out"))
+    for d in (profile / "user", typed, saved, out):
+        d.mkdir(parents=True)
+    (profile / "user" / "registrymodifications.xcu").write_text(PROFILE_XCU, encoding="utf-8")
+    heeg, bm = typed / "heeg.xlsx", typed / "bm.xlsx"
+    shutil.copy2(ROOT / "templates" / "heeg-season.xlsx", heeg)
+    shutil.copy2(ROOT / "templates" / "bridgemania-season.xlsx", bm)
+    type_pairs(heeg)
+    _base_pairs(bm)
+    run_soffice(profile, "xlsx:Calc MS Excel 2007 XML", saved, [heeg, bm])  # the scorer's save in LibreOffice
+    import datetime as dt
+
+    for name, first in (("heeg.xlsx", dt.date(2026, 9, 3)), ("bm.xlsx", dt.date(2026, 10, 1))):
+        next_sheet_path(saved / name, day=first, backup=False)
+        next_sheet_path(saved / name, backup=False, today=dt.date(2026, 9, 1))
+    run_soffice(profile, "fods", out, [saved / "heeg.xlsx", saved / "bm.xlsx"])
+    assert [ods_cell(out / "heeg.fods", "Seizoen", 12, c) for c in (3, 4)] == [
+        ("date", "2026-09-03"), ("date", "2026-09-10")]  # Period 1, Avond 1 and 2
+    assert [ods_cell(out / "bm.fods", "Stagione", r, 11) for r in (5, 6)] == [
+        ("date", "2026-10-01"), ("date", "2026-10-08")]  # the calendar's Date
+    assert ods_cell(out / "heeg.fods", "Seizoen", 17, 2) == ("string", None)  # (a text reads as one)
