@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from xlbridge.language import LANGUAGES, N_, _, speaking
+from xlbridge.language import LANGUAGES, N_, N_plural, _, speaking
 from xlbridge.rules import award, awards, schemes
 from xlbridge.workbooks.plan import BookInputError as _BookInputError
 
@@ -257,6 +257,53 @@ def cmd_next(args: argparse.Namespace) -> None:
         print(f"{args.path}: {added_text(found)}")
 
 
+def cmd_import(args: argparse.Namespace) -> None:
+    from xlbridge.files.headless import import_path
+    from xlbridge.files.problems import describe_os_error
+    from xlbridge.results.problems import MAX_BYTES
+
+    try:
+        with open(args.results, "rb") as f:
+            data = f.read(MAX_BYTES + 1)  # (a larger file is refused by its size, unread beyond)
+    except OSError as error:
+        raise CliError(describe_os_error(args.results, error)) from None
+    imported, report = import_path(args.path, data, sheet=args.sheet, ranking=args.section,
+                                   backup=not args.no_backup, language=args.lang)
+    with speaking(report.language):
+        for warning in (*imported.warnings, *report.warnings):
+            print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
+        print(f"{args.path}: {imported_text(imported, args.results)}")
+
+
+#: What ``xlbridge import`` says it did (issue 27).
+IMPORTED = N_("{pairs} pairs of {file} typed into {sheet} ({score}) and recalculated.")
+IMPORTED_RANKING = N_("{pairs} pairs of {file}, ranking {ranking}, typed into {sheet} ({score}) and recalculated.")
+SCORE_WORDS = {True: N_("the file's percentages"), False: N_("the file's total scores")}
+BOARDS_TYPED = N_(" Boards: {boards}.")
+
+
+NOTHING_IMPORTED = N_plural("nothing was written: fix the problem, then import again ({how})",
+                            "nothing was written: fix the {count} problems, then import again ({how})")
+
+
+def nothing_imported(count: int, how: str) -> str:
+    from xlbridge.rules.problems import Problem
+
+    return Problem("cli.import.nothing", NOTHING_IMPORTED, count=count, how=how).message
+
+
+def imported_text(imported, file: object) -> str:
+    """The line the import prints (in the language spoken)."""
+    from xlbridge.rules.problems import Problem
+
+    params = dict(pairs=imported.pairs, file=file, sheet=imported.sheet, ranking=imported.ranking,
+                  score=_(SCORE_WORDS[imported.percentages]))
+    text = Problem("cli.import.done", IMPORTED_RANKING if imported.ranking else IMPORTED, **params).message
+    if imported.boards is not None:
+        text += Problem("cli.import.boards", BOARDS_TYPED, boards=imported.boards).message
+    return text
+
+
 #: What ``xlbridge new`` says next (a template, like every message: a language can change the words).
 NEXT_STEPS = N_("next: open {path} in Excel, type in the yellow cells (step by step: {guide}) and click {action}; "
                 "without Excel, save it and run: xlbridge recalc {path}")
@@ -330,6 +377,15 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
 
+    s = command("import", cmd_import, "type a scoring program's results (PBN or USEBIO) into an event sheet, "
+                                      "then recalculate, in place")
+    s.add_argument("path")
+    s.add_argument("results", help="the scoring program's file: PBN (.pbn) or USEBIO (.xml)")
+    s.add_argument("--sheet", help="the event sheet to type them into (default: the workbook's only one)")
+    s.add_argument("--section", help="the file's ranking to import, e.g. A or 'A NS' (default: its only one)")
+    s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
+    s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
+
     s = command("new", cmd_new, "write a ready workbook (or a blank template with --blank)")
     s.add_argument("kind", help="heeg, bridgemania, tbf-club or se-masterpoints")
     s.add_argument("path")
@@ -396,6 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             path = getattr(args, "path", None)
             if getattr(args, "command", None) == "next":
                 print(f"xlbridge: {nothing_added(len(error.problems), f'xlbridge next {path}')}", file=sys.stderr)
+            elif getattr(args, "command", None) == "import":
+                print(f"xlbridge: {nothing_imported(len(error.problems), f'xlbridge import {path} {args.results}')}",
+                      file=sys.stderr)
             else:
                 print(f"xlbridge: {nothing_written(len(error.problems), f'xlbridge recalc {path}' if path else '')}",
                       file=sys.stderr)

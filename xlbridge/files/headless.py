@@ -344,6 +344,36 @@ def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None 
                     budget)
 
 
+def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | None = None,
+                ranking: str | None = None, backup: bool = True, language: str | None = None,
+                budget: Budget = BUDGET):
+    """``xlbridge import PATH RESULTS``: type one ranking of a scoring program's file (``results``:
+    its bytes, read by :func:`xlbridge.results.read_results` before the workbook is touched) into an
+    event sheet (:func:`xlbridge.workbooks.events.imported.import_results`) and recalculate, with
+    every safety of :func:`recalc_path`; nothing is written on a problem of the file, the sheet or
+    the recalculation.  Returns the :class:`~xlbridge.workbooks.events.imported.Imported` and the
+    recalculation's :class:`~xlbridge.workbooks.recalc.Report`."""
+    from xlbridge.results import read_results
+    from xlbridge.language import speaking
+    from xlbridge.workbooks.events.imported import import_results
+    from xlbridge.workbooks.localised import language_of
+
+    result = read_results(results)
+
+    def change(workbook):
+        book = OpenpyxlBook(workbook)
+        spoken = language or language_of(book)
+        try:
+            with speaking(spoken):  # (the sheet's labels in its language)
+                imported = import_results(book, result, sheet=sheet, ranking=ranking)
+        except BookInputError as error:
+            error.language = spoken
+            raise
+        return imported, recalculate(OpenpyxlBook(workbook), language=spoken)
+
+    return _on_path(path, backup, change, budget)
+
+
 def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget, finish=None, fast=None):
     shown = Path(path)
     check_name(shown)
