@@ -946,6 +946,56 @@ scenario("E-NEXT-BM-EXISTS")(lambda ctx: next_file(ctx, "bm", "--name", "T1"))
 scenario("E-NEXT-BM-BEFORE-LAST")(lambda ctx: next_file(ctx, "bm", "--date", "2026-01-03"))
 
 
+# --- xlbridge import: a results file into an event sheet
+
+RESULTS_DATA = Path(__file__).resolve().parent / "results" / "data"
+
+
+def import_file(ctx: Ctx, kind: str, results: str, *options: str, edit: Callable[[Workbook], object] | None = None
+                ) -> list[str]:
+    """``xlbridge import season.xlsx RESULTS`` refuses: the messages, then that nothing was written; the
+    workbook is not touched, no backup."""
+    path = Path(BOOK)
+    path.write_bytes(ctx.sources(kind))
+    if edit is not None:
+        wb = load_workbook(path)
+        edit(wb)
+        wb.save(path)
+    before = path.read_bytes()
+    code, out, err = cli("import", BOOK, str(RESULTS_DATA / results), *options)
+    assert code == 2 and out == "", (code, out, err)
+    lines = err.splitlines()
+    fix = "the problem" if len(lines) == 2 else f"the {len(lines) - 1} problems"
+    assert lines[-1] == f"xlbridge: nothing was written: fix {fix}, then import again (xlbridge import {BOOK} " \
+        f"{RESULTS_DATA / results})", lines[-1]
+    assert path.read_bytes() == before and not list(ctx.folder.glob("*.backup.xlsx"))
+    assert all(line.startswith(PREFIX) for line in lines[:-1]), err
+    return [line[len(PREFIX):] for line in lines[:-1]]
+
+
+MAGIC_PBN = "magic-contest-session.pbn"
+scenario("E-IMPORT-SHEET-NONE")(lambda ctx: import_file(ctx, "heeg-demo", MAGIC_PBN))
+scenario("E-IMPORT-SHEET-CHOOSE")(lambda ctx: import_file(ctx, "se-masterpoints", MAGIC_PBN))
+scenario("E-IMPORT-SHEET-UNKNOWN")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN, "--sheet", "Evening"))
+scenario("E-IMPORT-SHEET-NOT-EMPTY")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN))
+scenario("E-IMPORT-RANKING-CHOOSE")(lambda ctx: import_file(ctx, "tbf-club", "compscore-shape.xml"))
+scenario("E-IMPORT-RANKING-UNKNOWN")(lambda ctx: import_file(ctx, "tbf-club", "compscore-shape.xml", "--section", "A"))
+scenario("E-IMPORT-RANKING-NONE")(lambda ctx: import_file(ctx, "tbf-club", "bridgecomposer-club-game.pbn"))
+scenario("E-IMPORT-SCORE-NEGATIVE")(lambda ctx: import_file(ctx, "tbf-club", "ruter-club-evening.pbn"))
+
+
+def _emptied_with_boards(wb: Workbook) -> None:
+    """The demo's results cleared (nothing to replace) and 24 boards typed."""
+    ws = wb["Tournament"]
+    for row in ws.iter_rows(min_row=9, max_col=3):
+        for c in row:
+            c.value = None
+    ws["B4"] = 24
+
+
+scenario("E-IMPORT-BOARDS")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN, edit=_emptied_with_boards))
+
+
 # --- xlbridge serve: starting it
 
 
