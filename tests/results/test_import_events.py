@@ -57,6 +57,10 @@ def test_a_matchpointed_session_into_the_tbf_sheet_is_typed_placed_and_awarded(t
     expected = awards("tr.club", ranks_by_score([r[2] for r in rows]), boards=30)
     assert [(r[4], r[5]) for r in rows] == [(a.points, "yeşil") for a in expected]
     assert rows[0][4] == 0.87
+    # 44 pairs, 40 rows laid out for typing: the four more look as the others
+    assert [(ws.cell(52, c).fill.start_color.rgb, ws.cell(52, c).number_format) for c in (1, 3)] == [
+        (ws.cell(9, c).fill.start_color.rgb, ws.cell(9, c).number_format) for c in (1, 3)] == [
+        ("FFFFF2CC", "General"), ("FFFFF2CC", "0.00")]
 
 
 @pytest.mark.parametrize("data, args, message", [

@@ -23,7 +23,7 @@ from fractions import Fraction
 from xlbridge.results.model import Pair, Result
 from xlbridge.values import is_blank
 from xlbridge.workbooks.book import BookAdapter, cell
-from xlbridge.workbooks.events.declaration import BOARDS, NAMES, READER, SCORE, UNIT
+from xlbridge.workbooks.events.declaration import BOARDS, NAMES, READER, ROOM, SCORE, UNIT
 from xlbridge.workbooks.events.kind import FIRST_ROW, TABLE, is_event_sheet, ranks_by_score
 from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at
 
@@ -167,6 +167,8 @@ def import_results(book: BookAdapter, result: Result, *, sheet: str | None = Non
     rows = [[pairs[i].number if pairs[i].number is not None else pairs[i].id, " - ".join(pairs[i].names) or None,
              float(scores[i])] for i in order]
     book.write(name, FIRST_ROW, TABLE.col(UNIT), rows)
+    if len(rows) > ROOM:  # more rows than the sheet laid out for typing: they look as the others (yellow, 0.00)
+        book.lay_out(name, READER.layout(len(rows), widths=False))
     written = None
     if boards is not None and is_blank(typed_boards):
         book.write(name, setting.row, setting.col, [[boards]])
