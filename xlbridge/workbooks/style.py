@@ -81,7 +81,7 @@ def _greedy(words: list[str], room: float, indent: str, bold: bool = False) -> l
 
 #: Points of one line of Calibri 11 in a row (Excel's default row height).
 LINE_HEIGHT = 15.0
-#: The look of a cell holding a sentence (``Column.wrap``): wrapped, from the top of its row.
+#: The look of a cell holding a sentence (``Column.wrap``): wrapped, its last line on the line of its neighbours.
 WRAPPED = Alignment(wrap_text=True, vertical="bottom")  # on the line of the cells beside it, as Excel puts them
 
 

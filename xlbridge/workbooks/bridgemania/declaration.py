@@ -213,7 +213,8 @@ def tournament_sheet(nboards: int, name: str = BLANK_TOURNAMENT, pair_rows: int 
         # the gap column left of it, as wide as what sits in it below: the rectifications' NS pairs before the
         # boards (issue 26, point 6), the sorted result's status
         gap = t.first_col - 2
-        under = [s.table.columns[gap] for s in SECTIONS if gap < len(s.table.columns)] + list(RESULT.columns[gap:gap + 1])
+        under = [s.table.columns[gap] for s in SECTIONS if gap < len(s.table.columns)]
+        under += RESULT.columns[gap:gap + 1]
         widths[gap] = max([GAP_WIDTH] + [max(c.width, word_width(c.text())) for c in under])
     return SheetSpec("tournament", name, title=TOURNAMENT_TITLE, settings=TOURNAMENT_SETTINGS,
                      tables=(PAIRS, boards, result, results), freeze=(PAIRS.first_row, PAIRS.first_col + PAIRS.width()),

@@ -126,7 +126,7 @@ def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host:
     ts.warnings += spaced_ids(tid, grid, _tournament_ids(grid, ts))
     scores, status, splits = _pairs(tid, grid, ts, base_ids, guest_ids, problems)
     room = ts.result_room
-    if len(ts.main_order) > room:  # (rows inserted among the pairs only)
+    if len(ts.main_order) > room:  # (only when rows were inserted among the pairs and filled)
         title = ts.sections[RESULT]
         problems.append(at(tid, cell_ref(title, 1), "bm.sheet.result-room", N_plural(
             "the sorted result has room for {room} rows and the tournament lists {pairs} pairs: insert {count} row "
