@@ -151,7 +151,7 @@ BM_BOARDS = [Q1] * 7 + [Q2] * 6 + [Q3]  # 14 boards, 4 rows, TOP 6: each board a
 def bm_season(folder: Path) -> Path:
     """A small BridgeMania season: base pairs A..I (H waits, I is unable), guest G1,
     tournaments T1 (host A) and T2 (host B) of 8 pairs and 14 boards.  On T1 pair
-    A is row 9, B row 10, ..., G row 15, H 16, I 17, G1 18; board b is column 3 + b."""
+    A is row 9, B row 10, ..., G row 15, H 16, I 17, G1 18; board b is column 4 + b."""
     base = tuple(bm.BasePair(x, (x.lower() + "1", x.lower() + "2"), f"Pair {x}") for x in "ABCDEFGHI")
     slots = ["A", "B", "C", "D", "E", "F", "G", "G1"]
 
@@ -951,30 +951,33 @@ scenario("E-NEXT-BM-BEFORE-LAST")(lambda ctx: next_file(ctx, "bm", "--date", "20
 RESULTS_DATA = Path(__file__).resolve().parent / "results" / "data"
 
 
-def import_file(ctx: Ctx, kind: str, results: str, *options: str, edit: Callable[[Workbook], object] | None = None
-                ) -> list[str]:
+def import_file(ctx: Ctx, kind: str, results: str | Path, *options: str,
+                edit: Callable[[Workbook], object] | None = None, added: bool = False) -> list[str]:
     """``xlbridge import season.xlsx RESULTS`` refuses: the messages, then that nothing was written; the
-    workbook is not touched, no backup."""
+    workbook is not touched, no backup (``added``: after New tournament)."""
     path = Path(BOOK)
     path.write_bytes(ctx.sources(kind))
     if edit is not None:
         wb = load_workbook(path)
         edit(wb)
         wb.save(path)
+    if added:
+        assert cli("next", BOOK, "--no-backup")[0] == 0
     before = path.read_bytes()
-    code, out, err = cli("import", BOOK, str(RESULTS_DATA / results), *options)
+    results = RESULTS_DATA / results if isinstance(results, str) else results
+    code, out, err = cli("import", BOOK, str(results), *options)
     assert code == 2 and out == "", (code, out, err)
     lines = err.splitlines()
     fix = "the problem" if len(lines) == 2 else f"the {len(lines) - 1} problems"
     assert lines[-1] == f"xlbridge: nothing was written: fix {fix}, then import again (xlbridge import {BOOK} " \
-        f"{RESULTS_DATA / results})", lines[-1]
+        f"{results})", lines[-1]
     assert path.read_bytes() == before and not list(ctx.folder.glob("*.backup.xlsx"))
     assert all(line.startswith(PREFIX) for line in lines[:-1]), err
     return [line[len(PREFIX):] for line in lines[:-1]]
 
 
 MAGIC_PBN = "magic-contest-session.pbn"
-scenario("E-IMPORT-SHEET-NONE")(lambda ctx: import_file(ctx, "heeg-demo", MAGIC_PBN))
+scenario("E-IMPORT-KIND")(lambda ctx: import_file(ctx, "heeg-demo", MAGIC_PBN))
 scenario("E-IMPORT-SHEET-CHOOSE")(lambda ctx: import_file(ctx, "se-masterpoints", MAGIC_PBN))
 scenario("E-IMPORT-SHEET-UNKNOWN")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN, "--sheet", "Evening"))
 scenario("E-IMPORT-SHEET-NOT-EMPTY")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN))
@@ -994,6 +997,22 @@ def _emptied_with_boards(wb: Workbook) -> None:
 
 
 scenario("E-IMPORT-BOARDS")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN, edit=_emptied_with_boards))
+
+
+def bm_night(ctx: Ctx) -> Path:
+    """A scoring program's night of eight pairs (tests/results/bmfile.py), as PBN."""
+    from tests.results.bmfile import night
+    from tests.results.pbn_writer import write_pbn
+
+    path = ctx.folder / "night.pbn"
+    path.write_bytes(write_pbn(night()))
+    return path
+
+
+scenario("E-IMPORT-BM-NOT-EMPTY")(lambda ctx: import_file(ctx, "bm", bm_night(ctx)))
+scenario("E-IMPORT-BM-UNKNOWN-PAIR", alone=False)(lambda ctx: import_file(ctx, "bm", bm_night(ctx), added=True))
+scenario("E-IMPORT-BM-SHEET-UNKNOWN")(lambda ctx: import_file(ctx, "bm", bm_night(ctx), "--sheet", "T9"))
+scenario("E-IMPORT-BM-NO-TOURNAMENT")(lambda ctx: import_file(ctx, "bm-blank", bm_night(ctx)))
 
 
 # --- xlbridge serve: starting it

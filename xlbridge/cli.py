@@ -272,14 +272,7 @@ def cmd_import(args: argparse.Namespace) -> None:
     with speaking(report.language):
         for warning in (*imported.warnings, *report.warnings):
             print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
-        print(f"{args.path}: {imported_text(imported, args.results)}")
-
-
-#: What ``xlbridge import`` says it did (issue 27).
-IMPORTED = N_("{pairs} pairs of {file} typed into {sheet} ({score}) and recalculated.")
-IMPORTED_RANKING = N_("{pairs} pairs of {file}, ranking {ranking}, typed into {sheet} ({score}) and recalculated.")
-SCORE_WORDS = {True: N_("the file's percentages"), False: N_("the file's total scores")}
-BOARDS_TYPED = N_(" Boards: {boards}.")
+        print(f"{args.path}: {imported.message(args.results)}")
 
 
 NOTHING_IMPORTED = N_plural("nothing was written: fix the problem, then import again ({how})",
@@ -290,18 +283,6 @@ def nothing_imported(count: int, how: str) -> str:
     from xlbridge.rules.problems import Problem
 
     return Problem("cli.import.nothing", NOTHING_IMPORTED, count=count, how=how).message
-
-
-def imported_text(imported, file: object) -> str:
-    """The line the import prints (in the language spoken)."""
-    from xlbridge.rules.problems import Problem
-
-    params = dict(pairs=imported.pairs, file=file, sheet=imported.sheet, ranking=imported.ranking,
-                  score=_(SCORE_WORDS[imported.percentages]))
-    text = Problem("cli.import.done", IMPORTED_RANKING if imported.ranking else IMPORTED, **params).message
-    if imported.boards is not None:
-        text += Problem("cli.import.boards", BOARDS_TYPED, boards=imported.boards).message
-    return text
 
 
 #: What ``xlbridge new`` says next (a template, like every message: a language can change the words).
@@ -377,12 +358,14 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
 
-    s = command("import", cmd_import, "type a scoring program's results (PBN or USEBIO) into an event sheet, "
-                                      "then recalculate, in place")
+    s = command("import", cmd_import, "type a scoring program's results (PBN or USEBIO) into an event sheet or a "
+                                      "BridgeMania tournament, then recalculate, in place")
     s.add_argument("path")
     s.add_argument("results", help="the scoring program's file: PBN (.pbn) or USEBIO (.xml)")
-    s.add_argument("--sheet", help="the event sheet to type them into (default: the workbook's only one)")
-    s.add_argument("--section", help="the file's ranking to import, e.g. A or 'A NS' (default: its only one)")
+    s.add_argument("--sheet", help="the event sheet or tournament to type them into (default: the workbook's only "
+                                   "event sheet; BridgeMania: the calendar's last tournament)")
+    s.add_argument("--section", help="an event sheet: the file's ranking to import, e.g. A or 'A NS' (default: its "
+                                     "only one)")
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
 

@@ -349,13 +349,13 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
                 budget: Budget = BUDGET):
     """``xlbridge import PATH RESULTS``: type one ranking of a scoring program's file (``results``:
     its bytes, read by :func:`xlbridge.results.read_results` before the workbook is touched) into an
-    event sheet (:func:`xlbridge.workbooks.events.imported.import_results`) and recalculate, with
-    every safety of :func:`recalc_path`; nothing is written on a problem of the file, the sheet or
-    the recalculation.  Returns the :class:`~xlbridge.workbooks.events.imported.Imported` and the
-    recalculation's :class:`~xlbridge.workbooks.recalc.Report`."""
+    event sheet or a BridgeMania tournament (:func:`xlbridge.workbooks.importing.import_results`) and
+    recalculate, with every safety of :func:`recalc_path`; nothing is written on a problem of the
+    file, the sheet or the recalculation.  Returns what the kind typed and the recalculation's
+    :class:`~xlbridge.workbooks.recalc.Report`."""
     from xlbridge.results import read_results
     from xlbridge.language import speaking
-    from xlbridge.workbooks.events.imported import import_results
+    from xlbridge.workbooks.importing import import_results
     from xlbridge.workbooks.localised import language_of
 
     result = read_results(results)

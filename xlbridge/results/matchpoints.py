@@ -56,7 +56,7 @@ def matchpoints(scores: Sequence[int], top: int | Fraction | None = None,
     counts = [1] * len(scores) if counts is None else list(counts)
     rows = sum(counts)
     standard = 2 * (rows - 1)
-    top = standard if top is None else Fraction(top)
+    top = Fraction(standard if top is None else top)  # (exact: a whole top gives whole or half points, never floats)
     if top < standard:
         check([Problem("results.top.too-small", "a TOP of {top} is less than {rows} results make "
                        "(2 x ({rows} - 1) = {standard})", top=top, rows=rows, standard=standard)])

@@ -132,3 +132,14 @@ def next_planner(kind: str) -> Any:
     """The New-sheet rule of the kind the recalculation calls ``kind``: its package's ``plan_next``
     (``None``: the kind has no next sheet)."""
     return getattr(importlib.import_module(MODULES[kind]), "plan_next", None)
+
+
+def importer(kind: str) -> Any:
+    """The import of a scoring program's results of the kind the recalculation calls ``kind``: the
+    function its package names in ``IMPORTER`` (``"module:function"``, imported now: the Excel path
+    never imports it), or ``None`` (the kind has none yet)."""
+    named = getattr(importlib.import_module(MODULES[kind]), "IMPORTER", None)
+    if named is None:
+        return None
+    module, function = named.split(":")
+    return getattr(importlib.import_module(module), function)

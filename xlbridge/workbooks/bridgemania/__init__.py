@@ -91,6 +91,9 @@ WORKBOOKS = {
                                 lite_excluded=("clubs/bridgemania/demo.py", "clubs/bridgemania/frames.py")),
 }
 
+#: The import of a night's board scores (``xlbridge import``; the Excel path never imports it).
+IMPORTER = "xlbridge.workbooks.bridgemania.imported:import_tournament"
+
 _BUILDERS = ("bridgemania_workbook", "build_workbook", "season_workbook")
 
 
@@ -103,7 +106,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["BridgeManiaSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next",
+__all__ = ["BridgeManiaSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next", "IMPORTER",
            "bridgemania_workbook", "season_workbook", "SEASON", "CHAMPIONSHIP", "PARTICIPATION",
            "BLANK_TOURNAMENT", "COMPUTED", "FINAL_HEADERS", "GENERAL_HEADERS", "AFTER_HEADERS", "T_HEADER", "T_FIRST",
            "C_FIRST", "GENERAL_COL", "AFTER_COL", "LISTS_COL", "P_FIRST", "SECTIONS"]

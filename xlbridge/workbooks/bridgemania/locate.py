@@ -33,7 +33,8 @@ FRIENDLY = N_("type no in {label} ({cell}) to keep it as a friendly")
 
 
 def _friendly() -> str:
-    return FRIENDLY.format(label=d.COUNTS.text(), cell=d.COUNTS.cell)
+    """:data:`FRIENDLY` in the language spoken."""
+    return Problem("bm.friendly", FRIENDLY, label=d.COUNTS.text(), cell=d.COUNTS.cell).message
 
 
 def _worded(p: SeasonProblem, template: str, **params: Any) -> Problem:
@@ -49,7 +50,7 @@ def _as_is(p: SeasonProblem) -> Problem:
 
 #: Problems of the calendar: the column of the tournament's row, which of its rows (-1: the last), the words.
 CALENDAR = {
-    "bm.tournament.twice": ("tournament", -1, "tournament {tournament} is listed twice"),
+    "bm.tournament.twice": ("tournament", -1, N_("tournament {tournament} is listed twice")),
     "bm.host.empty": ("host", 0, "{tournament}: {detail}"),
     "bm.host.not-base-pair": ("host", 0, "{tournament}: {detail}"),
     "bm.host.absent": ("host", 0, "{tournament}: {detail}"),
@@ -88,7 +89,7 @@ def _hand_score(p: SeasonProblem, ts: TournamentPlaces) -> LocatedProblem | None
     row = ts.hand_rows.get(p.pair)
     if row and p.board:
         return LocatedProblem(ts.sheet, cell_ref(row, ts.board_col(p.board)),
-                              _worded(p, "bridge score {value!r} is not a number"))
+                              _worded(p, N_("bridge score {value!r} is not a number")))
     return None
 
 
@@ -96,7 +97,7 @@ def _hand_pair(p: SeasonProblem, ts: TournamentPlaces) -> LocatedProblem | None:
     if p.pair in ts.hand_rows:
         table = d.BRIDGE_SCORES.at(ts.sections["bridge"])
         return LocatedProblem(ts.sheet, table.cell("pair", ts.hand_rows[p.pair]),
-                              _worded(p, "bridge scores of {pair}, a pair that is not in the tournament"))
+                              _worded(p, N_("bridge scores of {pair}, a pair that is not in the tournament")))
     return None
 
 
@@ -119,7 +120,7 @@ def _rectification(p: SeasonProblem, ts: TournamentPlaces) -> LocatedProblem | N
     table = d.RECTIFICATIONS.at(ts.sections["rectifications"])
     named = {"ns_name": repr(table.column("ns").text())} if p.code == "bm.rect.ns" else {}
     return LocatedProblem(ts.sheet, table.cell(p.field, ts.rect_rows[p.board]),
-                          _worded(p.replace(**named), "board {board}: {detail}"))
+                          _worded(p.replace(**named), N_("board {board}: {detail}")))
 
 
 def _setting(setting: Any, template: str = "{detail}") -> Locator:
@@ -153,9 +154,9 @@ SPECIFIC: dict[str, Locator] = {
     "bm.top": _setting(d.TOP),
     "bm.top.derive": _setting(d.TOP),
     "bm.valid.movement": _movement,
-    "bm.valid.tables": _setting(d.COUNTS, "{detail} (or {friendly})"),
-    "bm.valid.boards": _setting(d.COUNTS, "{detail} (or {friendly})"),
-    "bm.valid.base-pairs": _setting(d.COUNTS, "{detail} (or {friendly})"),
+    "bm.valid.tables": _setting(d.COUNTS, N_("{detail} (or {friendly})")),
+    "bm.valid.boards": _setting(d.COUNTS, N_("{detail} (or {friendly})")),
+    "bm.valid.base-pairs": _setting(d.COUNTS, N_("{detail} (or {friendly})")),
     "bm.scores.none": _no_scores,
 }
 #: The column of a pair's row that a problem of a pair concerns (others: the pair id).
@@ -169,17 +170,17 @@ def _pair_or_board(p: SeasonProblem, ts: TournamentPlaces) -> LocatedProblem:
         return LocatedProblem(ts.sheet, cell_ref(row, ts.board_col(board)), _as_is(p))
     if board is not None and not pair:
         return LocatedProblem(ts.sheet, cell_ref(d.PAIRS.header_row, ts.board_col(board)),
-                              _worded(p, "board {board}: {detail}"))
+                              _worded(p, N_("board {board}: {detail}")))
     if pair and row is not None:
         if pair in ts.typed_split and p.code == "bm.status.missing":
             return LocatedProblem(ts.sheet, d.PAIRS.cell("status", row), _worded(
-                p, "{pair}: typed split, but its two players are not both in temporary pairs of this tournament "
-                "(type them in Players of the temporary pairs)"))
+                p, N_("{pair}: typed split, but its two players are not both in temporary pairs of this tournament "
+                      "(type them in Players of the temporary pairs)")))
         column = PAIR_COLUMN.get(p.field, "pair")
         return LocatedProblem(ts.sheet, d.PAIRS.cell(column, row), _worded(p, "{pair}: {detail}"))
     if pair:
         return LocatedProblem(ts.sheet, d.PAIRS.cell("pair", d.PAIRS.header_row),
-                              _worded(p, "{pair}: {detail}; add a row for it"))
+                              _worded(p, N_("{pair}: {detail}; add a row for it")))
     return LocatedProblem(ts.sheet, "A1", _as_is(p))
 
 

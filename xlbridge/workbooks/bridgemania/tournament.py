@@ -30,7 +30,7 @@ from xlbridge.workbooks.bridgemania.read import found as shown, players as playe
 from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.plan import LocatedProblem, at
 
-__all__ = ["TournamentPlaces", "read_tournament"]
+__all__ = ["TournamentPlaces", "read_tournament", "structure"]
 
 #: The sorted result's id among the titles in column A (issue 26, point 8).
 RESULT = d.RESULT.id
@@ -149,6 +149,14 @@ def read_tournament(tid: str, grid: Grid, ts: TournamentPlaces, date: str, host:
         penalties=tuple(penalties), rectifications=tuple(rectifications), hand_scores=hand_scores,
         top_hand=tuple(top_hand), championship=counts,
     )
+
+
+def structure(tid: str, grid: Grid) -> tuple[TournamentPlaces, list[LocatedProblem]]:
+    """Where the pairs, boards, sorted result and sections of a tournament sheet are, and the problems
+    of its structure (none: the places are found)."""
+    ts, problems = TournamentPlaces(tid), []
+    _structure(tid, grid, ts, problems)
+    return ts, problems
 
 
 def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> bool:

@@ -4,7 +4,8 @@
 - :mod:`.declaration` -- the sheet, declared once;
 - :mod:`.kind` -- reading and recalculating (:class:`EventSheets`);
 - :mod:`.build` -- the workbooks ``xlbridge new tbf-club`` / ``se-masterpoints``
-  write (openpyxl; not part of the Excel path).
+  write (openpyxl; not part of the Excel path);
+- :mod:`.imported` -- a scoring program's ranking typed in (``xlbridge import``).
 """
 
 from xlbridge.workbooks.events.declaration import NEVER_READ
@@ -27,4 +28,9 @@ WORKBOOKS = {
                                                             (True, "templates/se-masterpoints.xlsx"))),
 }
 
-__all__ = ["EventSheets", "RECALCULATION", "TRIED_LAST", "WORKBOOKS", "is_event_sheet", "ranks_by_score"]
+
+#: The import of a scoring program's ranking (``xlbridge import``; the Excel path never imports it).
+IMPORTER = "xlbridge.workbooks.events.imported:import_ranking"
+
+__all__ = ["EventSheets", "RECALCULATION", "TRIED_LAST", "WORKBOOKS", "is_event_sheet", "ranks_by_score",
+           "IMPORTER"]

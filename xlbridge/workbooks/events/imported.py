@@ -20,17 +20,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from xlbridge.language import N_, _
 from xlbridge.results.model import Pair, Result
+from xlbridge.rules.problems import Problem
 from xlbridge.values import is_blank
 from xlbridge.workbooks.book import BookAdapter, cell
 from xlbridge.workbooks.events.declaration import BOARDS, NAMES, READER, ROOM, SCORE, UNIT
 from xlbridge.workbooks.events.kind import FIRST_ROW, TABLE, is_event_sheet, ranks_by_score
 from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at
 
-__all__ = ["Imported", "rankings", "import_results"]
+__all__ = ["Imported", "rankings", "import_ranking"]
 
 #: What a workbook problem of the import is located at when it has no cell.
 WORKBOOK = "workbook"
+
+
+#: What the import says it did.
+DONE = N_("{pairs} pairs of {file} typed into {sheet} ({score}) and recalculated.")
+DONE_RANKING = N_("{pairs} pairs of {file}, ranking {ranking}, typed into {sheet} ({score}) and recalculated.")
+SCORE_WORDS = {True: N_("the file's percentages"), False: N_("the file's total scores")}
+BOARDS_TYPED = N_(" Boards: {boards}.")
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,15 @@ class Imported:
     percentages: bool  # the file's percentages (else its totals)
     boards: int | None  # written into Boards (None: left as it was)
     warnings: tuple[LocatedProblem, ...] = ()  # the ties the file broke and the sheet keeps
+
+    def message(self, file: object) -> str:
+        """The line the import prints (in the language spoken)."""
+        params = dict(pairs=self.pairs, file=file, sheet=self.sheet, ranking=self.ranking,
+                      score=_(SCORE_WORDS[self.percentages]))
+        text = Problem("import.done", DONE_RANKING if self.ranking else DONE, **params).message
+        if self.boards is not None:
+            text += Problem("import.boards", BOARDS_TYPED, boards=self.boards).message
+        return text
 
 
 def rankings(result: Result) -> dict[str, tuple[Pair, ...]]:
@@ -141,7 +159,7 @@ def _boards(result: Result, pairs: Sequence[Pair]) -> int | None:
     return len(result.boards()) or None
 
 
-def import_results(book: BookAdapter, result: Result, *, sheet: str | None = None,
+def import_ranking(book: BookAdapter, result: Result, *, sheet: str | None = None,
                    ranking: str | None = None) -> Imported:
     """Type one ranking of ``result`` into an event sheet of ``book`` (see the module docstring);
     raises :class:`BookInputError` and writes nothing on a problem."""
