@@ -15,7 +15,7 @@ BOARDS = 15
 SCORES = (420, -50, 170, 140, -100, 620, 110, -420, 90, 200, -620, 450, 100, 130, -110, 400, 50)
 
 
-def night(pairs: dict[int, tuple[str, str]] = PAIRS) -> Result:
+def night(pairs: dict[int, tuple[str, str]] = PAIRS, boards: int = BOARDS) -> Result:
     """Pairs 1-4 sit North-South, 5-8 East-West; in round r (three boards each) table t meets EW (t + r) mod 4;
     every board is played at all four tables, its scores from ``SCORES`` in turn (two tables score the same on
     some boards: a tie)."""
@@ -23,7 +23,7 @@ def night(pairs: dict[int, tuple[str, str]] = PAIRS) -> Result:
     ns, ew = numbers[:4], numbers[4:]
     lines = []
     i = 0
-    for board in range(1, BOARDS + 1):
+    for board in range(1, boards + 1):
         rnd = (board - 1) // 3
         for table in range(4):
             score = SCORES[i % len(SCORES)] if not (board % 4 == 0 and table == 3) else SCORES[(i - 1) % len(SCORES)]

@@ -134,3 +134,15 @@ def test_board_scores_typed_already_are_never_replaced(tmp_path, capsys):
     code, out, err = run(capsys, "import", book, results, "--sheet", "T99")
     assert code == 2 and err.splitlines()[0].startswith("xlbridge: errore: cartella: 'T99' non è un torneo "
                                                         "del calendario con il suo foglio (i tornei: T01, T02,")
+
+
+def test_a_night_too_short_to_count_is_refused_in_italian_with_the_friendly_way_out(tmp_path, capsys):
+    """Twelve boards (the Regolamento asks for 14): the validity message and its advice in the workbook's
+    language, none of it English (issue 26, point 9: the advice was English in every language)."""
+    book = season_with_t15(tmp_path, capsys)
+    results = tmp_path / "t15.pbn"
+    results.write_bytes(write_pbn(night(boards=12)))
+    code, out, err = run(capsys, "import", book, results)
+    assert code == 2 and err.splitlines()[0] == (
+        "xlbridge: errore: T15, B5: non valido: 12 board, ne servono almeno 14 (oppure scrivere no in Campionato "
+        "(B5) per tenerlo come amichevole)")
