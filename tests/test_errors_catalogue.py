@@ -1013,6 +1013,7 @@ scenario("E-IMPORT-BM-NOT-EMPTY")(lambda ctx: import_file(ctx, "bm", bm_night(ct
 scenario("E-IMPORT-BM-UNKNOWN-PAIR", alone=False)(lambda ctx: import_file(ctx, "bm", bm_night(ctx), added=True))
 scenario("E-IMPORT-BM-SHEET-UNKNOWN")(lambda ctx: import_file(ctx, "bm", bm_night(ctx), "--sheet", "T9"))
 scenario("E-IMPORT-BM-NO-TOURNAMENT")(lambda ctx: import_file(ctx, "bm-blank", bm_night(ctx)))
+scenario("E-IMPORT-BM-SECTION")(lambda ctx: import_file(ctx, "bm", bm_night(ctx), "--section", "NS"))
 
 
 # --- xlbridge serve: starting it

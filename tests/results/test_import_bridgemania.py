@@ -146,3 +146,13 @@ def test_a_night_too_short_to_count_is_refused_in_italian_with_the_friendly_way_
     assert code == 2 and err.splitlines()[0] == (
         "xlbridge: errore: T15, B5: non valido: 12 board, ne servono almeno 14 (oppure scrivere no in Campionato "
         "(B5) per tenerlo come amichevole)")
+
+
+def test_a_ranking_asked_of_a_tournament_is_refused(tmp_path, capsys):
+    """--section chooses among an event sheet's rankings; a BridgeMania tournament has one: never ignored."""
+    book = season_with_t15(tmp_path, capsys)
+    results = tmp_path / "t15.pbn"
+    results.write_bytes(write_pbn(night()))
+    code, out, err = run(capsys, "import", book, results, "--section", "NS")
+    assert code == 2 and err.splitlines()[0] == ("xlbridge: errore: cartella: un torneo BridgeMania classifica "
+                                                 "insieme tutte le sue coppie: togliere --section 'NS'")

@@ -163,9 +163,14 @@ def _whole(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def import_tournament(book: BookAdapter, result: Result, *, sheet: str | None = None, **_ignored: Any) -> Imported:
+def import_tournament(book: BookAdapter, result: Result, *, sheet: str | None = None,
+                      ranking: str | None = None) -> Imported:
     """Type the board scores of ``result`` into a tournament sheet of ``book`` (see the module docstring);
-    raises :class:`BookInputError` and writes nothing on a problem."""
+    raises :class:`BookInputError` and writes nothing on a problem.  ``ranking`` (``--section``) is an event
+    sheet's choice: a BridgeMania tournament ranks every pair together, so one given is refused."""
+    if ranking is not None:
+        raise BookInputError([at(WORKBOOK, None, "bm.import.section", "a BridgeMania tournament ranks all its pairs "
+                                 "together: leave out --section {ranking!r}", ranking=ranking)])
     book = localised(book, language_of(book))
     known, calendar = _season(book)
     tid = _sheet(book, calendar, sheet)
