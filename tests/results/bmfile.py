@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+from dataclasses import replace
+from fractions import Fraction
+
+from xlbridge.results.matchpoints import matchpoints
 from xlbridge.results.model import Event, Line, Pair, Player, Result
 
 #: The file's pairs: its number, its players as the program writes them (the season's base pairs of the
@@ -34,3 +38,15 @@ def night(pairs: dict[int, tuple[str, str]] = PAIRS, boards: int = BOARDS) -> Re
                         scoring="MatchPoints;MP1"),
                   pairs=tuple(Pair(str(n), n, tuple(Player(name) for name in pairs[n])) for n in numbers),
                   lines=tuple(lines))
+
+
+def in_matchpoints(result: Result) -> Result:
+    """``result`` as a program writes it that gives matchpoints on its own scale and no trick scores: MP1's
+    top of ``n - 1`` (one for each score beaten, a half for each equal one)."""
+    lines = []
+    for board, board_lines in result.boards().items():
+        top = len(board_lines) - 1
+        for line, mp in zip(board_lines, matchpoints([line.score for line in board_lines])):
+            ns = Fraction(mp, 2)
+            lines.append(replace(line, score=None, mp_ns=ns, mp_ew=top - ns))
+    return replace(result, lines=tuple(lines))

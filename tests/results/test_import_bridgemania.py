@@ -10,7 +10,7 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from tests.results.bmfile import BOARDS, PAIRS, night
+from tests.results.bmfile import BOARDS, PAIRS, in_matchpoints, night
 from tests.results.pbn_writer import write_pbn
 from xlbridge.cli import main
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
@@ -156,3 +156,20 @@ def test_a_ranking_asked_of_a_tournament_is_refused(tmp_path, capsys):
     code, out, err = run(capsys, "import", book, results, "--section", "NS")
     assert code == 2 and err.splitlines()[0] == ("xlbridge: errore: cartella: un torneo BridgeMania classifica "
                                                  "insieme tutte le sue coppie: togliere --section 'NS'")
+
+
+def test_matchpoints_on_another_scale_are_rescaled_to_the_regolamento_exactly(tmp_path, capsys):
+    """A file with the program's matchpoints (MP1: top n - 1, halves for ties) and no trick scores gives the
+    same board scores as the trick scores: each rescaled from the file's top to 2 (rows - 1)."""
+    typed = {}
+    for name, file in (("scores", night()), ("matchpoints", in_matchpoints(night()))):
+        (tmp_path / name).mkdir()
+        book = season_with_t15(tmp_path / name, capsys)
+        results = tmp_path / name / "t15.pbn"
+        results.write_bytes(write_pbn(file))
+        code, out, err = run(capsys, "import", book, results, "--no-backup")
+        assert code == 0, err
+        ws = load_workbook(book)["T15"]
+        typed[name] = [[ws.cell(r, c).value for c in range(1, FIRST_BOARD_COL + BOARDS)] for r in range(9, 21)]
+    assert typed["matchpoints"] == typed["scores"]
+    assert any(v in (1, 3, 5) for row in typed["scores"] for v in row[FIRST_BOARD_COL - 1:])  # (ties: halves x 2)
