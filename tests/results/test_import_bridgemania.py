@@ -173,3 +173,20 @@ def test_matchpoints_on_another_scale_are_rescaled_to_the_regolamento_exactly(tm
         typed[name] = [[ws.cell(r, c).value for c in range(1, FIRST_BOARD_COL + BOARDS)] for r in range(9, 21)]
     assert typed["matchpoints"] == typed["scores"]
     assert any(v in (1, 3, 5) for row in typed["scores"] for v in row[FIRST_BOARD_COL - 1:])  # (ties: halves x 2)
+
+
+def test_a_listed_sheet_that_is_no_tournament_sheet_is_the_readers_problem(tmp_path, capsys):
+    """--sheet names a tournament of the calendar whose sheet holds something else: the reader's own structure
+    check says so at A1, and nothing is written."""
+    book = season_with_t15(tmp_path, capsys)
+    wb = load_workbook(book)
+    wb["T15"]["A1"] = "Appunti"
+    wb.save(book)
+    before = book.read_bytes()
+    results = tmp_path / "t15.pbn"
+    results.write_bytes(write_pbn(night()))
+    code, out, err = run(capsys, "import", book, results, "--sheet", "T15")
+    assert code == 2 and err.splitlines()[0] == (
+        "xlbridge: errore: T15, A1: non è un foglio torneo di BridgeMania (A1 dovrebbe iniziare con 'Torneo "
+        "BridgeMania'; copiare 'Torneo vuoto' per un nuovo torneo)")
+    assert book.read_bytes() == before

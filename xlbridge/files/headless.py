@@ -369,7 +369,7 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
         except BookInputError as error:
             error.language = spoken
             raise
-        return imported, recalculate(OpenpyxlBook(workbook), language=spoken)
+        return imported, recalculate(book, language=spoken)
 
     return _on_path(path, backup, change, budget)
 

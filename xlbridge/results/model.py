@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-__all__ = ["Event", "Player", "Pair", "Line", "Optimum", "Result", "with_ties"]
+__all__ = ["Event", "Player", "Pair", "Line", "Optimum", "Result", "ranking_of", "with_ties"]
 
 
 @dataclass(frozen=True)
@@ -144,12 +145,18 @@ class Result:
         return {board: tuple(found[board]) for board in sorted(found)}
 
 
-def with_ties(pairs: list[Pair]) -> tuple[Pair, ...]:
-    """``pairs`` with ``tied`` set where another pair of the same ranking has the same
-    place.  A ranking is a section's, and a direction's where both directions of the
-    section have a first place (a two-winner Mitchell)."""
+def ranking_of(pairs: Sequence[Pair]) -> list[tuple[str, str]]:
+    """The ranking each of ``pairs`` is placed in, as (section, direction): a ranking is a
+    section's, and a direction's (else ``""``) where both directions of the section have a
+    first place (a two-winner Mitchell)."""
     firsts = {(p.section, p.direction) for p in pairs if p.place == 1}
     two = {s for s, d in firsts if d == "NS"} & {s for s, d in firsts if d == "EW"}
-    keys = [(p.section, p.direction if p.section in two else "", p.place) for p in pairs]
+    return [(p.section, p.direction if p.section in two else "") for p in pairs]
+
+
+def with_ties(pairs: list[Pair]) -> tuple[Pair, ...]:
+    """``pairs`` with ``tied`` set where another pair of the same ranking (:func:`ranking_of`)
+    has the same place."""
+    keys = [(*ranking, p.place) for ranking, p in zip(ranking_of(pairs), pairs)]
     shared = Counter(keys)
     return tuple(replace(p, tied=p.tied or (p.place is not None and shared[k] > 1)) for p, k in zip(pairs, keys))

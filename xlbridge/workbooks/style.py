@@ -134,7 +134,7 @@ def fit_caption(ws: Any, row: int, col: int, cols: int) -> None:
         return
     if cols > 1:
         ws.merge_cells(start_row=row, start_column=col, end_row=row, end_column=col + cols - 1)
-    ws.cell(row=row, column=col).alignment = Alignment(wrap_text=True, vertical="bottom")
+    ws.cell(row=row, column=col).alignment = WRAPPED
     _grow(ws, row, _lines(text, room, bold=True))
 
 

@@ -24,17 +24,16 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from xlbridge.language import N_
 from xlbridge.results.matchpoints import matchpoints, rescale
-from xlbridge.results.model import Line, Pair, Result
+from xlbridge.results.model import Line, Result
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text, is_blank
-from xlbridge.workbooks.book import BookAdapter, cell
+from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.bridgemania import declaration as d
-from xlbridge.workbooks.bridgemania.read import SeasonPlaces, is_tournament_sheet, players, read_season
-from xlbridge.workbooks.bridgemania.tournament import structure
+from xlbridge.workbooks.bridgemania.read import SeasonPlaces, players, read_season
+from xlbridge.workbooks.bridgemania.tournament import TournamentPlaces, structure
 from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.localised import language_of, localised, shown_name
 from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at
@@ -101,15 +100,11 @@ def _sheet(book: BookAdapter, calendar: list[str], sheet: str | None) -> str:
     return calendar[-1]
 
 
-def _key_of(pair: Pair) -> frozenset[str]:
-    return name_key(pair.names)
-
-
 def _pairs(result: Result, known: dict[frozenset[str], str]) -> dict[str, str]:
     """The file's pair ids -> the season's pair ids; a problem for each pair the season does not know."""
     found, problems = {}, []
     for p in result.pairs:
-        ours = known.get(_key_of(p))
+        ours = known.get(name_key(p.names))
         if ours is None:
             names = " - ".join(p.names) or p.id
             problems.append(at(WORKBOOK, None, "bm.import.unknown-pair", "the file's pair {pair} ({names}) is neither "
@@ -145,7 +140,7 @@ def _board_scores(board: int, lines: Sequence[Line]) -> tuple[list[tuple[str, Fr
     return out, top
 
 
-def _listed(tid: str, grid: Any, ts: Any) -> dict[str, int]:
+def _listed(tid: str, grid: Grid, ts: TournamentPlaces) -> dict[str, int]:
     """The pairs listed on the tournament sheet, by id -> row; a problem if a board score is typed already."""
     rows: dict[str, int] = {}
     for r in range(d.PAIRS.first_row, ts.main_end + 1):
@@ -175,10 +170,7 @@ def import_tournament(book: BookAdapter, result: Result, *, sheet: str | None = 
     known, calendar = _season(book)
     tid = _sheet(book, calendar, sheet)
     grid = book.read(tid)
-    if not is_tournament_sheet(grid):
-        raise BookInputError([at(tid, "A1", "bm.import.not-tournament", "{sheet} is not a tournament sheet",
-                                 sheet=shown_name(tid))])
-    ts, problems = structure(tid, grid)
+    ts, problems = structure(tid, grid)  # (not a tournament sheet at all: the reader's problem at A1)
     if problems:
         raise BookInputError(problems)
     rows = _listed(tid, grid, ts)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from xlbridge.language import N_, _
-from xlbridge.results.model import Pair, Result
+from xlbridge.results.model import Pair, Result, ranking_of
 from xlbridge.rules.problems import Problem
 from xlbridge.values import is_blank
 from xlbridge.workbooks.book import BookAdapter, cell
@@ -68,12 +68,9 @@ def rankings(result: Result) -> dict[str, tuple[Pair, ...]]:
     direction where both directions of a section have a winner (``"A NS"``, ``"A EW"``); the pairs
     without a place and without a score are left out."""
     pairs = [p for p in result.pairs if p.place is not None or p.percentage is not None or p.total is not None]
-    firsts = {(p.section, p.direction) for p in pairs if p.place == 1}
-    two = {s for s, d in firsts if d == "NS"} & {s for s, d in firsts if d == "EW"}
     found: dict[str, list[Pair]] = {}
-    for p in pairs:
-        name = " ".join(part for part in (p.section, p.direction if p.section in two else "") if part)
-        found.setdefault(name, []).append(p)
+    for p, ranking in zip(pairs, ranking_of(pairs)):
+        found.setdefault(" ".join(part for part in ranking if part), []).append(p)
     return {name: tuple(members) for name, members in found.items()}
 
 
