@@ -14,7 +14,7 @@ from tests.results.bmfile import BOARDS, PAIRS, in_matchpoints, night
 from tests.results.pbn_writer import write_pbn
 from xlbridge.cli import main
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
-from xlbridge.workbooks.bridgemania.imported import name_key
+from xlbridge.results.model import name_key
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the file's pairs -> the demo season's (base pairs by their players, OSP1 the guest "Ivo & Ines")

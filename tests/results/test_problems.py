@@ -19,7 +19,7 @@ from cases import CASES  # noqa: E402
 
 #: Every code the readers raise (stable: a workbook or a translation keys on them).
 CODES = set(CASES) | {"results.pbn.number", "results.pbn.score", "results.usebio.whole", "results.usebio.place","results.file.too-large", "results.limit.boards", "results.limit.lines", "results.limit.pairs",
-                      "results.top.too-small"}
+                      "results.top.too-small", "results.board.multiplicity", "results.board.no-score"}
 
 
 def raised(data: bytes) -> list[str]:
@@ -66,6 +66,20 @@ def test_a_top_smaller_than_the_results_make():
     with pytest.raises(ResultsFileError) as caught:
         matchpoints([100, 200, 300], top=2)
     assert [str(p) for p in caught.value.problems] == ["a TOP of 2 is less than 3 results make (2 x (3 - 1) = 4)"]
+
+
+def test_a_board_whose_lines_cannot_be_scored():
+    from xlbridge.results.matchpoints import board_points
+    from xlbridge.results.model import Line
+
+    for lines, message in (
+            ([Line(3, "1", "2", score=420, count=2), Line(3, "3", "4", score=50)],
+             "board 3: a line stands for several tables without naming their pairs"),
+            ([Line(3, "1", "2", score=420), Line(3, "3", "4", artificial="A+")],
+             "board 3: a line has neither a score nor matchpoints")):
+        with pytest.raises(ResultsFileError) as caught:
+            board_points(3, lines)
+        assert [str(p) for p in caught.value.problems] == [message]
 
 
 def test_every_problem_of_a_file_is_listed_together_and_counted():

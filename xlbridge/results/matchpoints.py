@@ -31,10 +31,11 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
 
+from xlbridge.results.model import Line
 from xlbridge.results.problems import check
 from xlbridge.rules.problems import Problem
 
-__all__ = ["matchpoints", "rescale", "board_top"]
+__all__ = ["matchpoints", "rescale", "board_top", "board_points"]
 
 
 def board_top(rows: int) -> int:
@@ -69,3 +70,31 @@ def matchpoints(scores: Sequence[int], top: int | Fraction | None = None,
 def rescale(points: Fraction, top: int | Fraction, new_top: int | Fraction) -> Fraction:
     """``points`` on a scale with ``top`` as the same share of ``new_top`` (exact)."""
     return Fraction(points) * Fraction(new_top) / Fraction(top)
+
+
+def board_points(board: int, lines: Sequence[Line], top: int | Fraction | None = None) -> list[tuple[str, Fraction]]:
+    """Each pair's points of one board (North-South's then East-West's of every line, in the lines' order) on
+    the 0-2 scale with ``top`` (``2 (rows - 1)`` when not given; a higher one raises every result as
+    :func:`matchpoints` does): from the lines' trick scores, or where a line has none from the file's
+    matchpoints rescaled from their own top.  A problem of the file when a line stands for several tables
+    or has neither a score nor matchpoints.
+
+    >>> [(pair, int(mp)) for pair, mp in board_points(1, [Line(1, "1", "5", score=420), Line(1, "2", "6", score=-50)])]
+    [('1', 2), ('5', 0), ('2', 0), ('6', 2)]
+    """
+    standard = board_top(len(lines))
+    top = Fraction(standard if top is None else top)
+    if any(line.count != 1 for line in lines):
+        check([Problem("results.board.multiplicity", "board {board}: a line stands for several tables without "
+                       "naming their pairs", board=board)])
+    if all(line.score is not None for line in lines):
+        ns = matchpoints([line.score for line in lines], top)  # type: ignore[misc]
+    elif all(line.mp_ns is not None and line.mp_ew is not None and line.mp_ns + line.mp_ew > 0 for line in lines):
+        if top < standard:
+            matchpoints([0] * len(lines), top)  # (the same problem as for scores: a TOP too small)
+        ns = [rescale(line.mp_ns, line.mp_ns + line.mp_ew, standard) + (top - standard) / 2  # type: ignore[operator]
+              for line in lines]
+    else:
+        check([Problem("results.board.no-score", "board {board}: a line has neither a score nor matchpoints",
+                       board=board)])
+    return [(pair, mp) for line, n in zip(lines, ns) for pair, mp in ((line.ns, n), (line.ew, top - n))]

@@ -14,12 +14,13 @@ Standard library only.
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-__all__ = ["Event", "Player", "Pair", "Line", "Optimum", "Result", "ranking_of", "with_ties"]
+__all__ = ["Event", "Player", "Pair", "Line", "Optimum", "Result", "ranking_of", "with_ties", "name_key"]
 
 
 @dataclass(frozen=True)
@@ -160,3 +161,21 @@ def with_ties(pairs: list[Pair]) -> tuple[Pair, ...]:
     keys = [(*ranking, p.place) for ranking, p in zip(ranking_of(pairs), pairs)]
     shared = Counter(keys)
     return tuple(replace(p, tied=p.tied or (p.place is not None and shared[k] > 1)) for p, k in zip(pairs, keys))
+
+
+def name_key(names: Sequence[str]) -> frozenset[str]:
+    """The players of a pair as a file's pair and a workbook's are compared: each name without case, accents
+    or extra spaces, the order free; the names may be one text with its players separated by ``,``, ``;``,
+    ``/``, ``&``, ``+`` or `` - ``.
+
+    >>> name_key(["Dino", "Giulia"]) == name_key(["giulia & DINO"]) == name_key(["Giulia - Dino"])
+    True
+    """
+    parts = []
+    for name in names:
+        text = str(name).replace(" - ", ",")
+        for sep in (";", "/", "&", "+"):
+            text = text.replace(sep, ",")
+        parts += text.split(",")
+    plain = ("".join(ch for ch in unicodedata.normalize("NFKD", p) if not unicodedata.combining(ch)) for p in parts)
+    return frozenset(" ".join(p.casefold().split()) for p in plain if p.strip())

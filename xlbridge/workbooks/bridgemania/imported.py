@@ -4,9 +4,9 @@ The file's pairs are the Season sheet's base pairs and registered guests, recogn
 players' names (the two players of a base pair, a guest's name; case, accents and the order of
 the two do not matter).  Each board's lines become the board scores of the Regolamento's scale
 ("secondo la scala 0 - 2 - 4 -... fino al TOP", Sezione C 01: two for each result beaten, one
-for each tie), computed exactly from the lines' trick scores
-(:func:`~xlbridge.results.matchpoints.matchpoints`), or, where a line has no score, from the
-file's matchpoints rescaled from its top to ``2 (rows - 1)``; a pair that did not play a board
+for each tie), computed exactly from the lines' trick scores, or, where a line has no score, from the
+file's matchpoints rescaled from its top to ``2 (rows - 1)``
+(:func:`~xlbridge.results.matchpoints.board_points`); a pair that did not play a board
 the others played sits it out (``R``).  The board numbers are the file's; TOP is set when it
 is empty.  The sheet is the tournament the scorer added with New tournament (the last of the
 calendar, or ``--sheet``), and no board score may be typed on it yet: nothing is replaced.  A
@@ -20,25 +20,23 @@ Standard library only.
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from xlbridge.language import N_
-from xlbridge.results.matchpoints import matchpoints, rescale
-from xlbridge.results.model import Line, Result
+from xlbridge.results.matchpoints import board_points, board_top
+from xlbridge.results.model import Result, name_key
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text, is_blank
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.bridgemania import declaration as d
-from xlbridge.workbooks.bridgemania.read import SeasonPlaces, players, read_season
+from xlbridge.workbooks.bridgemania.read import SeasonPlaces, read_season
 from xlbridge.workbooks.bridgemania.tournament import TournamentPlaces, structure
 from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.localised import language_of, localised, shown_name
 from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at
 
-__all__ = ["Imported", "import_tournament", "name_key"]
+__all__ = ["Imported", "import_tournament"]
 
 WORKBOOK = "workbook"
 DONE = N_("{pairs} pairs of {file} typed into {sheet}: {boards} boards, TOP {top}; recalculated.")
@@ -58,14 +56,6 @@ class Imported:
         """The line the import prints (in the language spoken)."""
         return Problem("bm.import.done", DONE, pairs=self.pairs, file=file, sheet=shown_name(self.sheet),
                        boards=self.boards, top=self.top).message
-
-
-def name_key(names: Sequence[str]) -> frozenset[str]:
-    """The players of a pair as compared: each name without case, accents or extra spaces, the order free
-    (``["Dino", "Giulia"]`` and ``"giulia & DINO"`` are one pair)."""
-    parts = [part for name in names for part in players(as_text(name).replace(" - ", ","))]
-    plain = ("".join(ch for ch in unicodedata.normalize("NFKD", p) if not unicodedata.combining(ch)) for p in parts)
-    return frozenset(" ".join(p.casefold().split()) for p in plain if p.strip())
 
 
 def _season(book: BookAdapter) -> tuple[dict[frozenset[str], str], list[str]]:
@@ -120,26 +110,6 @@ def _pairs(result: Result, known: dict[frozenset[str], str]) -> dict[str, str]:
     return found
 
 
-def _board_scores(board: int, lines: Sequence[Line]) -> tuple[list[tuple[str, Fraction]], int]:
-    """Each pair's score of one board on the 0-2 scale, and the board's top ``2 (rows - 1)``."""
-    rows = sum(line.count for line in lines)
-    top = 2 * (rows - 1)
-    if any(line.count != 1 for line in lines):
-        raise BookInputError([at(WORKBOOK, None, "bm.import.multiplicity", "board {board}: a line stands for several "
-                                 "tables without naming their pairs", board=board)])
-    if all(line.score is not None for line in lines):
-        ns = matchpoints([line.score for line in lines])  # type: ignore[misc]
-    elif all(line.mp_ns is not None and line.mp_ew is not None for line in lines):
-        ns = [rescale(line.mp_ns, line.mp_ns + line.mp_ew, top) for line in lines]  # type: ignore[operator]
-    else:
-        raise BookInputError([at(WORKBOOK, None, "bm.import.no-score", "board {board}: a line has neither a score "
-                                 "nor matchpoints", board=board)])
-    out = []
-    for line, mp in zip(lines, ns):
-        out += [(line.ns, mp), (line.ew, top - mp)]
-    return out, top
-
-
 def _listed(tid: str, grid: Grid, ts: TournamentPlaces) -> dict[str, int]:
     """The pairs listed on the tournament sheet, by id -> row; a problem if a board score is typed already."""
     rows: dict[str, int] = {}
@@ -186,9 +156,8 @@ def import_tournament(book: BookAdapter, result: Result, *, sheet: str | None = 
     scores: dict[str, dict[int, Fraction]] = {}
     tops = set()
     for board, lines in boards.items():
-        board_scores, top = _board_scores(board, lines)
-        tops.add(top)
-        for pair, mp in board_scores:
+        tops.add(board_top(len(lines)))
+        for pair, mp in board_points(board, lines):
             if pair not in ours:
                 raise BookInputError([at(WORKBOOK, None, "bm.import.line-pair", "board {board}: pair {pair} of a "
                                          "line is not among the file's pairs", board=board, pair=pair)])
