@@ -977,7 +977,6 @@ def import_file(ctx: Ctx, kind: str, results: str | Path, *options: str,
 
 
 MAGIC_PBN = "magic-contest-session.pbn"
-scenario("E-IMPORT-KIND")(lambda ctx: import_file(ctx, "heeg-demo", MAGIC_PBN))
 scenario("E-IMPORT-SHEET-CHOOSE")(lambda ctx: import_file(ctx, "se-masterpoints", MAGIC_PBN))
 scenario("E-IMPORT-SHEET-UNKNOWN")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN, "--sheet", "Evening"))
 scenario("E-IMPORT-SHEET-NOT-EMPTY")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN))
@@ -1014,6 +1013,46 @@ scenario("E-IMPORT-BM-UNKNOWN-PAIR", alone=False)(lambda ctx: import_file(ctx, "
 scenario("E-IMPORT-BM-SHEET-UNKNOWN")(lambda ctx: import_file(ctx, "bm", bm_night(ctx), "--sheet", "T9"))
 scenario("E-IMPORT-BM-NO-TOURNAMENT")(lambda ctx: import_file(ctx, "bm-blank", bm_night(ctx)))
 scenario("E-IMPORT-BM-SECTION")(lambda ctx: import_file(ctx, "bm", bm_night(ctx), "--section", "NS"))
+
+
+def heeg_evening(ctx: Ctx, change: Callable[[Any], Any] = lambda result: result) -> Path:
+    """The demo's last evening as a scoring program exports it (tests/results/heegfile.py), ``change``d, as PBN."""
+    from tests.results.heegfile import evening, roster
+    from tests.results.pbn_writer import write_pbn
+
+    source = ctx.folder / "roster.xlsx"
+    source.write_bytes(ctx.sources("heeg-demo"))
+    path = ctx.folder / "avond.pbn"
+    path.write_bytes(write_pbn(change(evening(roster(source)))))
+    return path
+
+
+def _heeg(change: Callable[[Any], Any], *options: str) -> Callable[[Ctx], list[str]]:
+    return lambda ctx: import_file(ctx, "heeg-demo", heeg_evening(ctx, change), *options)
+
+
+def _renamed(result: Any) -> Any:
+    from tests.results.heegfile import renamed
+
+    return renamed(result, "A", "3", "Jan Faber", "Wiersma")
+
+
+def _dated(result: Any) -> Any:
+    from tests.results.heegfile import dated
+
+    return dated(result, dt.date(2026, 1, 22))
+
+
+def _one_section(result: Any) -> Any:
+    from tests.results.heegfile import one_section
+
+    return one_section(result)
+
+
+scenario("E-IMPORT-HEEG-NOT-EMPTY")(_heeg(lambda result: result))
+scenario("E-IMPORT-HEEG-UNKNOWN-PAIR")(_heeg(_renamed))
+scenario("E-IMPORT-HEEG-NO-SHEET-OF-DATE")(_heeg(_dated))
+scenario("E-IMPORT-HEEG-SECTION-LINES")(_heeg(_one_section))
 
 
 # --- xlbridge serve: starting it

@@ -127,15 +127,6 @@ def test_the_swedish_workbook_names_its_sheet_and_takes_the_results(tmp_path, ca
     assert ws["A9"].value == 7 and ws["C9"].value == 61.21 and ws["D9"].value == 1
 
 
-def test_a_heeg_season_has_no_import_yet(tmp_path, capsys):
-    book = copy(tmp_path, "workbooks/heeg-demo.xlsx")
-    code, out, err = run(capsys, "import", book, MAGIC)
-    assert code == 2 and err.splitlines()[0] == (
-        "xlbridge: fout: werkmap: deze werkmap heeft nog geen import van uitslagen: uitslagen worden geïmporteerd in "
-        "de evenementbladen van de werkmappen voor het TBF-clubtoernooi en de Zweedse meesterpunten en in de "
-        "toernooien van een BridgeMania-seizoen")
-
-
 def test_a_damaged_results_file_is_refused_before_the_workbook_is_touched(tmp_path, capsys):
     book = copy(tmp_path, "templates/tbf-club.xlsx")
     before = book.read_bytes()

@@ -37,6 +37,14 @@ def test_a_toy_kind_is_new_recalculated_and_bundled_from_the_registry_alone(toy,
     assert capsys.readouterr().out.startswith(f"recalculated {path} (toy): ")
     assert load_workbook(path)["Toy"]["B3"].value == 20
 
+    results = tmp_path / "evening.pbn"  # a kind that names no IMPORTER: one line, nothing written
+    results.write_bytes(b'[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS"]\n1 2 420\n')
+    before = path.read_bytes()
+    assert main(["import", str(path), str(results), "--no-backup"]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == ("xlbridge: error: workbook: this kind of workbook has no "
+                                                      "import of results")
+    assert path.read_bytes() == before
+
     files = bundle.source_files("toy", "en")
     assert {"xlbridge/excel/scripts.py", "xlbridge/workbooks/kinds.py"} <= set(files)
     assert not [name for name in files if name.startswith(("xlbridge/workbooks/heeg/", "xlbridge/workbooks/events/",

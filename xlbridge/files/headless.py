@@ -354,22 +354,12 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
     file, the sheet or the recalculation.  Returns what the kind typed and the recalculation's
     :class:`~xlbridge.workbooks.recalc.Report`."""
     from xlbridge.results import read_results
-    from xlbridge.language import speaking
-    from xlbridge.workbooks.importing import import_results
-    from xlbridge.workbooks.localised import language_of
+    from xlbridge.workbooks.importing import import_and_recalculate
 
     result = read_results(results)
 
     def change(workbook):
-        book = OpenpyxlBook(workbook)
-        spoken = language or language_of(book)
-        try:
-            with speaking(spoken):  # (the sheet's labels in its language)
-                imported = import_results(book, result, sheet=sheet, ranking=ranking)
-        except BookInputError as error:
-            error.language = spoken
-            raise
-        return imported, recalculate(book, language=spoken)
+        return import_and_recalculate(OpenpyxlBook(workbook), result, sheet=sheet, ranking=ranking, language=language)
 
     return _on_path(path, backup, change, budget)
 

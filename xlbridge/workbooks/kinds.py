@@ -134,12 +134,22 @@ def next_planner(kind: str) -> Any:
     return getattr(importlib.import_module(MODULES[kind]), "plan_next", None)
 
 
+def _importer_name(kind: str) -> tuple[str, str] | None:
+    named = getattr(importlib.import_module(MODULES[kind]), "IMPORTER", None)
+    return tuple(named.split(":")) if named is not None else None  # type: ignore[return-value]
+
+
+def importer_module(kind: str) -> str | None:
+    """The module of the import of the kind the recalculation calls ``kind`` (its package's
+    ``IMPORTER``, ``"module:function"``), without importing it; ``None``: the kind has none.
+    The Lite bundle carries it for the Import results script (:mod:`xlbridge.excel.bundle`)."""
+    named = _importer_name(kind)
+    return named[0] if named is not None else None
+
+
 def importer(kind: str) -> Any:
     """The import of a scoring program's results of the kind the recalculation calls ``kind``: the
-    function its package names in ``IMPORTER`` (``"module:function"``, imported now: the Excel path
-    never imports it), or ``None`` (the kind has none yet)."""
-    named = getattr(importlib.import_module(MODULES[kind]), "IMPORTER", None)
-    if named is None:
-        return None
-    module, function = named.split(":")
-    return getattr(importlib.import_module(module), function)
+    function its package names in ``IMPORTER`` (imported now, when results are imported), or ``None``
+    (the kind has none)."""
+    named = _importer_name(kind)
+    return getattr(importlib.import_module(named[0]), named[1]) if named is not None else None

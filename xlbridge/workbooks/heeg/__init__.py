@@ -29,6 +29,7 @@ The kind by job:
   (a :class:`~xlbridge.workbooks.plan.Kind`);
 - :mod:`~xlbridge.workbooks.heeg.views` -- the standings and each evening's result
   (never audited: they follow from the evenings), a new evening sheet;
+- :mod:`~xlbridge.workbooks.heeg.imported` -- a scoring program's evening typed in (``xlbridge import``);
 - :mod:`~xlbridge.workbooks.heeg.build` -- the builder :func:`heeg_workbook`
   (openpyxl; imported only when a workbook is built, never by the recalculation).
 """
@@ -72,7 +73,7 @@ from xlbridge.workbooks.kinds import Button, WorkbookKind
 from xlbridge.workbooks.nextsheet import NEW_EVENING
 from xlbridge.rules.problems import N_
 
-__all__ = ["HeegSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next",
+__all__ = ["HeegSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next", "IMPORTER",
            "heeg_workbook", "TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO",
            "RED", "PROMOTE_FILL", "RELEGATE_FILL", "SETTINGS", "STANDINGS_HEADER_ROW", "PERIOD_HEADERS",
            "HOWTO_LINES", "evening_sheet", "period_sheet", "evening_headers", "year_headers", "evening_layout",
@@ -85,6 +86,8 @@ LANGUAGE = "nl"
 
 #: The kind, for the registry (:mod:`xlbridge.workbooks.kinds`).
 RECALCULATION = HeegSeason
+#: ``xlbridge import`` into an evening sheet (named, so that the Excel path never imports it).
+IMPORTER = "xlbridge.workbooks.heeg.imported:import_evening"
 
 
 def plan_next(book: Any, *, day: Any, name: Any, next_period: bool, today: Any, taken: Any) -> Any:

@@ -103,12 +103,14 @@ PAIRS_ROOM = 40
 
 
 def pairs_table(labels: Sequence[str], header_row: int, room: int = 0) -> Table:
-    """The pairs table (the roster): pair, names and the line in each period;
-    ``room`` rows laid out as typed."""
+    """The pairs table (the roster): pair, names, the line in each period and, where the scoring
+    program writes the pair's names otherwise, its names as in the program's file (``xlbridge
+    import``: :mod:`~xlbridge.workbooks.heeg.imported`); ``room`` rows laid out as typed."""
     return Table("pairs", header_row, (
         Column("pair", "Pair"),
         Column("names", "Names"),
         *(Column(f"line_{label}", "Line {arg}", arg=label, label_id="line_n") for label in labels),
+        Column("file_names", "In the file", width=30),
     ), room=room)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from xlbridge.values import as_date, as_text, is_blank
+from xlbridge.values import as_date, is_blank
 from xlbridge.workbooks.book import BookAdapter, cell
 from xlbridge.workbooks.declare import cell_ref
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, SEASON, evening_sheet, pairs_table, periods_table
@@ -79,13 +79,9 @@ def next_evening(book: BookAdapter, *, day: dt.date | None, next_period: bool, t
         periods = tuple(replace(p, evenings=p.evenings + (day,)) if p.label == label else p for p in settings.periods)
         settings = replace(settings, periods=periods)
     if not evening_members(settings, label):
-        pairs = pairs_table([p.label for p in settings.periods], 0)
-        grid = book.read(SEASON)
-        below = max(season_sheet.period_rows.values()) + 1
-        header = next((r for r in range(below, len(grid) + 1)
-                       if as_text(cell(grid, r, 1)).lower() == pairs.columns[0].text().lower()), None)
+        pairs = pairs_table([p.label for p in settings.periods], season_sheet.pairs_header)
         column = f"line_{label}"
-        where = cell_ref(header + 1, pairs.col(column)) if header else None
+        where = pairs.cell(column, pairs.first_row)
         raise BookInputError([at(SEASON, where, "heeg.next.no-pairs", "no pairs in period {period} yet: type each "
                                  "pair's line under {header!r} in the pairs table, then add the evening",
                                  period=label, header=pairs.column(column).text())])

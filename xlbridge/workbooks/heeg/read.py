@@ -71,6 +71,7 @@ class SeasonSheet:
     evening_cells: dict[dt.date, str]  # date -> cell on the Season sheet
     doubtful: frozenset[str] = frozenset()
     warnings: list[LocatedProblem] = field(default_factory=list)  # a pair typed with a space before or after it
+    pairs_header: int = 0  # the row of the pairs table's header
 
     def depends(self, code: str) -> bool:
         """Whether an evening check of this code depends on a doubtful part (then it is not reported)."""
@@ -149,7 +150,7 @@ def read_season(grid: Grid, problems: list[LocatedProblem]) -> SeasonSheet | Non
     if checked or (len(problems) > start and settings.check()):
         sheet.doubtful.add("settings")
     return SeasonSheet(settings, period_rows, pair_rows, evening_cells, frozenset(sheet.doubtful - {""}),
-                       sheet.warnings)
+                       sheet.warnings, pairs_header)
 
 
 def _label_problems(grid: Grid) -> list[Any]:
