@@ -68,7 +68,10 @@ def test_each_kind_carries_only_its_own_code_and_catalogue(name):
             f"xlbridge/workbooks/{own}/__init__.py", "xlbridge/rules/se_fsb/__init__.py",
             "xlbridge/rules/data/tr_tablo3.csv"} <= names
     assert {n.split("/")[2] for n in names if n.endswith(".mo")} == {kind.language} - {"en"}
-    assert not {n for n in names if n.startswith(("xlbridge/results/", "xlbridge/examples/"))}
+    assert not {n for n in names if n.startswith("xlbridge/examples/")}
+    imported = {"heeg": "heeg", "bridgemania": "bridgemania", "event awards": "events"}[kind.recognised_as]
+    assert {"xlbridge/results/pbn.py", "xlbridge/results/usebio.py", "xlbridge/workbooks/importing.py",
+            f"xlbridge/workbooks/{imported}/imported.py"} <= names  # (the Import results script's)
     assert names < set(source_files())
 
 

@@ -116,15 +116,28 @@ async def _function(request: dict) -> dict:
 
 
 async def _script(request: dict) -> dict:
+    """One click; ``files`` (path -> base64): placed first and removed after, as the scorer puts a file
+    into xlwings Lite's Files (under /data) before running a script."""
+    import base64
+    from pathlib import Path
+
     import xlwings as xw
     from xlwings import server
 
     main = _main()
     book = xw.Book(json=request["payload"])
-    start = time.perf_counter()
-    await server.custom_scripts_call(main, request["name"], typehint_to_value={xw.Book: book},
-                                     args=request.get("args") or None)
-    call_ms = _ms(start)
+    placed = [Path(path) for path in request.get("files") or {}]
+    for path, data in zip(placed, (request.get("files") or {}).values()):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(data))
+    try:
+        start = time.perf_counter()
+        await server.custom_scripts_call(main, request["name"], typehint_to_value={xw.Book: book},
+                                         args=request.get("args") or None)
+        call_ms = _ms(start)
+    finally:
+        for path in placed:
+            path.unlink()
     return {"actions": book.json()["actions"], "call_ms": call_ms}
 
 

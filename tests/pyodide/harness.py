@@ -357,15 +357,20 @@ class _Workbook:
         return self._ask("function", f"{func_name}{args!r}", body=function_body(func_name, *args))["result"]
 
     def run_script(self, name: str, workbook: Any, book_name: str = "Book1.xlsx",
-                   args: list[Any] | None = None) -> list[dict[str, Any]]:
+                   args: list[Any] | None = None, files: dict[str, bytes] | None = None) -> list[dict[str, Any]]:
         """The actions the script returns for ``workbook`` (openpyxl) sent as Office.js sends it
-        (``args``: the script's form fields, a date as ISO text; none: a sheet button's click);
-        ``self.last["call_ms"]`` is the dispatch's time inside the runtime."""
+        (``args``: the script's form fields, a date as ISO text; none: a sheet button's click;
+        ``files``: path -> bytes placed in the runtime's file system for the click, as xlwings Lite's
+        Files menu puts them under /data); ``self.last["call_ms"]`` is the dispatch's time inside the runtime."""
+        import base64
+
         from tests.emulate import payload
 
         asked = self.script_meta(name)
         body = payload(workbook, book_name, include=asked.get("include"), exclude=asked.get("exclude"))
-        return self._ask("script", f"script {name}", name=name, payload=body, args=args or [])["actions"]
+        placed = {path: base64.b64encode(data).decode("ascii") for path, data in (files or {}).items()}
+        return self._ask("script", f"script {name}", name=name, payload=body, args=args or [],
+                         files=placed)["actions"]
 
     def script_meta(self, name: str) -> dict[str, Any]:
         """What the workbook's ``@script`` declares for ``name`` (``include``, ``exclude``,

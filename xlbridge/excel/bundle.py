@@ -40,11 +40,13 @@ from xlbridge.workbooks.messages import ACTION
 #: (Lite records the exact versions it resolved in ``requirements-pinned.txt``); the
 #: tests run the newest release in the range, which is what Lite resolves to
 #: (docs/install.md, "Versions").  Nothing else: the Excel path needs only the
-#: standard library and xlwings, so Lite starts fast.
+#: standard library and xlwings, so Lite starts fast; and the one pure-Python wheel the
+#: Import results script needs for USEBIO's XML, imported only when that script runs.
 REQUIREMENTS = (
     "xlwings>=0.37,<0.38  # required\n"
     "python-dotenv>=1.0,<2  # required\n"
     "pyodide-http>=0.2,<0.3  # required\n"
+    "defusedxml>=0.7,<0.8  # Import results: USEBIO files (docs/import.md)\n"
 )
 
 #: Parts of the package that are never needed inside Excel: the headless door and
@@ -125,6 +127,23 @@ def {function}(book: xw.Book, {arguments}):
     add_next_sheet(book, {call})
 '''
 
+#: The Import results script (no button: the task pane and App Mode, with its form fields).
+IMPORT_ACTION = "Import results"
+IMPORT_DOC = N_("Import the evening's results from the scoring program: first import its PBN or USEBIO file into "
+                "xlwings Lite (its Files menu, Import); this fills the typed cells the results give and "
+                "recalculates, as xlbridge import does. *file*: the file's name (empty: the only one); *sheet*: "
+                "the sheet to fill (empty: the one the file is for); *section*: the file's section or ranking. "
+                "Nothing is written when something is wrong: the message says what and where.")
+IMPORT_TEMPLATE = '''
+
+@script(name={action!r}, show_taskpane=True{sheets})
+def import_results(book: xw.Book, file: str = "", sheet: str = "", section: str = ""):
+    """{doc}"""
+    from xlbridge.excel.scripts import import_results_file
+
+    import_results_file(book, file=file, sheet=sheet, section=section)
+'''
+
 #: The code of ``main.py`` around the prose (``{doc}``, ``{script_doc}``): Python, never translated.
 MAIN_TEMPLATE = '''"""{doc}
 """
@@ -141,7 +160,7 @@ def recalculate_season(book: xw.Book):
     from xlbridge.excel.scripts import recalculate
 
     recalculate(book)
-{next_script}
+{next_script}{import_script}
 
 # --------------------------------------------------------------------------
 # The xlbridge package itself (xlbridge {version}, {count} files, sha256 {digest}),
@@ -200,7 +219,9 @@ def source_files(kind: str | None = None, language: str | None = None) -> dict[s
     if kind is None:
         return found
     modules = {_module(name): name for name in found if name.endswith(".py")}
-    needed = imported_by(ENTRIES + (registry.package(kind),) + tuple(RULE_SET_MODULES), found, modules)
+    imports = registry.importer_module(kind)  # (the Import results script's, named: no import statement reaches it)
+    needed = imported_by(ENTRIES + (registry.package(kind),) + ((imports,) if imports else ()) + tuple(RULE_SET_MODULES),
+                         found, modules)
     packages = {modules[m].rsplit("/", 1)[0] for m in needed if modules[m].endswith("/__init__.py")}
 
     def data_kept(name: str) -> bool:  # a data file belongs to the nearest package above it
@@ -312,6 +333,18 @@ def next_script(button: Button, sheets: str = "", language: str = "en") -> str:
                                 sheets=sheets)
 
 
+def import_script(sheets: str = "", language: str = "en") -> str:
+    """The Import results script, its text in ``language`` (``sheets``: as :func:`next_script`)."""
+    import textwrap
+
+    from xlbridge.language import _, speaking
+
+    with speaking(language):
+        doc = _(IMPORT_DOC)
+    return IMPORT_TEMPLATE.format(action=IMPORT_ACTION, doc=_docstring(textwrap.fill(doc, 84, subsequent_indent="    ")),
+                                  sheets=sheets)
+
+
 def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] | None = None,
             exclude: Sequence[str] = (), language: str = "en", next_button: Button | None = None,
             kind: str | None = None) -> str:
@@ -341,7 +374,7 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
     sheets = f", exclude={json.dumps(list(exclude), ensure_ascii=False)}" if exclude else ""
     second = next_script(next_button, sheets, language) if next_button is not None else ""
     return MAIN_TEMPLATE.format(doc=doc, script_doc=script_doc, action=ACTION, sheet=button.sheet, button=button.target,
-                                next_script=second,
+                                next_script=second, import_script=import_script(sheets, language),
                                 version=__version__, count=len(files), digest=digest, short=digest[:12],
                                 begin=MARK_BEGIN, payload=wrapped, end=MARK_END, sheets=sheets)
 

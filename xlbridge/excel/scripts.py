@@ -1,5 +1,5 @@
-"""The scripts a scorer clicks in Excel: "Recalculate season", and "New evening" /
-"New tournament" (:func:`add_next_sheet`).
+"""The scripts a scorer clicks in Excel: "Recalculate season", "New evening" /
+"New tournament" (:func:`add_next_sheet`) and "Import results" (:func:`import_results_file`).
 
 :func:`recalculate` runs the one recalculation of :mod:`xlbridge.workbooks.recalc` on
 a live ``xlwings.Book`` through :class:`~xlbridge.excel.book.XlwingsBook`.
@@ -17,6 +17,7 @@ import contextlib
 import datetime as dt
 import gc
 import sys
+from pathlib import Path
 
 import xlwings as xw
 
@@ -24,7 +25,7 @@ from xlbridge.excel.book import XlwingsBook
 from xlbridge.language import speaking
 from xlbridge.workbooks.messages import ACTION, clear_marks, done_text, report_problems
 from xlbridge.workbooks.nextsheet import add_next, added_text, nothing_added
-from xlbridge.workbooks.plan import BookInputError
+from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at
 from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
 from xlbridge.workbooks.localised import language_of, localised
 
@@ -90,6 +91,73 @@ def add_next_sheet(book, day: dt.date | None = None, name: str | None = None, ne
             if found.report is None:  # (report_problems told the recalculation's outcome already)
                 adapter.alert(added_text(found))
     adapter.flush()
+
+
+#: Where xlwings Lite keeps the files the scorer imports with its Files menu ("Files that you import are
+#: available in Python under /data", lite.xlwings.org; docs/import.md, "The Excel path").
+LITE_FILES = Path("/data")
+#: A scoring program's results file: PBN or USEBIO.
+RESULTS_SUFFIXES = (".pbn", ".xml")
+
+
+def import_results_file(book, file: str = "", sheet: str = "", section: str = "", folder: Path = LITE_FILES) -> None:
+    """Import results: type the scoring program's file the scorer imported into xlwings Lite (its Files
+    menu, under ``folder``) into this workbook by its kind, then recalculate it, as ``xlbridge import``
+    does (:func:`xlbridge.workbooks.importing.import_and_recalculate`).  ``file``: its name (empty: the only
+    PBN or USEBIO file there); ``sheet``, ``section``: as ``--sheet`` and ``--section``.  A problem of the
+    file, the sheet or the recalculation is shown and listed on the Messages sheet, and nothing of the
+    import is written."""
+    from xlbridge.results import read_results
+    from xlbridge.results.problems import MAX_BYTES, ResultsFileError
+    from xlbridge.workbooks.importing import import_and_recalculate
+
+    adapter = XlwingsBook(book)
+    language = language_of(adapter)
+    with speaking(language):
+        local = localised(adapter, language)
+        clear_marks(local)
+        name = file
+        try:
+            name, data = _results_file(folder, file, MAX_BYTES)
+            imported, report = import_and_recalculate(adapter, read_results(data), sheet=sheet or None,
+                                                      ranking=section or None, language=language)
+        except BookInputError as error:
+            problems = error.problems
+        except ResultsFileError as error:
+            problems = [LocatedProblem(name, None, p) for p in error.problems]
+        else:
+            report_problems(local, [], done=imported.message(name), clear_old=False,
+                            warnings=[*imported.warnings, *report.warnings])
+            adapter.flush()
+            return
+    fresh = XlwingsBook(book)  # (the import's cells wait in ``adapter``, never sent)
+    with speaking(language):
+        local = localised(fresh, language)
+        clear_marks(local)
+        report_problems(local, problems, clear_old=False)
+    fresh.flush()
+
+
+def _results_file(folder: Path, file: str, limit: int) -> tuple[str, bytes]:
+    """The name and bytes of the results file under ``folder`` (``file``: its name; empty: the only one)."""
+    files = sorted(p.name for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    there = [name for name in files if name.lower().endswith(RESULTS_SUFFIXES)]
+    if file:
+        if file not in files:  # (a name only: never a path out of the folder)
+            raise BookInputError([at("workbook", None, "import.file-unknown", "{file!r} is not among the files "
+                                     "imported into xlwings Lite (its Files menu; there: {files})", file=file,
+                                     files=", ".join(there) or "-")])
+        there = [file]
+    if not there:
+        raise BookInputError([at("workbook", None, "import.no-file", "no results file: import the scoring "
+                                 "program's PBN or USEBIO file into xlwings Lite first (its Files menu, Import), "
+                                 "then run Import results")])
+    if len(there) > 1:
+        raise BookInputError([at("workbook", None, "import.file-choose", "xlwings Lite holds {count} results "
+                                 "files ({files}): type the one to import in file", count=len(there),
+                                 files=", ".join(there))])
+    with open(folder / there[0], "rb") as handle:
+        return there[0], handle.read(limit + 1)  # (a larger file is refused by its size, unread beyond)
 
 
 @xw.script(name=ACTION)
