@@ -12,6 +12,7 @@ from openpyxl import load_workbook
 
 from tests.results.bmfile import BOARDS, PAIRS, in_matchpoints, night
 from tests.results.pbn_writer import write_pbn
+from tests.results.usebio_writer import write_usebio
 from xlbridge.cli import main
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
 from xlbridge.results.model import name_key
@@ -56,7 +57,9 @@ def test_a_night_typed_as_board_scores_on_the_regolamento_scale(tmp_path, capsys
     code, out, err = run(capsys, "import", book, results, "--no-backup")
     assert code == 0, err
     assert out.strip() == f"{book}: 8 coppie di {results} scritte in T15: 15 board, TOP 6; ricalcolato."
-    ws = load_workbook(book)["T15"]
+    wb = load_workbook(book)
+    assert wb.active.title == "T15"  # opens where New tournament left it (the Corrections sheet added before it)
+    ws = wb["T15"]
     rows = {ws.cell(r, 1).value: r for r in range(9, 26) if ws.cell(r, 1).value}
     assert ws["B4"].value == 6  # TOP: four tables, 2 x (4 - 1)
     assert rows["OSP1"] == 20  # the guest, in the first free row below the listed base pairs
@@ -190,3 +193,42 @@ def test_a_listed_sheet_that_is_no_tournament_sheet_is_the_readers_problem(tmp_p
         "xlbridge: errore: T15, A1: non è un foglio torneo di BridgeMania (A1 dovrebbe iniziare con 'Torneo "
         "BridgeMania'; copiare 'Torneo vuoto' per un nuovo torneo)")
     assert book.read_bytes() == before
+
+
+def values(book: Path) -> dict[str, list[tuple]]:
+    """Every sheet's values but the Messages sheet's (which names the file imported) and the minute of each
+    Corrections line (when it was recalculated)."""
+    wb = load_workbook(book)
+    return {ws.title: [row[1:] if ws.title == "Correzioni" else row for row in ws.iter_rows(values_only=True)]
+            for ws in wb.worksheets if ws.title != "Messaggi"}
+
+
+def test_the_night_from_usebio_and_typed_by_hand_give_the_same_season(tmp_path, capsys):
+    """Issue 27: the same night exported as USEBIO (EBUScore's layout: no rounds, trick scores) types the same
+    board scores as the PBN file, and the season recalculated after the import equals the season with the
+    same TOP, guest and board scores typed by hand."""
+    seasons = {}
+    for name, data in (("pbn", write_pbn(night())), ("usebio", write_usebio(night()))):
+        (tmp_path / name).mkdir()
+        book = season_with_t15(tmp_path / name, capsys)
+        results = tmp_path / name / f"t15.{'pbn' if name == 'pbn' else 'xml'}"
+        results.write_bytes(data)
+        code, out, err = run(capsys, "import", book, results, "--no-backup")
+        assert code == 0, err
+        seasons[name] = book
+    (tmp_path / "hand").mkdir()
+    hand = season_with_t15(tmp_path / "hand", capsys)
+    imported = load_workbook(seasons["pbn"])["T15"]
+    wb = load_workbook(hand)
+    ws = wb["T15"]
+    assert ws["B4"].value is None and ws.cell(20, 1).value is None
+    ws["B4"] = imported["B4"].value  # TOP
+    for r in range(9, 25):
+        for c in [1, *range(FIRST_BOARD_COL, FIRST_BOARD_COL + BOARDS)]:
+            if ws.cell(r, c).value is None:
+                ws.cell(r, c).value = imported.cell(r, c).value
+    wb.save(hand)
+    assert run(capsys, "recalc", hand, "--no-backup")[0] == 0
+    got = values(seasons["pbn"])
+    assert got == values(seasons["usebio"]) == values(hand)
+    assert any(isinstance(v, int) for v in got["T15"][9][FIRST_BOARD_COL - 1:FIRST_BOARD_COL - 1 + BOARDS])

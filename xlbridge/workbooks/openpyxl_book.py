@@ -212,7 +212,10 @@ class OpenpyxlBook(_ReadOnce):
     def add_sheet(self, name: str, after: str | None = None) -> None:
         self._grids.pop(name, None)
         names = self.wb.sheetnames
+        shown = self.wb.active  # (openpyxl keeps the shown sheet by its index, Excel the sheet itself)
         self.wb.create_sheet(name, names.index(after) + 1 if after in names else None)
+        if shown is not None:
+            self.wb.active = shown
 
     def activate(self, sheet: str, cell: str = "A1") -> None:
         """Open the workbook at ``sheet`` with ``cell`` selected (the only sheet selected)."""
