@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
+from tests.results.usebio_writer import write_usebio
 from xlbridge.cli import main
 from xlbridge.results import read_results
 from xlbridge.rules import awards
@@ -137,3 +138,49 @@ def test_a_damaged_results_file_is_refused_before_the_workbook_is_touched(tmp_pa
     assert book.read_bytes() == before
     code, out, err = run(capsys, "import", book, tmp_path / "missing.pbn")
     assert code == 2 and len(err.splitlines()) == 1 and "missing.pbn" in err
+
+
+def values(book: Path) -> dict[str, list[tuple]]:
+    """Every sheet's values but the Messages sheet's (which names the file imported)."""
+    wb = load_workbook(book)
+    return {ws.title: list(ws.iter_rows(values_only=True)) for ws in wb.worksheets
+            if ws.title not in ("Mesajlar", "Meddelanden")}
+
+
+def typed_by_hand(book: Path, sheet: str, imported: Path) -> None:
+    """The ranking the import typed, typed again as the scorer types it: Boards, then each pair's number,
+    players and score, best first, into the template's yellow cells."""
+    source = load_workbook(imported)[sheet]
+    wb = load_workbook(book)
+    ws = wb[sheet]
+    ws["B4"] = source["B4"].value
+    row = 9
+    while source.cell(row, 1).value is not None:
+        for col in (1, 2, 3):
+            ws.cell(row, col).value = source.cell(row, col).value
+        row += 1
+    wb.save(book)
+
+
+@pytest.mark.parametrize("template, args", [("templates/tbf-club.xlsx", ()),
+                                            ("templates/se-masterpoints.xlsx", ("--sheet", "Brons par"))],
+                         ids=["tbf", "sweden"])
+def test_the_import_equals_the_same_ranking_typed_by_hand_and_from_usebio(tmp_path, capsys, template, args):
+    """Issue 27: the recalculation after an import equals the same results typed by hand -- and the same
+    session exported as USEBIO (EBUScore's layout: places, totals, percentages) gives the same workbook."""
+    (tmp_path / "pbn").mkdir(), (tmp_path / "usebio").mkdir(), (tmp_path / "hand").mkdir()
+    book = copy(tmp_path / "pbn", template)
+    assert run(capsys, "import", book, MAGIC, *args, "--no-backup")[0] == 0
+    sheet = args[1] if args else "Turnuva"
+    usebio = tmp_path / "session.xml"
+    usebio.write_bytes(write_usebio(read_results(MAGIC.read_bytes())))
+    from_usebio = copy(tmp_path / "usebio", template)
+    code, out, err = run(capsys, "import", from_usebio, usebio, *args, "--no-backup")
+    assert code == 0, err
+    assert "44" in out and len(err.splitlines()) == 1  # the one warning: the tie the file broke
+    hand = copy(tmp_path / "hand", template)
+    typed_by_hand(hand, sheet, book)
+    assert run(capsys, "recalc", hand, "--no-backup")[0] == 0
+    got = values(book)
+    assert [row[:6] for row in got[sheet][8:8 + 44]] != [row[:6] for row in values(copy(tmp_path, template))[sheet][8:8 + 44]]
+    assert got == values(from_usebio) == values(hand)

@@ -1,5 +1,6 @@
 """A small USEBIO 1.2 writer (test equipment): a Result written in the EBU specimen's layout,
-EVENT > SESSION > SECTION (SECTION_ID) > PARTICIPANTS / BOARD, as EBUScore exports a club evening.
+EVENT > SESSION > SECTION (SECTION_ID) > PARTICIPANTS / BOARD, as EBUScore exports a club evening
+(a pair's place, ``3=`` when tied, total score, percentage and boards where the Result has them).
 
 USEBIO says nothing of rounds: what the file can say of a Heeg evening is each board's lines.
 """
@@ -35,9 +36,14 @@ def write_usebio(result: Result, program: str = "EBUScore Pairs") -> bytes:
             pair = SubElement(participants, "PAIR")
             _text(pair, "PAIR_NUMBER", p.id)
             _text(pair, "DIRECTION", p.direction)
-            _text(pair, "PLACE", p.place)
+            _text(pair, "PLACE", f"{p.place}{'=' if p.tied else ''}" if p.place is not None else None)
+            _text(pair, "TOTAL_SCORE", p.total)
+            _text(pair, "PERCENTAGE", p.percentage)
+            _text(pair, "BOARDS_PLAYED", p.boards)
             for player in p.players:
-                _text(SubElement(pair, "PLAYER"), "PLAYER_NAME", player.name)
+                person = SubElement(pair, "PLAYER")
+                _text(person, "PLAYER_NAME", player.name)
+                _text(person, "NATIONAL_ID_NUMBER", player.number)
         for board, lines in result.boards().items():
             mine = [line for line in lines if line.section == name]
             if not mine:
