@@ -1015,6 +1015,25 @@ scenario("E-IMPORT-BM-NO-TOURNAMENT")(lambda ctx: import_file(ctx, "bm-blank", b
 scenario("E-IMPORT-BM-SECTION")(lambda ctx: import_file(ctx, "bm", bm_night(ctx), "--section", "NS"))
 
 
+def lite_file(ctx: Ctx, files: tuple[str, ...], asked: str = "") -> list[str]:
+    """The Import results script in Excel looks for its file among ``files`` imported into xlwings Lite (a
+    folder standing for /data): the problems it shows on the Messages sheet (xlbridge.excel.scripts)."""
+    from xlbridge.excel.scripts import _results_file
+
+    folder = ctx.folder / "data"
+    folder.mkdir()
+    for name in files:
+        (folder / name).write_bytes(b"")
+    with pytest.raises(BookInputError) as caught:
+        _results_file(folder, asked, 100)
+    return [str(p) for p in caught.value.problems]
+
+
+scenario("E-IMPORT-LITE-NO-FILE")(lambda ctx: lite_file(ctx, ("notes.txt",)))
+scenario("E-IMPORT-LITE-CHOOSE")(lambda ctx: lite_file(ctx, ("monday.pbn", "tuesday.xml")))
+scenario("E-IMPORT-LITE-UNKNOWN")(lambda ctx: lite_file(ctx, ("monday.pbn",), "tuesday.pbn"))
+
+
 def heeg_evening(ctx: Ctx, change: Callable[[Any], Any] = lambda result: result) -> Path:
     """The demo's last evening as a scoring program exports it (tests/results/heegfile.py), ``change``d, as PBN."""
     from tests.results.heegfile import evening, roster

@@ -13,7 +13,9 @@ Requests (``op``):
 - ``function`` with ``body``: ``await custom_functions_call(body, main)``;
 - ``script`` with ``name`` and ``payload``: the script run on
   ``xw.Book(json=payload)`` through ``custom_scripts_call``; the reply carries
-  ``book.json()["actions"]``;
+  ``book.json()["actions"]``; ``files`` (path -> base64) are placed first and removed
+  after, as the scorer puts a file into xlwings Lite's Files (``/data``; in CPython
+  a temporary folder stands for it);
 - ``pin`` with ``target`` (``"package.module.function"``) and ``value``: replace that
   function by one returning ``value`` (e.g. the clock of the Corrections sheet);
   ``unpin`` with ``target`` puts it back;
@@ -126,8 +128,18 @@ async def _script(request: dict) -> dict:
 
     main = _main()
     book = xw.Book(json=request["payload"])
-    placed = [Path(path) for path in request.get("files") or {}]
-    for path, data in zip(placed, (request.get("files") or {}).values()):
+    files = request.get("files") or {}
+    scripts = importlib.import_module("xlbridge.excel.scripts") if files else None  # (the workbook's own copy)
+    folder = None
+    if files and sys.platform != "emscripten":  # CPython: /data is the machine's; the files go to a folder of ours
+        import tempfile
+
+        folder = tempfile.TemporaryDirectory(prefix="xlbridge-lite-data-")
+        kept, scripts.LITE_FILES = scripts.LITE_FILES, Path(folder.name)
+        placed = [Path(folder.name, Path(path).relative_to(kept)) for path in files]
+    else:
+        placed = [Path(path) for path in files]
+    for path, data in zip(placed, files.values()):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(data))
     try:
@@ -138,6 +150,9 @@ async def _script(request: dict) -> dict:
     finally:
         for path in placed:
             path.unlink()
+        if folder is not None:
+            scripts.LITE_FILES = kept
+            folder.cleanup()
     return {"actions": book.json()["actions"], "call_ms": call_ms}
 
 

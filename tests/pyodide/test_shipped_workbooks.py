@@ -257,6 +257,21 @@ def _headless(pw: PyodideWorkbook, edit=None):
         return wb, error
 
 
+def _within_an_ulp(got: dict, want: dict) -> dict:
+    """``want`` with each float that is ``got``'s float but for its last bits taken as ``got``'s (where the
+    file holds a computed number as openpyxl wrote it, 16 digits, the Excel path may send its nearest float
+    again and the headless path leave it: the same number in Excel, which keeps 15 digits)."""
+    import math
+
+    def one(a, b):
+        close = isinstance(a[0], float) and isinstance(b[0], float) and math.isclose(a[0], b[0], rel_tol=1e-14)
+        return (a[0], b[1]) if close else b
+
+    return {sheet: [[one(a, b) for a, b in zip(got.get(sheet, [])[r], line)] + line[len(got.get(sheet, [])[r]):]
+                    if r < len(got.get(sheet, [])) else line for r, line in enumerate(rows)]
+            for sheet, rows in want.items()}
+
+
 def _differences(got: dict, want: dict, limit: int = 25) -> str:
     lines = []
     for sheet in sorted(set(got) | set(want)):
@@ -479,3 +494,124 @@ def test_new_sheet_script_matches_add_next_headless(target):
     assert snapshot(excel) == snapshot(headless), _differences(snapshot(excel), snapshot(headless))
     assert excel.active.title == Localised.local_name(found.sheet, found.language)
     assert len(alerts) == 1 and Localised.local_name(found.sheet, found.language) in alerts[0]
+
+
+# ------------------------------------------------------------------ (g) Import results
+
+def _import_case(book, pw_data: bytes) -> tuple[Callable | None, str, bytes, list[str]] | None:
+    """What the scorer has before importing (an edit of the workbook), the file's name and bytes as
+    xlwings Lite's Files menu puts it under /data, and the form's fields (file, sheet, section); None:
+    no case for this workbook (a season template has no pairs; an event demo has its results typed)."""
+    from pathlib import Path
+
+    from tests.results import bmfile, heegfile
+    from tests.results.pbn_writer import write_pbn
+    from xlbridge.workbooks.heeg.declaration import evening_table
+
+    magic = (Path(__file__).resolve().parents[1] / "results" / "data" / "magic-contest-session.pbn").read_bytes()
+    if book.kind == "heeg" and not book.blank:
+        table = evening_table(6, ())
+        columns = [*range(table.col("r1"), table.col("r1") + 6), table.col("mp")]
+
+        def clear_last_evening(wb):
+            ws = wb[f"Avond {heegfile.DAY.isoformat()}"]
+            for row in range(2, ws.max_row + 1):
+                for col in columns:
+                    ws.cell(row, col).value = None
+
+        roster = heegfile.roster(io.BytesIO(pw_data))
+        return clear_last_evening, "avond.pbn", write_pbn(heegfile.evening(roster)), []
+    if book.kind == "bridgemania" and not book.blank:
+        def next_tournament(wb):
+            from xlbridge.workbooks.nextsheet import add_next
+
+            add_next(OpenpyxlBook(wb))
+            for r in range(9, 25):
+                if wb["T15"].cell(r, 1).value in ("BE", "MV", "RU", "SZ"):  # the base pairs that did not play
+                    wb["T15"].cell(r, 2).value = "lista di attesa"
+
+        return next_tournament, "serata.pbn", write_pbn(bmfile.night()), []
+    if book.kind == "tbf-club" and book.blank:
+        return None, "magic.pbn", magic, []
+    if book.kind == "se-masterpoints" and book.blank:
+        return None, "magic.pbn", magic, ["", "Brons par", ""]
+    return None
+
+
+def _import_headless(pw: PyodideWorkbook, edit, data: bytes, fields: list[str], monkeypatch):
+    """The workbook ``xlbridge import`` makes of the same (the clock pinned as in Pyodide)."""
+    from xlbridge.results import read_results
+    from xlbridge.workbooks.importing import import_and_recalculate
+
+    monkeypatch.setattr(recalc, "now_stamp", lambda: STAMP)
+    wb = fresh(pw)
+    if edit:
+        edit(wb)
+    file, sheet, section = (fields or ["", "", ""])
+    imported, _report = import_and_recalculate(OpenpyxlBook(wb), read_results(data), sheet=sheet or None,
+                                               ranking=section or None)
+    return wb, imported
+
+
+def test_import_script_matches_the_headless_import(target, monkeypatch):
+    """The workbook's own Import results script in Pyodide, the file placed under /data as xlwings
+    Lite's Files menu places it: its actions, applied as Excel would, give the workbook ``xlbridge
+    import`` gives, cell for cell, and say so in the workbook's language; without a file it says what
+    to do and writes nothing but the message."""
+    book, pw = target
+    require_main(pw)
+    names = [s.get("function_name") for s in pw.meta().get("scripts") or []]
+    assert "import_results" in names, f"{pw.label}: scripts {names}"
+    case = _import_case(book, pw.data)
+    if case is None:
+        return
+    edit, name, data, fields = case
+    sent = fresh(pw)
+    if edit:
+        edit(sent)
+    pw.pin(CLOCK, STAMP)
+    try:
+        actions = pw.run_script("import_results", sent, book_name=pw.path.name, args=fields,
+                                files={f"/data/{name}": data})
+    except PythonError as error:
+        pytest.fail(f"{error}{startup_problem(pw)}", pytrace=False)
+    excel = fresh(pw)
+    if edit:
+        edit(excel)
+    alerts = apply_actions(excel, actions)
+    headless, imported = _import_headless(pw, edit, data, fields, monkeypatch)
+    # the Messages sheet says what the command line prints: the rest is cell for cell the same
+    language = KINDS[book.kind].language
+    messages = Localised.local_name("Messages", language)
+    got, want = snapshot(excel), snapshot(headless)
+    want = _within_an_ulp(got, want)
+    said = [line[0][0] for line in got.pop(messages)]
+    want.pop(messages)
+    assert got == want, f"{pw.label}: the import script's result differs from xlbridge import:\n" \
+                        + _differences(got, want)
+    with speaking(language):
+        done = imported.message(name)
+        warnings = [str(w) for w in imported.warnings]
+    assert alerts and alerts[0].startswith(done), (alerts, done)
+    if warnings:  # the Messages sheet lists them under what was done
+        assert said[0].startswith(done) and [w for w in warnings if not any(w in line for line in said)] == [], \
+            (said, warnings)
+    else:  # nothing to list: the sheet stays as it was
+        assert said == [line[0][0] for line in snapshot(fresh(pw))[messages]], said
+
+    # no file imported into xlwings Lite: the scorer is told what to do, nothing of the workbook changes
+    empty = fresh(pw)
+    if edit:
+        edit(empty)
+    before = snapshot(empty)
+    alerts = apply_actions(empty, pw.run_script("import_results", empty, book_name=pw.path.name, args=fields))
+    with speaking(KINDS[book.kind].language):
+        no_file = _("no results file: import the scoring program's PBN or USEBIO file into xlwings Lite first "
+                    "(its Files menu, Import), then run Import results")
+    assert len(alerts) == 1 and no_file in alerts[0], alerts
+    after = snapshot(empty)
+    assert any(no_file in line[0][0] for line in after[messages] if line[0][0]), after[messages]
+    for sheet, rows in before.items():
+        if sheet == messages:
+            continue
+        assert [[v for v, _ in line] for line in after[sheet]] == [[v for v, _ in line] for line in rows], sheet

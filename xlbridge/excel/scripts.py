@@ -100,9 +100,9 @@ LITE_FILES = Path("/data")
 RESULTS_SUFFIXES = (".pbn", ".xml")
 
 
-def import_results_file(book, file: str = "", sheet: str = "", section: str = "", folder: Path = LITE_FILES) -> None:
+def import_results_file(book, file: str = "", sheet: str = "", section: str = "") -> None:
     """Import results: type the scoring program's file the scorer imported into xlwings Lite (its Files
-    menu, under ``folder``) into this workbook by its kind, then recalculate it, as ``xlbridge import``
+    menu, under :data:`LITE_FILES`) into this workbook by its kind, then recalculate it, as ``xlbridge import``
     does (:func:`xlbridge.workbooks.importing.import_and_recalculate`).  ``file``: its name (empty: the only
     PBN or USEBIO file there); ``sheet``, ``section``: as ``--sheet`` and ``--section``.  A problem of the
     file, the sheet or the recalculation is shown and listed on the Messages sheet, and nothing of the
@@ -118,7 +118,7 @@ def import_results_file(book, file: str = "", sheet: str = "", section: str = ""
         clear_marks(local)
         name = file
         try:
-            name, data = _results_file(folder, file, MAX_BYTES)
+            name, data = _results_file(LITE_FILES, file, MAX_BYTES)
             imported, report = import_and_recalculate(adapter, read_results(data), sheet=sheet or None,
                                                       ranking=section or None, language=language)
         except BookInputError as error:

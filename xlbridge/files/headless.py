@@ -349,7 +349,7 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
                 budget: Budget = BUDGET):
     """``xlbridge import PATH RESULTS``: type one ranking of a scoring program's file (``results``:
     its bytes, read by :func:`xlbridge.results.read_results` before the workbook is touched) into an
-    event sheet or a BridgeMania tournament (:func:`xlbridge.workbooks.importing.import_results`) and
+    event sheet, a BridgeMania tournament or a Heeg evening (:func:`xlbridge.workbooks.importing.import_results`) and
     recalculate, with every safety of :func:`recalc_path`; nothing is written on a problem of the
     file, the sheet or the recalculation.  Returns what the kind typed and the recalculation's
     :class:`~xlbridge.workbooks.recalc.Report`."""
