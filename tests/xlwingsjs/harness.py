@@ -403,9 +403,14 @@ class Lite:
             raise HarnessError(f"{self.workbook.origin}: main.py has no script {name!r}")
         return meta
 
-    def run(self, name: str, payload: dict[str, Any], args: list[Any]) -> list[dict[str, Any]]:
+    def run(self, name: str, payload: dict[str, Any], args: list[Any],
+            files: dict[str, bytes] | None = None) -> list[dict[str, Any]]:
+        """The script's actions (``files``: path -> bytes placed as xlwings Lite's Files menu places them)."""
+        import base64
+
         self.workbook.pin(CLOCK, STAMP)
-        reply = self.workbook.runtime.request("script", name=name, payload=payload, args=args)
+        placed = {path: base64.b64encode(data).decode("ascii") for path, data in (files or {}).items()}
+        reply = self.workbook.runtime.request("script", name=name, payload=payload, args=args, files=placed)
         if "error" in reply:
             raise PythonError(f"{self.workbook.origin}: script {name}", reply["error"], reply.get("stdout", ""))
         return reply["actions"]
@@ -448,13 +453,15 @@ class Click:
                 f"alerts shown: {self.alerts}")
 
 
-def click(js: ExcelJS, main: Lite, script: str, state: dict[str, Any], args: list[Any] | None = None) -> Click:
+def click(js: ExcelJS, main: Lite, script: str, state: dict[str, Any], args: list[Any] | None = None,
+          files: dict[str, bytes] | None = None) -> Click:
     """One click of ``script`` on ``state``: the payload by the release's getBookData, the script
-    by the workbook's own main.py, its actions by the release's runActions."""
+    by the workbook's own main.py (``files`` placed under xlwings Lite's /data), its actions by the
+    release's runActions."""
     meta = main.script_meta(script)
     js.ask("load", book=state)
     payload = js.ask("payload", include=meta.get("include") or "", exclude=meta.get("exclude") or "")["payload"]
-    actions = main.run(script, payload, args or [])
+    actions = main.run(script, payload, args or [], files)
     result = js.ask("apply", actions=actions)
     return Click(js.version, actions, result["applied"], result["failed"],
                  [a["prompt"] for a in result["alerts"]], js.ask("state")["book"])

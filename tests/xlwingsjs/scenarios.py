@@ -18,6 +18,7 @@ import datetime as dt
 import functools
 import io
 import tempfile
+from unittest import mock
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,13 +28,13 @@ from openpyxl import load_workbook
 
 from tests.xlwingsjs.harness import STAMP, View, state_of, view
 from xlbridge.excel.shipped import SHIPPED
-from xlbridge.files.headless import next_sheet_path, recalc_path
+from xlbridge.files.headless import import_path, next_sheet_path, recalc_path
 from xlbridge.workbooks.nextsheet import add_next
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.plan import BookInputError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-RECALC, NEW_EVENING, NEW_TOURNAMENT = "recalculate_season", "new_evening", "new_tournament"
+RECALC, NEW_EVENING, NEW_TOURNAMENT, IMPORT = "recalculate_season", "new_evening", "new_tournament", "import_results"
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Scenario:
     args: tuple[str, ...] = ()  # the script's form: a date as ISO text, as App Mode sends it
     after: str | None = None  # a second click: the scenario whose result this click starts from
     problem: bool = False  # the workbook has a problem: the Excel path writes only Messages and the marks
+    files: tuple[tuple[str, bytes], ...] = ()  # Import results: the files placed under xlwings Lite's /data
 
     @property
     def name(self) -> str:
@@ -109,6 +111,51 @@ def _without_last_evening(wb: Any) -> None:
     wb.remove(wb["Avond 2026-01-15"])
 
 
+def _heeg_evening_cleared(wb: Any) -> None:
+    """The Heeg demo with the MP of its last evening cleared (the inv codes kept), as before an import."""
+    from tests.results.heegfile import DAY
+    from xlbridge.workbooks.heeg.declaration import evening_table
+
+    table = evening_table(6, ())
+    ws = wb[f"Avond {DAY.isoformat()}"]
+    for row in range(2, ws.max_row + 1):
+        for col in [*range(table.col("r1"), table.col("r1") + 6), table.col("mp")]:
+            ws.cell(row, col).value = None
+
+
+def _bm_next_tournament(wb: Any) -> None:
+    """The BridgeMania demo after New tournament (T15), the base pairs that did not play with their status."""
+    add_next(OpenpyxlBook(wb))
+    for r in range(9, 25):
+        if wb["T15"].cell(r, 1).value in ("BE", "MV", "RU", "SZ"):
+            wb["T15"].cell(r, 2).value = "lista di attesa"
+
+
+def _import_scenarios() -> list[Scenario]:
+    """Import results on each kind: a file of the scoring program under /data (PBN or USEBIO), the form's fields."""
+    from tests.results import bmfile, heegfile
+    from tests.results.pbn_writer import write_pbn
+    from tests.results.usebio_writer import write_usebio
+
+    magic = (ROOT / "tests/results/data/magic-contest-session.pbn").read_bytes()
+    heeg = "workbooks/heeg-demo.xlsx"
+    evening = heegfile.evening(heegfile.roster(ROOT / heeg))
+    return [
+        Scenario("templates/tbf-club: Import results (PBN)", "templates/tbf-club.xlsx", IMPORT,
+                 files=(("/data/magic.pbn", magic),)),
+        Scenario("templates/se-masterpoints: Import results (PBN, a sheet named)", "templates/se-masterpoints.xlsx",
+                 IMPORT, args=("", "Brons par", ""), files=(("/data/magic.pbn", magic),)),
+        Scenario("workbooks/heeg-demo: Import results (PBN by round)", heeg, IMPORT, _heeg_evening_cleared,
+                 files=(("/data/avond.pbn", write_pbn(evening)),)),
+        Scenario("workbooks/bridgemania-demo: Import results (USEBIO)", "workbooks/bridgemania-demo.xlsx", IMPORT,
+                 _bm_next_tournament, files=(("/data/serata.xml", write_usebio(bmfile.night())),)),
+        # a file the sheet cannot take (Ruter's IMPs): nothing imported, the Messages sheet says why
+        Scenario("templates/tbf-club: Import results, a file refused", "templates/tbf-club.xlsx", IMPORT,
+                 files=(("/data/ruter.pbn", (ROOT / "tests/results/data/ruter-club-evening.pbn").read_bytes()),),
+                 problem=True),
+    ]
+
+
 def _scenarios() -> list[Scenario]:
     found = []
     for _kind, _blank, rel in SHIPPED:
@@ -132,6 +179,7 @@ def _scenarios() -> list[Scenario]:
         Scenario("templates/bridgemania-season: New tournament", bm_t, NEW_TOURNAMENT, _bm_pairs),
         Scenario("templates/bridgemania-season: New tournament 2026-09-18", bm_t, NEW_TOURNAMENT, _bm_pairs,
                  ("2026-09-18",)),
+        *_import_scenarios(),
     ]
     return found
 
@@ -201,6 +249,12 @@ def expected(scenario_id: str) -> Expected:
         try:
             if scenario.script == RECALC:
                 recalc_path(path, backup=False, when=STAMP)
+            elif scenario.script == IMPORT:
+                file, sheet, section = list(scenario.args) or ["", "", ""]
+                placed = f"/data/{file}" if file else scenario.files[0][0]
+                with mock.patch("xlbridge.workbooks.recalc.now_stamp", lambda: STAMP):  # (the clock, as pinned)
+                    imported = import_path(path, dict(scenario.files)[placed], sheet=sheet or None,
+                                           ranking=section or None, backup=False)
             else:
                 next_sheet_path(path, day=dt.date.fromisoformat(scenario.args[0]) if scenario.args else None,
                                 backup=False)
@@ -216,8 +270,31 @@ def expected(scenario_id: str) -> Expected:
     wb = load_workbook(io.BytesIO(result))
     if problems is not None and scenario.script == RECALC:
         shown_as_in_excel(wb)
+    elif scenario.script == IMPORT:  # the Messages sheet says what the command line prints
+        said_as_in_excel(wb, problems.problems if problems is not None else imported, Path(placed).name)
     before = expected(scenario.after).after if scenario.after else view(initial_state(scenario_id))
     return Expected(before, view(state_of(wb, scenario.name)), result)
+
+
+def said_as_in_excel(wb: Any, outcome: Any, name: str) -> None:
+    """What Import results writes on the Messages sheet, by the same xlbridge code on the openpyxl
+    adapter (xlbridge.excel.scripts.import_results_file): the import's problems with their marks,
+    or (``outcome``: what import_path returned) its done message and warnings."""
+    from xlbridge.language import speaking
+    from xlbridge.workbooks.messages import clear_marks, report_problems
+    from xlbridge.workbooks.localised import language_of, localised
+
+    book = OpenpyxlBook(wb)
+    language = language_of(book)
+    with speaking(language):
+        local = localised(book, language)
+        clear_marks(local)
+        if isinstance(outcome, list):
+            report_problems(local, outcome, clear_old=False)
+        else:
+            imported, report = outcome
+            report_problems(local, [], done=imported.message(name), clear_old=False,
+                            warnings=[*imported.warnings, *report.warnings])
 
 
 def shown_as_in_excel(wb: Any) -> None:

@@ -3,7 +3,8 @@
 For every xlwings-server release in ``runtime.VERSIONS`` and every scenario of
 ``scenarios.SCENARIOS`` (each shipped workbook and template recalculated, clicked a second
 time, corrected late; a workbook with a problem; New evening and New tournament with and
-without a date): the workbook's own ``main.py`` runs the script on the payload that release's
+without a date; Import results on each kind, and a file refused): the workbook's own
+``main.py`` runs the script on the payload that release's
 ``getBookData`` builds from the workbook, that release's ``runActions`` applies the actions on
 the Excel mock (tests/xlwingsjs/harness.py), and then
 
@@ -46,7 +47,8 @@ def run(version: str, scenario: Scenario, headless) -> Click:
         else:
             # one book name per release (each release's clicks apart in the summary and the payloads)
             start = dict(headless(scenario.id).initial, name=f"{Path(scenario.rel).stem} ({version}).xlsx")
-        _CLICKS[key] = click(excel_js(version), _lite(scenario.rel), scenario.script, start, list(scenario.args))
+        _CLICKS[key] = click(excel_js(version), _lite(scenario.rel), scenario.script, start, list(scenario.args),
+                             dict(scenario.files))
     return _CLICKS[key]
 
 
