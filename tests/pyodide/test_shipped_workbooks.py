@@ -506,31 +506,13 @@ def _import_case(book, pw_data: bytes) -> tuple[Callable | None, str, bytes, lis
 
     from tests.results import bmfile, heegfile
     from tests.results.pbn_writer import write_pbn
-    from xlbridge.workbooks.heeg.declaration import evening_table
 
     magic = (Path(__file__).resolve().parents[1] / "results" / "data" / "magic-contest-session.pbn").read_bytes()
     if book.kind == "heeg" and not book.blank:
-        table = evening_table(6, ())
-        columns = [*range(table.col("r1"), table.col("r1") + 6), table.col("mp")]
-
-        def clear_last_evening(wb):
-            ws = wb[f"Avond {heegfile.DAY.isoformat()}"]
-            for row in range(2, ws.max_row + 1):
-                for col in columns:
-                    ws.cell(row, col).value = None
-
         roster = heegfile.roster(io.BytesIO(pw_data))
-        return clear_last_evening, "avond.pbn", write_pbn(heegfile.evening(roster)), []
+        return heegfile.clear_last_evening, "avond.pbn", write_pbn(heegfile.evening(roster)), []
     if book.kind == "bridgemania" and not book.blank:
-        def next_tournament(wb):
-            from xlbridge.workbooks.nextsheet import add_next
-
-            add_next(OpenpyxlBook(wb))
-            for r in range(9, 25):
-                if wb["T15"].cell(r, 1).value in ("BE", "MV", "RU", "SZ"):  # the base pairs that did not play
-                    wb["T15"].cell(r, 2).value = "lista di attesa"
-
-        return next_tournament, "serata.pbn", write_pbn(bmfile.night()), []
+        return bmfile.next_tournament, "serata.pbn", write_pbn(bmfile.night()), []
     if book.kind == "tbf-club" and book.blank:
         return None, "magic.pbn", magic, []
     if book.kind == "se-masterpoints" and book.blank:

@@ -50,3 +50,19 @@ def in_matchpoints(result: Result) -> Result:
             ns = Fraction(mp, 2)
             lines.append(replace(line, score=None, mp_ns=ns, mp_ew=top - ns))
     return replace(result, lines=tuple(lines))
+
+
+#: The demo season's base pairs that did not play the night.
+ABSENT = ("BE", "MV", "RU", "SZ")
+
+
+def next_tournament(wb) -> None:
+    """The demo season (openpyxl) after New tournament (T15, its base pairs listed), the status of the base pairs
+    that did not play typed: the tournament as the scorer has it before importing the night."""
+    from xlbridge.workbooks.nextsheet import add_next
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+
+    add_next(OpenpyxlBook(wb))
+    for r in range(9, 25):
+        if wb["T15"].cell(r, 1).value in ABSENT:
+            wb["T15"].cell(r, 2).value = "lista di attesa"

@@ -100,3 +100,15 @@ def one_section(result: Result) -> Result:
     return replace(result, pairs=tuple(replace(p, section="A", id=moved(p.section, p.id)) for p in result.pairs),
                    lines=tuple(replace(line, section="A", ns=moved(line.section, line.ns),
                                        ew=moved(line.section, line.ew)) for line in result.lines))
+
+
+def clear_last_evening(wb) -> None:
+    """The demo season (openpyxl) with the MP of its last evening (``DAY``) cleared, the inv codes kept: the
+    evening as the scorer has it before importing the file."""
+    from xlbridge.workbooks.heeg.declaration import evening_table
+
+    table = evening_table(6, ())
+    ws = wb[f"Avond {DAY.isoformat()}"]
+    for row in range(2, ws.max_row + 1):
+        for col in [*range(table.col("r1"), table.col("r1") + 6), table.col("mp")]:
+            ws.cell(row, col).value = None

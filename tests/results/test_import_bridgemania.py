@@ -10,7 +10,7 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from tests.results.bmfile import BOARDS, PAIRS, in_matchpoints, night
+from tests.results.bmfile import ABSENT, BOARDS, PAIRS, in_matchpoints, night
 from tests.results.pbn_writer import write_pbn
 from tests.results.usebio_writer import write_usebio
 from xlbridge.cli import main
@@ -20,7 +20,6 @@ from xlbridge.results.model import name_key
 ROOT = Path(__file__).resolve().parents[2]
 #: the file's pairs -> the demo season's (base pairs by their players, OSP1 the guest "Ivo & Ines")
 OURS = {1: "NO", 2: "DG", 3: "GM", 4: "AF", 5: "LS", 6: "PR", 7: "CT", 8: "OSP1"}
-ABSENT = ("BE", "MV", "RU", "SZ")  # the base pairs that did not play
 
 
 def run(capsys, *args: object) -> tuple[int, str, str]:

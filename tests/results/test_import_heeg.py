@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from tests.results.heegfile import (DAY, LINE_A, LINE_B, SIT_OUT, by_hand, dated, evening, one_section, renamed,
-                                    roster, without_rounds)
+from tests.results.heegfile import (DAY, LINE_A, LINE_B, SIT_OUT, by_hand, clear_last_evening, dated, evening,
+                                    one_section, renamed, roster, without_rounds)
 from tests.results.pbn_writer import write_pbn
 from tests.results.usebio_writer import write_usebio
 from xlbridge.cli import main
@@ -37,10 +37,7 @@ def cleared(tmp_path: Path, name: str = "heeg.xlsx") -> Path:
     book = tmp_path / name
     shutil.copy2(ROOT / "workbooks" / "heeg-demo.xlsx", book)
     wb = load_workbook(book)
-    ws = wb[SHEET]
-    for row in range(2, ws.max_row + 1):
-        for col in [*range(R1, R1 + 6), MP]:
-            ws.cell(row, col).value = None
+    clear_last_evening(wb)
     wb.save(book)
     return book
 

@@ -111,26 +111,6 @@ def _without_last_evening(wb: Any) -> None:
     wb.remove(wb["Avond 2026-01-15"])
 
 
-def _heeg_evening_cleared(wb: Any) -> None:
-    """The Heeg demo with the MP of its last evening cleared (the inv codes kept), as before an import."""
-    from tests.results.heegfile import DAY
-    from xlbridge.workbooks.heeg.declaration import evening_table
-
-    table = evening_table(6, ())
-    ws = wb[f"Avond {DAY.isoformat()}"]
-    for row in range(2, ws.max_row + 1):
-        for col in [*range(table.col("r1"), table.col("r1") + 6), table.col("mp")]:
-            ws.cell(row, col).value = None
-
-
-def _bm_next_tournament(wb: Any) -> None:
-    """The BridgeMania demo after New tournament (T15), the base pairs that did not play with their status."""
-    add_next(OpenpyxlBook(wb))
-    for r in range(9, 25):
-        if wb["T15"].cell(r, 1).value in ("BE", "MV", "RU", "SZ"):
-            wb["T15"].cell(r, 2).value = "lista di attesa"
-
-
 def _import_scenarios() -> list[Scenario]:
     """Import results on each kind: a file of the scoring program under /data (PBN or USEBIO), the form's fields."""
     from tests.results import bmfile, heegfile
@@ -145,10 +125,10 @@ def _import_scenarios() -> list[Scenario]:
                  files=(("/data/magic.pbn", magic),)),
         Scenario("templates/se-masterpoints: Import results (PBN, a sheet named)", "templates/se-masterpoints.xlsx",
                  IMPORT, args=("", "Brons par", ""), files=(("/data/magic.pbn", magic),)),
-        Scenario("workbooks/heeg-demo: Import results (PBN by round)", heeg, IMPORT, _heeg_evening_cleared,
+        Scenario("workbooks/heeg-demo: Import results (PBN by round)", heeg, IMPORT, heegfile.clear_last_evening,
                  files=(("/data/avond.pbn", write_pbn(evening)),)),
         Scenario("workbooks/bridgemania-demo: Import results (USEBIO)", "workbooks/bridgemania-demo.xlsx", IMPORT,
-                 _bm_next_tournament, files=(("/data/serata.xml", write_usebio(bmfile.night())),)),
+                 bmfile.next_tournament, files=(("/data/serata.xml", write_usebio(bmfile.night())),)),
         # a file the sheet cannot take (Ruter's IMPs): nothing imported, the Messages sheet says why
         Scenario("templates/tbf-club: Import results, a file refused", "templates/tbf-club.xlsx", IMPORT,
                  files=(("/data/ruter.pbn", (ROOT / "tests/results/data/ruter-club-evening.pbn").read_bytes()),),
