@@ -129,11 +129,11 @@ async def _script(request: dict) -> dict:
     main = _main()
     book = xw.Book(json=request["payload"])
     files = request.get("files") or {}
-    scripts = importlib.import_module("xlbridge.excel.scripts") if files else None  # (the workbook's own copy)
     folder = None
     if files and sys.platform != "emscripten":  # CPython: /data is the machine's; the files go to a folder of ours
         import tempfile
 
+        scripts = importlib.import_module("xlbridge.excel.scripts")  # (the workbook's own copy)
         folder = tempfile.TemporaryDirectory(prefix="xlbridge-lite-data-")
         kept, scripts.LITE_FILES = scripts.LITE_FILES, Path(folder.name)
         placed = [Path(folder.name, Path(path).relative_to(kept)) for path in files]
