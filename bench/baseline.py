@@ -100,7 +100,7 @@ def measure(*, quick: bool = False, sizes: tuple[int, ...] | None = None, kinds:
     from xlbridge.excel import lite
 
     sizes = sizes or ((1,) if quick else SIZES)
-    starts, repeats = (2, 2) if quick else (5, 7)
+    starts, repeats = (1, 2) if quick else (5, 7)
     version = lite.PYODIDE_VERSION
     results: dict[str, Any] = {"load": os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0}
     with tempfile.TemporaryDirectory(prefix="xlbridge-bench-baseline-") as tmp:

@@ -489,7 +489,7 @@ def run(table: Table, *, quick: bool = False, sizes: tuple[int, ...] | None = No
                 pair.close()
             if kind in results:  # more fresh starts, with no other runtime of this kind running
                 results[kind]["fresh"] = [results[kind]["startup"]["pyodide"]["main"]] + fresh_imports(
-                    files, version, Path(tmp), 1 if quick else 4)
+                    files, version, Path(tmp), 0 if quick else 4)  # quick: the pair's own start only
     render(table, results)
 
 

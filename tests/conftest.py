@@ -94,55 +94,38 @@ _hypothesis_settings.load_profile("xlbridge")
 
 # ------------------------------------------------------------------ pytest-xdist: which tests run together
 # The README's test command runs the suite in one process per core (pytest -n auto; pyproject.toml adds
-# --dist loadgroup --no-loadscope-reorder).  A group runs in one worker, in collection order:
-#
-# - by default a test module is one group, so that its module fixtures and module-level caches (a built
-#   workbook, a runtime, the first click a second click starts from) are made once;
-# - a test marked ``pytest.mark.xdist_group(name)`` keeps its own group (tests/test_officejs_process.py
-#   runs tests/officejs in two groups);
-# - the groups are handed out heaviest first (WEIGHTS, else by their number of tests), so that no long
-#   group starts last while the other worker idles.
+# --dist loadfile --no-loadscope-reorder): every test module runs whole in one process, so that its module
+# fixtures and module-level caches (a built workbook, a runtime, the first click a second click starts
+# from) are made once, and the modules are handed out heaviest first (WEIGHTS, else by their number of
+# tests), so that no long module starts last while the other process idles.  (Not --dist loadgroup: with
+# pytest 9.2 it no longer groups anything, pytest-xdist issue 1386, and every module's fixtures were made
+# in both processes.)
 
-#: The groups' relative weight: seconds measured for the heaviest modules of a full run (the rest of the
-#: 2,358 tests took 0.12 s each on average).  Only the order of the groups depends on it, never a result.
+#: The modules' relative weight: seconds measured in a full run (2026-12-07; the rest of the 2,637 tests
+#: took 0.2 s each on average).  Only the order of the modules depends on it, never a result.
 WEIGHTS = {
-    "tests/test_bench_smoke.py": 124,
-    "tests/pyodide/test_shipped_workbooks.py": 116,
-    "tests/test_errors_catalogue.py": 91,
-    "officejs: test_actions.py": 81,
-    "officejs: the other modules": 77,
-    "tests/xlwingsjs/test_clicks.py": 66,
-    "tests/files/test_unchanged.py": 66,
-    "tests/workbooks/bridgemania/test_workbook.py": 51,
-    "tests/workbooks/bridgemania/test_declaration.py": 49,
-    "tests/workbooks/heeg/test_heeg_workbook.py": 46,
-    "tests/workbooks/test_sheet_names.py": 43,
-    "tests/excel/test_serve_process.py": 40,
-    "tests/workbooks/test_record.py": 39,
-    "tests/test_libreoffice.py": 37,
-    "tests/files/test_memory_budget.py": 33,
-    "tests/test_languages.py": 32,
-    "tests/workbooks/test_charts.py": 31,
+    "tests/test_officejs_process.py": 97,
+    "tests/test_bench_smoke.py": 88,
+    "tests/pyodide/test_shipped_workbooks.py": 77,
+    "tests/xlwingsjs/test_clicks.py": 68,
+    "tests/test_libreoffice.py": 58,
+    "tests/files/test_unchanged.py": 48,
+    "tests/test_errors_catalogue.py": 45,
+    "tests/files/test_memory_budget.py": 38,
+    "tests/workbooks/heeg/test_heeg_workbook.py": 34,
+    "tests/excel/test_serve_process.py": 33,
+    "tests/workbooks/test_text_fits.py": 30,
+    "tests/workbooks/bridgemania/test_workbook.py": 29,
 }
-SECONDS_PER_TEST = 0.12
+SECONDS_PER_TEST = 0.2
 
 
-def _group(item: pytest.Item) -> str:
-    marks = list(item.iter_markers("xdist_group"))
-    if marks:
-        return str(marks[0].args[0] if marks[0].args else marks[0].kwargs.get("name", "default"))
-    return item.path.relative_to(ROOT).as_posix()
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering (by fixture parameters, within a module)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not hasattr(config, "workerinput") or config.getoption("dist", "no") != "loadgroup":
+    if not hasattr(config, "workerinput"):
         return  # one process: the tests run as collected
-    groups: dict[str, list[pytest.Item]] = {}
+    modules: dict[str, list[pytest.Item]] = {}
     for item in items:
-        group = _group(item)
-        if not any(item.iter_markers("xdist_group")):
-            item.add_marker(pytest.mark.xdist_group(group))
-        groups.setdefault(group, []).append(item)
-    order = sorted(groups, key=lambda g: -WEIGHTS.get(g, SECONDS_PER_TEST * len(groups[g])))  # stable
-    items[:] = [item for group in order for item in groups[group]]
+        modules.setdefault(item.path.relative_to(ROOT).as_posix(), []).append(item)
+    order = sorted(modules, key=lambda m: -WEIGHTS.get(m, SECONDS_PER_TEST * len(modules[m])))  # stable
+    items[:] = [item for module in order for item in modules[module]]
