@@ -187,7 +187,7 @@ def run(table: Table, *, quick: bool = False, sizes: tuple[int, ...] | None = No
                   note=f"not measured: this clone lacks the commit {BASELINE} (git fetch --unshallow)")
         return
     try:
-        results = measure(quick=quick, sizes=sizes)
+        results = measure(quick=quick, sizes=sizes, kinds=KINDS[:1] if quick else KINDS)  # quick: a smoke run
     except Exception as error:  # noqa: BLE001 - reported in the table
         table.add(SECTION, f"today beside the baseline {BASELINE}",
                   note=f"cannot run: {type(error).__name__}: {str(error).splitlines()[0][:200]}")

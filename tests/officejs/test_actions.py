@@ -207,7 +207,8 @@ def test_the_click_gives_the_headless_workbook_and_a_second_click_writes_nothing
     # neither the payload's extent nor a date sent as its number matters; a date typed since the last
     # click, sent as its number, is recorded so (the same record to every comparison: Record.same_as)
     position = excel.sheetnames.index(RECORD) if RECORD in excel.sheetnames else -1
-    records = {release: record_after(path, actions) for release, actions in clicks.items()}
+    records = {release: read_record(OpenpyxlBook(excel))[0] if release == "1.17" else record_after(path, actions)
+               for release, actions in clicks.items()}
     if records["1.17"] is None:
         assert set(records.values()) == {None}
     else:
