@@ -65,6 +65,7 @@ def test_the_control_has_no_label(pdfs):
     assert LABEL not in pdfs["control"] and "Pair" in pdfs["control"]
 
 
+@pytest.mark.slow
 def test_the_button_prints_its_label(pdfs):
     assert LABEL in pdfs["plain"], pdfs["plain"][:500]
 

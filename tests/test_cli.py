@@ -127,6 +127,7 @@ def test_a_dashed_name_written_as_advised_is_read(capsys, tmp_path, monkeypatch)
         assert (code, err) == (0, "") and out.startswith(f"recalculated {argv[-1]} (event awards)"), (out, err)
 
 
+@pytest.mark.slow
 def test_the_error_prefix_speaks_the_workbooks_language(capsys, tmp_path):
     """Issue 26, point 9: "xlbridge: error:" was English in front of a Dutch or Italian message."""
     from openpyxl import load_workbook

@@ -133,6 +133,7 @@ def test_award_and_award_unit_with_references_and_ranges(evaluate):
     assert str(got["E2"]).startswith("#xlbridge: ")
 
 
+@pytest.mark.slow
 def test_tbf_mastery(evaluate):
     totals = [(12.5, 3, 40.25, 7), (0, 0, 0, 0), (1, 2, 3, 4), (250, 18.5, 2, 100)]
     cells: dict[str, object] = {}

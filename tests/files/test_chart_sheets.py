@@ -29,6 +29,7 @@ def _order(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("kind", ["heeg", "bridgemania", "tbf-club", "se-masterpoints"])
+@pytest.mark.slow
 def test_a_chart_sheet_is_kept_byte_for_byte(tmp_path: Path, kind: str) -> None:
     path = with_chart_sheet(build(kind, tmp_path / "new.xlsx", language="en"), tmp_path / "chart.xlsx")
     before, order = other_parts(path), _order(path)
@@ -68,6 +69,7 @@ def test_an_empty_chart_sheet_named_xlbridge_is_a_problem(tmp_path: Path) -> Non
     assert path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_new_tournament_keeps_the_chart_sheet_and_its_name(tmp_path: Path) -> None:
     path = with_chart_sheet(build("bridgemania", tmp_path / "new.xlsx", language="en"), tmp_path / "bm.xlsx")
     before = other_parts(path)

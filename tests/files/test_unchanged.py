@@ -71,6 +71,7 @@ ODD = [45000, 45000.5, 0.25, 1.5, 60, 61, -2, 0, 1e-7, 3.14159, 45000.123456, 12
 
 
 @pytest.mark.parametrize("number_format", FORMATS)
+@pytest.mark.slow
 def test_calamine_reads_a_value_in_any_format_as_openpyxl_or_declines(number_format):
     """A date, a time, a duration, a number beyond the last date ...: the same value and type, or NotFast."""
     from python_calamine import CalamineWorkbook
@@ -96,6 +97,7 @@ def test_calamine_reads_a_value_in_any_format_as_openpyxl_or_declines(number_for
 
 
 @pytest.mark.parametrize("source", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.slow
 def test_a_shipped_workbook_is_answered_by_calamine_and_left_untouched(source, tmp_path, spy, monkeypatch):
     fast, slow = tmp_path / "fast" / source.name, tmp_path / "slow" / source.name
     for path in (fast, slow):
@@ -123,6 +125,7 @@ def test_calamine_reads_every_sheet_as_openpyxl_does(source):
         assert [[type(v) for v in line] for line in grid] == [[type(v) for v in line] for line in expected], sheet
 
 
+@pytest.mark.slow
 def test_the_cli_says_what_it_said(tmp_path, capsys, monkeypatch, spy):
     """`xlbridge recalc` of an unchanged workbook: every line as the openpyxl path prints it."""
     path = tmp_path / "heeg-demo.xlsx"
@@ -178,6 +181,7 @@ def _text(wb, typed, computed):
 @pytest.mark.parametrize("edit", [_formula, _error, _changed, _typed_over, _record_shown, _text],
                          ids=lambda f: f.__name__.strip("_"))
 @pytest.mark.parametrize("source", DEMOS, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_a_bad_or_changed_input_takes_the_openpyxl_path_with_the_same_outcome(source, edit, tmp_path, spy,
                                                                               monkeypatch):
     wb = load_workbook(source)
@@ -249,6 +253,7 @@ def test_the_memory_budget_is_checked_before_calamine_reads(tmp_path, spy):
     assert spy == [] and path.read_bytes() == DEMOS[0].read_bytes()
 
 
+@pytest.mark.slow
 def test_a_workbook_that_lost_its_lite_code_gets_it_back(tmp_path, spy):
     """The CLI's last step would change the file: the openpyxl path runs, as before."""
     from xlbridge.excel.lite import WEBEXTENSION
@@ -281,6 +286,7 @@ VALUES = st.one_of(st.just(KEEP), st.none(), st.booleans(), st.integers(-10**6, 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pick=st.integers(0, 10**6), value=VALUES)
+@pytest.mark.slow
 def test_any_value_typed_anywhere_gives_the_openpyxl_outcome(pick, value, tmp_path_factory, monkeypatch):
     """Whatever one typed cell of the TBF club example holds (the same value too): the run with the fast path
     and the openpyxl path alone end alike, in their outcome and in every cell."""

@@ -8,6 +8,7 @@ import shutil
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from openpyxl import load_workbook
 
 from tests.results.bmfile import ABSENT, BOARDS, PAIRS, in_matchpoints, night
@@ -49,6 +50,7 @@ def by_hand(scores: list[int]) -> list[int]:
             for i, s in enumerate(scores)]
 
 
+@pytest.mark.slow
 def test_a_night_typed_as_board_scores_on_the_regolamento_scale(tmp_path, capsys):
     book = season_with_t15(tmp_path, capsys)
     results = tmp_path / "t15.pbn"
@@ -90,6 +92,7 @@ def test_the_players_match_whatever_their_case_accents_and_order():
     assert name_key(["Ivo - Ines"]) == name_key(["Ivo & Ines"]) != name_key(["Ivo", "Ada"])
 
 
+@pytest.mark.slow
 def test_a_pair_the_season_does_not_know_is_named_and_nothing_is_written(tmp_path, capsys):
     book = season_with_t15(tmp_path, capsys)
     before = book.read_bytes()
@@ -105,6 +108,7 @@ def test_a_pair_the_season_does_not_know_is_named_and_nothing_is_written(tmp_pat
     assert book.read_bytes() == before and not list(tmp_path.glob("*.backup.xlsx"))
 
 
+@pytest.mark.slow
 def test_the_base_pairs_without_a_status_are_the_recalculations_problems(tmp_path, capsys):
     """Who did not play, and why, is the scorer's: typed before the import, or the import is refused with
     their cells (nothing written)."""
@@ -120,6 +124,7 @@ def test_the_base_pairs_without_a_status_are_the_recalculations_problems(tmp_pat
     assert book.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_board_scores_typed_already_are_never_replaced(tmp_path, capsys):
     book = season_with_t15(tmp_path, capsys)
     results = tmp_path / "t15.pbn"
@@ -138,6 +143,7 @@ def test_board_scores_typed_already_are_never_replaced(tmp_path, capsys):
                                                         "del calendario con il suo foglio (i tornei: T01, T02,")
 
 
+@pytest.mark.slow
 def test_a_night_too_short_to_count_is_refused_in_italian_with_the_friendly_way_out(tmp_path, capsys):
     """Twelve boards (the Regolamento asks for 14): the validity message and its advice in the workbook's
     language, none of it English (issue 26, point 9: the advice was English in every language)."""
@@ -150,6 +156,7 @@ def test_a_night_too_short_to_count_is_refused_in_italian_with_the_friendly_way_
         "(B5) per tenerlo come amichevole)")
 
 
+@pytest.mark.slow
 def test_a_ranking_asked_of_a_tournament_is_refused(tmp_path, capsys):
     """--section chooses among an event sheet's rankings; a BridgeMania tournament has one: never ignored."""
     book = season_with_t15(tmp_path, capsys)
@@ -160,6 +167,7 @@ def test_a_ranking_asked_of_a_tournament_is_refused(tmp_path, capsys):
                                                  "insieme tutte le sue coppie: togliere --section 'NS'")
 
 
+@pytest.mark.slow
 def test_matchpoints_on_another_scale_are_rescaled_to_the_regolamento_exactly(tmp_path, capsys):
     """A file with the program's matchpoints (MP1: top n - 1, halves for ties) and no trick scores gives the
     same board scores as the trick scores: each rescaled from the file's top to 2 (rows - 1)."""
@@ -177,6 +185,7 @@ def test_matchpoints_on_another_scale_are_rescaled_to_the_regolamento_exactly(tm
     assert any(v in (1, 3, 5) for row in typed["scores"] for v in row[FIRST_BOARD_COL - 1:])  # (ties: halves x 2)
 
 
+@pytest.mark.slow
 def test_a_listed_sheet_that_is_no_tournament_sheet_is_the_readers_problem(tmp_path, capsys):
     """--sheet names a tournament of the calendar whose sheet holds something else: the reader's own structure
     check says so at A1, and nothing is written."""
@@ -202,6 +211,7 @@ def values(book: Path) -> dict[str, list[tuple]]:
             for ws in wb.worksheets if ws.title != "Messaggi"}
 
 
+@pytest.mark.slow
 def test_the_night_from_usebio_and_typed_by_hand_give_the_same_season(tmp_path, capsys):
     """Issue 27: the same night exported as USEBIO (EBUScore's layout: no rounds, trick scores) types the same
     board scores as the PBN file, and the season recalculated after the import equals the season with the

@@ -69,6 +69,7 @@ def file() -> object:
     return evening(roster(ROOT / "workbooks" / "heeg-demo.xlsx"))
 
 
+@pytest.mark.slow
 def test_an_evening_typed_as_mp_per_round_equals_the_same_typed_by_hand(tmp_path, capsys, file):
     book = cleared(tmp_path)
     results = tmp_path / "avond.pbn"
@@ -94,6 +95,7 @@ def test_an_evening_typed_as_mp_per_round_equals_the_same_typed_by_hand(tmp_path
     assert values(book) == values(hand)
 
 
+@pytest.mark.slow
 def test_a_file_without_rounds_gives_the_evenings_mp_and_the_same_standings(tmp_path, capsys, file):
     """USEBIO (EBUScore's layout) says nothing of rounds: the evening's MP go into MP, and the standings equal
     those of the same evening typed by round."""
@@ -118,6 +120,7 @@ def test_a_file_without_rounds_gives_the_evenings_mp_and_the_same_standings(tmp_
         assert list(wb[sheet].iter_rows(values_only=True)) == list(theirs[sheet].iter_rows(values_only=True))
 
 
+@pytest.mark.slow
 def test_a_pair_the_roster_does_not_know_by_name_is_refused_until_the_scorer_types_it_in_the_file(
         tmp_path, capsys, file):
     results = tmp_path / "avond.pbn"  # (the file's pair A3 is roster pair 3, "Faber - Wiersma")
@@ -142,6 +145,7 @@ def test_a_pair_the_roster_does_not_know_by_name_is_refused_until_the_scorer_typ
     assert ws.cell(rows(ws)[3], MP).value == sum(by_hand(file, ROSTER_OF)[3])
 
 
+@pytest.mark.slow
 def test_nothing_typed_is_replaced_and_a_second_import_writes_nothing(tmp_path, capsys, file):
     book = cleared(tmp_path)
     results = tmp_path / "avond.pbn"
@@ -155,6 +159,7 @@ def test_nothing_typed_is_replaced_and_a_second_import_writes_nothing(tmp_path, 
     assert book.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_each_line_imports_on_its_own_with_section(tmp_path, capsys, file):
     """A club that scores its lines apart: --section A types line A only; B follows."""
     book = cleared(tmp_path)
@@ -177,6 +182,7 @@ def test_each_line_imports_on_its_own_with_section(tmp_path, capsys, file):
     assert code == 2 and "het bestand heeft geen sectie 'C' (zijn secties: 'A', 'B')" in err
 
 
+@pytest.mark.slow
 def test_a_file_of_another_date_needs_its_evening(tmp_path, capsys, file):
     import datetime as dt
 
@@ -192,6 +198,7 @@ def test_a_file_of_another_date_needs_its_evening(tmp_path, capsys, file):
     assert f"{SHEET}: het bestand is van 2026-01-22 en het blad van 2026-01-15: geïmporteerd zoals gevraagd (--sheet)" in err
 
 
+@pytest.mark.slow
 def test_a_section_with_pairs_of_two_lines_is_refused(tmp_path, capsys, file):
     results = tmp_path / "avond.pbn"
     results.write_bytes(write_pbn(one_section(file)))
@@ -202,6 +209,7 @@ def test_a_section_with_pairs_of_two_lines_is_refused(tmp_path, capsys, file):
                                    "elke lijn speelt een eigen sectie (een combitafel blijft getypt in C)")
 
 
+@pytest.mark.slow
 def test_a_score_for_a_pair_marked_absent_refuses_the_import(tmp_path, capsys, file):
     book = cleared(tmp_path)
     wb = load_workbook(book)
@@ -218,6 +226,7 @@ def test_a_score_for_a_pair_marked_absent_refuses_the_import(tmp_path, capsys, f
     assert book.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_two_roster_pairs_of_the_same_names_are_not_guessed(tmp_path, capsys, file):
     book = cleared(tmp_path)
     wb = load_workbook(book)
@@ -233,6 +242,7 @@ def test_two_roster_pairs_of_the_same_names_are_not_guessed(tmp_path, capsys, fi
                                    "namen van de paren 20, 3: typ het in 'In het bestand' naast het paar dat het is")
 
 
+@pytest.mark.slow
 def test_a_file_without_names_is_matched_by_the_roster_numbers(tmp_path, capsys, file):
     """A program that keeps the club's pair numbers and writes no names."""
     from dataclasses import replace

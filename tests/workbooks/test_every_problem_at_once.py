@@ -81,6 +81,7 @@ def test_ref_in_a_roster_cell_is_one_problem_at_that_cell(heeg):
     assert located(heeg, change) == {(SEASON, f"A{row}", "cell.error")}
 
 
+@pytest.mark.slow
 def test_a_season_problem_does_not_hide_the_evening_checks(heeg):
     def change(wb):
         wb[SEASON]["B6"] = "six"  # rounds per evening

@@ -53,12 +53,14 @@ def test_every_shipped_file_has_its_messages_sheet_laid_out_second(path: Path) -
 
 @pytest.mark.parametrize("language", [*LANGUAGES])
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.slow
 def test_a_new_workbook_in_every_language_has_it(built_once, tmp_path: Path, kind: str, language: str) -> None:
     wb = load_workbook(built_once(kind, tmp_path / "book.xlsx", blank=True, language=language))
     _laid_out(wb, language)
     assert wb.sheetnames[-1] == "xlbridge"  # the hidden record stays last
 
 
+@pytest.mark.slow
 def test_a_problem_is_listed_with_its_whole_reference_and_a_clean_run_clears_it(built_once, tmp_path: Path) -> None:
     from xlbridge.workbooks.localised import localised
     from xlbridge.workbooks.messages import report_problems
@@ -85,6 +87,7 @@ def test_a_problem_is_listed_with_its_whole_reference_and_a_clean_run_clears_it(
     assert ws["A1"].value == "as left"
 
 
+@pytest.mark.slow
 def test_a_workbook_without_it_gets_it_second_and_laid_out(built_once, tmp_path: Path) -> None:
     from xlbridge.workbooks.localised import localised
     from xlbridge.workbooks.messages import report_problems

@@ -104,6 +104,7 @@ def test_the_next_lists_settings_are_routine_input_and_no_correction(tmp_path):
         ("Stagione", "D5")]
 
 
+@pytest.mark.slow
 def test_a_new_tournament_not_played_yet_is_no_problem(tmp_path):
     """Issue 26, point 4: right after New tournament the season recalculates; the tournament is listed as not
     played yet and changes nothing else (standings and the next list are those of the tournaments played)."""
@@ -130,6 +131,7 @@ def test_a_new_tournament_not_played_yet_is_no_problem(tmp_path):
     assert ("T15", "B18") in [(p.sheet, p.cell) for p in caught.value.problems]  # RU did not play: no status
 
 
+@pytest.mark.slow
 def test_new_tournament_updates_the_next_participation_list(tmp_path, capsys):
     """Issue 26, point 4: the next host typed after the last recalculation; New tournament takes it as the
     new tournament's host and recalculates, so the next list is that tournament's at once."""
@@ -149,6 +151,7 @@ def test_new_tournament_updates_the_next_participation_list(tmp_path, capsys):
     assert [done["Partecipazione"].cell(8, c).value for c in (1, 2, 3)] == [1, host, "O"]
 
 
+@pytest.mark.slow
 def test_new_tournament_on_a_season_with_a_problem_adds_the_sheet_and_says_so(tmp_path, capsys):
     path = tmp_path / "bm.xlsx"
     shutil.copy(ROOT / "workbooks/bridgemania-demo.xlsx", path)

@@ -42,6 +42,7 @@ def _set_aside(path: Path, code: str) -> None:
     assert _record_warnings(again) == [] and again.typed == []
 
 
+@pytest.mark.slow
 def test_the_record_names_its_kind(sources) -> None:
     assert record_of(sources["heeg"])["k"] == "heeg" and record_of(sources["bm"])["k"] == "bridgemania"
 
@@ -65,6 +66,7 @@ def _documented(code_id: str) -> str:
     return match[1]
 
 
+@pytest.mark.slow
 def test_the_warnings_are_the_catalogue_s(sources, tmp_path: Path) -> None:
     path = with_record(sources["heeg-blank"], tmp_path / "copied.xlsx", record_of(sources["heeg"]))
     assert [str(w) for w in recalc_path(path, backup=False).warnings] == [_documented("W-RECORD-FOREIGN")]
@@ -74,11 +76,13 @@ def test_the_warnings_are_the_catalogue_s(sources, tmp_path: Path) -> None:
     assert [str(w) for w in recalc_path(path, backup=False).warnings] == [_documented("W-RECORD-TOO-LARGE")]
 
 
+@pytest.mark.slow
 def test_a_record_of_another_kind_is_set_aside(sources, tmp_path: Path) -> None:
     path = with_record(sources["bm"], tmp_path / "heeg-record.xlsx", record_of(sources["heeg"]))
     _set_aside(path, FOREIGN_CODE)
 
 
+@pytest.mark.slow
 def test_a_record_of_more_than_the_bound_is_set_aside(sources, tmp_path: Path) -> None:
     record = record_of(sources["tbf"])
     record["s"]["Tournament"]["t"].append([300, 1, [0] * MAX_RECORD_CELLS])

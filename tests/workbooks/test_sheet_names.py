@@ -51,6 +51,7 @@ def _refused(call, path: Path) -> list[tuple[str, str | None, str]]:
 
 @pytest.mark.parametrize("name", ["Corrections", "Messages", "corrections", "Correcties", "MESSAGGI", "Mesajlar",
                                   "Rättelser", "History"])
+@pytest.mark.slow
 def test_next_refuses_xlbridge_s_own_names_in_every_language_and_case(sources, tmp_path: Path, name: str) -> None:
     path = _copy(sources["bridgemania"], tmp_path)
     assert _refused(lambda: next_sheet_path(path, name=name), path) == [("Season", "J19", "sheet.name.reserved")]
@@ -60,6 +61,7 @@ def test_next_refuses_xlbridge_s_own_names_in_every_language_and_case(sources, t
     ("x" * 5000, "sheet.name.too-long"), ("y" * 32, "sheet.name.too-long"), ("'quoted'", "sheet.name.apostrophe"),
     ("it's'", "sheet.name.apostrophe"), ("a/b", "sheet.name.character"), ("T[15]", "sheet.name.character"),
     ("a:b", "sheet.name.character"), ("a?*", "sheet.name.character"), ("back\\slash", "sheet.name.character")])
+@pytest.mark.slow
 def test_next_follows_excel_s_sheet_name_rules(sources, tmp_path: Path, name: str, code: str) -> None:
     path = _copy(sources["bridgemania"], tmp_path)
     assert _refused(lambda: next_sheet_path(path, name=name), path) == [("Season", "J19", code)]
@@ -80,6 +82,7 @@ def test_a_name_xlbridge_keeps_is_refused_as_such_even_where_a_sheet_has_it(sour
     assert _refused(lambda: next_sheet_path(path, name=name), path) == [("Season", "J19", "sheet.name.reserved")]
 
 
+@pytest.mark.slow
 def test_a_name_of_31_characters_is_added(sources, tmp_path: Path) -> None:
     path = _copy(sources["bridgemania"], tmp_path)
     found = next_sheet_path(path, name="z" * 31, backup=False)
@@ -110,6 +113,7 @@ def test_xlbridge_owns_every_declared_sheet_name_in_every_language() -> None:
 
 
 @pytest.mark.parametrize("kind", ["heeg", "bridgemania", "tbf-club", "se-masterpoints"])
+@pytest.mark.slow
 def test_a_scorer_s_own_sheet_named_xlbridge_is_a_problem_never_overwritten(sources, tmp_path: Path,
                                                                             kind: str) -> None:
     path = with_sheet(sources[kind], tmp_path / "own.xlsx", "xlbridge", replace="xlbridge")
@@ -121,12 +125,14 @@ def test_a_scorer_s_own_sheet_named_xlbridge_is_a_problem_never_overwritten(sour
 @pytest.mark.parametrize("kind, title, replace", [
     ("tbf-club", "XLBridge", "xlbridge"), ("tbf-club", "CORRECTIONS", None), ("heeg", "CORRECTIONS", None),
     ("heeg", "messages", "Messages"), ("se-masterpoints", "MESSAGES", "Messages"), ("bridgemania", "corrections", None)])
+@pytest.mark.slow
 def test_a_sheet_named_like_xlbridge_s_own_in_another_case_is_a_problem(sources, tmp_path: Path, kind: str,
                                                                         title: str, replace: str | None) -> None:
     path = with_sheet(sources[kind], tmp_path / "case.xlsx", title, replace=replace)
     assert _refused(lambda: recalc_path(path), path) == [(title, None, "sheet.name.case")]
 
 
+@pytest.mark.slow
 def test_the_season_sheet_in_another_case_and_in_dutch(sources, tmp_path: Path) -> None:
     path = renamed(sources["heeg"], tmp_path / "season.xlsx", "Season", "season")
     assert _refused(lambda: recalc_path(path), path) == [("season", None, "sheet.name.case")]
@@ -139,6 +145,7 @@ def test_the_season_sheet_in_another_case_and_in_dutch(sources, tmp_path: Path) 
     assert raised.value.language == "nl" and path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_next_refuses_a_workbook_with_a_misnamed_sheet(sources, tmp_path: Path) -> None:
     path = with_sheet(sources["bridgemania"], tmp_path / "case.xlsx", "CORRECTIONS")
     assert _refused(lambda: next_sheet_path(path), path) == [("CORRECTIONS", None, "sheet.name.case")]
@@ -154,6 +161,7 @@ def test_a_damaged_record_is_still_the_record(sources, tmp_path: Path) -> None:
     assert [w.code for w in report.warnings if w.sheet == "xlbridge"] == ["recalc.record-damaged"]
 
 
+@pytest.mark.slow
 def test_a_scorer_s_sheet_named_chart_in_a_dutch_workbook_is_left_alone(tmp_path: Path) -> None:
     """Only the workbook's own language's names are refused on a scorer's sheets (docs/reliability.md)."""
     path = with_sheet(build("heeg", tmp_path / "nl.xlsx", language="nl"), tmp_path / "chart.xlsx", "Corrections")

@@ -60,6 +60,7 @@ def problems(wb) -> list[tuple[str, str | None, str, str]]:
 
 
 @pytest.mark.parametrize("typed", [90, 49])
+@pytest.mark.slow
 def test_a_round_above_the_rounds_maximum_is_a_problem_at_its_cell(heeg, typed):
     wb = edited(heeg, **{EVENING.replace(" ", "_"): {"D3": typed}})
     assert problems(wb) == [(EVENING, "D3", "heeg.round.above-max", f"MP {typed} in round 1 is above the round's "
@@ -88,6 +89,7 @@ def test_the_engine_checks_the_rounds_of_a_frame_too():
 # ------------------------------------------------------------------ 2. a formula in any typed cell
 
 
+@pytest.mark.slow
 def test_a_name_built_by_a_formula_is_a_problem_at_its_cell(bridgemania):
     wb = edited(bridgemania, Season={"D14": '=B14&" & "&C14'})
     assert [p[:3] for p in problems(wb)] == [("Season", "D14", "cell.formula")]
@@ -95,6 +97,7 @@ def test_a_name_built_by_a_formula_is_a_problem_at_its_cell(bridgemania):
 
 @pytest.mark.parametrize("sheet, ref", [("T01", "B3"), ("T01", "C9"), ("Season", "K6"), ("Season", "B2"),
                                         ("Participation", "B4")])
+@pytest.mark.slow
 def test_a_formula_in_any_typed_bridgemania_cell_is_the_same_problem(bridgemania, sheet, ref):
     wb = edited(bridgemania, **{sheet: {ref: "=A1"}})
     assert [p[:3] for p in problems(wb)] == [(sheet, ref, "cell.formula")]
@@ -169,6 +172,7 @@ def documented(code_id: str) -> str:
     return match[1]
 
 
+@pytest.mark.slow
 def test_a_pair_typed_with_a_space_is_a_warning_and_the_same_pair(heeg):
     plain = load_workbook(heeg)
     recalculate(OpenpyxlBook(plain), when="t")

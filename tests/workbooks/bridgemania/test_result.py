@@ -60,6 +60,7 @@ def per_pair(ws) -> dict[str, dict[str, object]]:
     return out
 
 
+@pytest.mark.slow
 def test_the_result_has_rows_of_its_own_between_the_pairs_and_the_sections(demo_file):
     """No row holds both a typed pair and a line of the sorted result: two orders never share a row."""
     ws = load_workbook(demo_file)["T07"]

@@ -180,6 +180,7 @@ def test_the_demo_shows_every_feature(demo_file, engine):
     assert sum(ws.cell(r, 3).value in ("O", "P") for r in range(8, 19)) == ws["B4"].value
 
 
+@pytest.mark.slow
 def test_layout_headers_frozen_formats(demo_file):
     wb = load_workbook(demo_file)
     ws = wb["T03"]
@@ -239,6 +240,7 @@ def test_a_blank_season_recalculated_says_nothing_is_filled_in(tmp_path):
 
 
 @pytest.mark.parametrize("typed", ["tournament", "guest"])
+@pytest.mark.slow
 def test_tournaments_or_guests_without_base_pairs_are_a_problem(tmp_path, typed):
     """Something typed but no base pair: the located problem, at the first base pair's cell."""
     path = tmp_path / "t.xlsx"

@@ -136,6 +136,7 @@ print(json.dumps({"kind": report.kind, "changes": len(report.changes), "written"
 '''
 
 
+@pytest.mark.slow
 def test_the_recalculation_needs_no_builder_pandas_or_openpyxl(tmp_path):
     """The Excel path: recalculating the demo season on plain grids (as Office.js
     sends them: dates as ISO text) imports only the standard library."""

@@ -95,6 +95,7 @@ def test_layout_mirrors_the_heeg_spreadsheet(built):
         "Names", "Line 1", "Line 2", "Line 3"]
 
 
+@pytest.mark.slow
 def test_recalculated_demo_holds_the_engine_numbers(built, demo):
     settings, results, out = demo
     wb = load_workbook(built)

@@ -45,6 +45,7 @@ def test_one_evening_of_six_is_provisional_with_the_plans_count(season):
     assert wb["Jaar"]["A1"].value.endswith("(voorlopig: 1 van 18 avonden gespeeld)")
 
 
+@pytest.mark.slow
 def test_the_next_periods_first_evening_closes_a_shorter_period(season):
     _evening(season, "2026-09-03")
     _evening(season, "2026-09-10")
