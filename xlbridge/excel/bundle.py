@@ -271,8 +271,8 @@ def imported_by(entries: Sequence[str], files: dict[str, bytes], modules: dict[s
 @lru_cache(maxsize=None)
 def _imports(source: bytes) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
     """Every import statement of ``source``: (level, module, names); ``import a.b`` is (0, "a.b", ()).
-    Remembered by the source itself: a build reads the same modules for every workbook (a test run
-    builds hundreds; parsing them was a fifth of each build)."""
+    Remembered by the source itself: every build parses the same hundred modules again (parsing them
+    was a fifth of a Heeg build, 0.18 of 0.91 s; the tests build dozens of workbooks per process)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
