@@ -79,6 +79,30 @@ def test_a_stray_value_in_xfd1048576_is_a_located_problem_not_a_huge_grid(club, 
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="the child's memory limit is a Unix limit")
+@pytest.mark.parametrize("ref", ["XFD1048576", "ZZ99999", "AAA1"])
+def test_a_stray_value_typed_in_excel_is_a_located_problem_on_the_fast_path_too(club, ref):
+    """As Excel saves it: the xlwings Lite code kept, so the CLI reads first with python-calamine, whose
+    grid of a sheet is dense (a value at XFD1048576: 17 billion cells, the process killed by an
+    allocation failure, not an exception)."""
+    part = worksheet(club, "How to")
+    with zipfile.ZipFile(club) as archive:
+        sheet = archive.read(part)
+    row = ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    sheet = sheet.replace(b"</sheetData>", f'<row r="{row}"><c r="{ref}" t="inlineStr"><is><t>stray</t></is></c>'
+                                           f"</row></sheetData>".encode(), 1)
+    rewrite(club, {part: sheet})
+    before = digest(club)
+    code, err = recalc_in_child(club)
+    if ref == "AAA1":  # within the bounds: read, and nothing to change
+        assert code == 0 and digest(club) == before, (code, err[-2000:])
+        return
+    assert code == 2, (code, err[-2000:])
+    assert err.splitlines() == [f"xlbridge: error: How to, {ref}: {FAR_OUT}", NOTHING_WRITTEN]
+    assert digest(club) == before and not backup_path(club).exists()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="the child's memory limit is a Unix limit")
 def test_formatted_empty_cells_far_out_do_not_count(club):
     from openpyxl.styles import PatternFill
 

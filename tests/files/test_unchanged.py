@@ -234,11 +234,23 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1'><v>6</v></c><c r='B1'><v>7</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/>"
      b"</mergeCells><sheetData><row>", None, b""),  # a value under a merged area: openpyxl empties it
     (b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904='1'/>"),
-], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904"])
+    # calamine's grid would reach these (whole, before a value is read): openpyxl says where
+    (b"<c r='XFD1048576'><v>6</v></c>", None, b""),
+    (b"<c r='A1'><v>6</v></c></row><row r='100001'><c r='A100001'><v>6</v></c>", None, b""),
+    (b"<c r='ALM1'><v>6</v></c>", None, b""),  # column 1001
+    (b"<c r='ALL2001'><v>6</v></c>", None, b""),  # in the row and column bounds, 2,001,000 cells
+    (b"<c r = 'XFD1'><v>6</v></c>", None, b""),  # a reference spelt otherwise: not counted, declined
+    (b"<c\tr='XFD1'><v>6</v></c>", None, b""),
+    (b"<c s='1'><v>6</v></c>", None, b""),  # (a cell without its reference)
+], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904",
+        "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference"])
 def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet, strings, properties):
     assert unchanged.differs_from_openpyxl(_zip(sheet, strings, properties))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6.5</v></c><c r='B1' t='s'><v>0</v></c>",
                                                     b"<sst><si><t>6.0 E</t></si></sst>"))
+    # within the bounds, found fast or counted
+    assert not unchanged.differs_from_openpyxl(_zip(b"<c r='ALL1'><v>6</v></c><c r=\"A2000\"><v>6</v></c>"))
+    assert not unchanged.differs_from_openpyxl(_zip(b"<c r='B1'><v>6</v></c></row><row r='100000'>"))
     # a caption merged over empty cells (issue 26, point 6) reads alike
     assert not unchanged.differs_from_openpyxl(_zip(
         b"<c r='A1'><v>6</v></c><c r=\"B1\" s=\"1\"/></row></sheetData><mergeCells><mergeCell ref='A1:C1'/>"

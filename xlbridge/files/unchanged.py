@@ -54,6 +54,12 @@ _MERGED = re.compile(rb"<mergeCell\b[^>]*\bref=[\"']([A-Z]{1,3})(\d+):([A-Z]{1,3
 _VALUED = re.compile(rb"<c\s+r=[\"']([A-Z]{1,3}\d+)[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b")
 _MAX_MERGED_CELLS = 1000  # covered cells listed; more: the openpyxl path
 _DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
+#: A reference (attribute ``r`` of a cell or a row, written as Excel, LibreOffice and openpyxl write it); one
+#: whose row has five digits or more, or whose column two letters or more: few, found fast (:func:`_may_reach_far`).
+_REFERENCE = re.compile(rb""" r=["']([^"'0-9]*)([0-9]+)""")
+_FAR_ROW = re.compile(rb""" r=["'][^"'0-9]*([0-9]{5,})""")
+_FAR_COLUMN = re.compile(rb""" r=["']([^"'0-9]{2,})""")
+_TAG_AND_SPACE = re.compile(rb"<(?:c|row)[\t\r\n]")
 _FIRST_TRUE_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's day numbers count a 29 February 1900
 _LAST_DATE = 2_958_465  # 31 December 9999, Excel's last day
 
@@ -72,8 +78,8 @@ def differs_from_openpyxl(data: bytes) -> bool:
         package = Package(archive)
         if _DATE1904.search(package.read(package.workbook()) or b""):
             return True
-        parts = list(package.sheets().values()) + [n for n in package.names if n.lower() == "xl/sharedstrings.xml"]
-        for part in parts:
+        sheets = set(package.sheets().values())
+        for part in [*sheets, *(n for n in package.names if n.lower() == "xl/sharedstrings.xml")]:
             data = package.read(part) or b""
             if b"<sheetData" not in data and b"<sst" not in data:  # elements with a prefix: not searched for
                 return True
@@ -81,7 +87,36 @@ def differs_from_openpyxl(data: bytes) -> bool:
                 return True
             if b"<mergeCell" in data and _covered_hold_values(data):
                 return True
+            if part in sheets and _may_reach_far(data):
+                return True
         return False
+
+
+def _may_reach_far(sheet: bytes) -> bool:
+    """Whether the sheet's cells may reach beyond the bounds openpyxl's reader keeps to
+    (:func:`~xlbridge.workbooks.openpyxl_book.within_bounds`; the openpyxl path says where).  calamine
+    makes a sheet's grid whole, from its first position to its last, before it gives a value: a stray
+    value at XFD1048576 asks for 17 billion cells, and the process is stopped, not told.  Declined as
+    well: a reference written otherwise than `` r="..."`` (or with ``'``) after its tag's name."""
+    references = sheet.count(b' r="') + sheet.count(b" r='")
+    if references != sheet.count(b"<c ") + sheet.count(b"<row ") or _TAG_AND_SPACE.search(sheet):
+        return True
+    if _within(_FAR_ROW.findall(sheet), 9_999, _FAR_COLUMN.findall(sheet), 26):  # the few far ones: enough
+        return False
+    found = _REFERENCE.findall(sheet)  # every reference: the extent itself
+    return len(found) != references or not _within([row for _, row in found], 0, [c for c, _ in found if c], 0)
+
+
+def _within(rows: list[bytes], most_rows: int, columns: list[bytes], most_columns: int) -> bool:
+    """Whether references of these ``rows`` and ``columns`` (as found; ``most_...``: at least) are in bounds."""
+    from openpyxl.utils.cell import column_index_from_string
+
+    try:
+        columns_at = max((column_index_from_string(c.decode("ascii").replace("$", "").upper()) for c in set(columns)),
+                         default=most_columns)
+    except ValueError:  # not a column (more than three letters, or not letters)
+        return False
+    return within_bounds(max(max(map(int, rows), default=0), most_rows), columns_at)
 
 
 def _covered_hold_values(data: bytes) -> bool:
