@@ -242,12 +242,17 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r = 'XFD1'><v>6</v></c>", None, b""),  # a reference spelt otherwise: not counted, declined
     (b"<c\tr='XFD1'><v>6</v></c>", None, b""),
     (b"<c s='1'><v>6</v></c>", None, b""),  # (a cell without its reference)
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst uniqueCount='4000000000'><si><t>a</t></si></sst>", b""),  # room made
 ], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904",
-        "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference"])
+        "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference",
+        "strings-miscounted"])
 def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet, strings, properties):
     assert unchanged.differs_from_openpyxl(_zip(sheet, strings, properties))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6.5</v></c><c r='B1' t='s'><v>0</v></c>",
                                                     b"<sst><si><t>6.0 E</t></si></sst>"))
+    assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1' t='s'><v>1</v></c>",
+                                                    b"<sst count='3' uniqueCount='2'><si><t>a</t></si><si><t>b</t>"
+                                                    b"</si></sst>"))  # (count: the cells that use one)
     # within the bounds, found fast or counted
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='ALL1'><v>6</v></c><c r=\"A2000\"><v>6</v></c>"))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='B1'><v>6</v></c></row><row r='100000'>"))

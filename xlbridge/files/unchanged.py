@@ -17,7 +17,9 @@ calamine its last value), an error value, an ISO date cell, a number kept as ``6
 with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
 reads a float), escaped or phonetic text, a cell a merged area covers holding a value
 (openpyxl empties it; a caption merged over its table covers empty cells only), the 1904
-date system, a chart sheet or macro sheet; and after it, a time, a duration, a date
+date system, a chart sheet or macro sheet, a sheet whose references reach beyond the bounds openpyxl's
+reader keeps to or are written so that they cannot be counted, shared strings that say they are more than they
+are (calamine makes room for them first: a stray value at XFD1048576 would stop the process); and after it, a time, a duration, a date
 before 1 March 1900 or with a fraction of a second, a number beyond the last date (shown
 as a date, openpyxl reads it as ``#VALUE!``).  The caller has checked the file against the
 memory budget (:mod:`xlbridge.files.budget`) first.
@@ -59,6 +61,7 @@ _DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
 _REFERENCE = re.compile(rb""" r=["']([^"'0-9]*)([0-9]+)""")
 _FAR_ROW = re.compile(rb""" r=["'][^"'0-9]*([0-9]{5,})""")
 _FAR_COLUMN = re.compile(rb""" r=["']([^"'0-9]{2,})""")
+_STRINGS_SAID = re.compile(rb"""\buniqueCount\s*=\s*["']\s*([0-9]+)""")
 _TAG_AND_SPACE = re.compile(rb"<(?:c|row)[\t\r\n]")
 _FIRST_TRUE_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's day numbers count a 29 February 1900
 _LAST_DATE = 2_958_465  # 31 December 9999, Excel's last day
@@ -87,7 +90,7 @@ def differs_from_openpyxl(data: bytes) -> bool:
                 return True
             if b"<mergeCell" in data and _covered_hold_values(data):
                 return True
-            if part in sheets and _may_reach_far(data):
+            if part in sheets and _may_reach_far(data) or part not in sheets and _strings_miscounted(data):
                 return True
         return False
 
@@ -105,6 +108,13 @@ def _may_reach_far(sheet: bytes) -> bool:
         return False
     found = _REFERENCE.findall(sheet)  # every reference: the extent itself
     return len(found) != references or not _within([row for _, row in found], 0, [c for c, _ in found if c], 0)
+
+
+def _strings_miscounted(strings: bytes) -> bool:
+    """Whether the shared strings say they are more than they are (``uniqueCount``): calamine makes room
+    for as many as they say before it reads one (four billion: the process is stopped, not told)."""
+    tag = strings[strings.find(b"<sst"):][:strings[strings.find(b"<sst"):].find(b">") + 1]
+    return any(int(said) > strings.count(b"<si") for said in _STRINGS_SAID.findall(tag))
 
 
 def _within(rows: list[bytes], most_rows: int, columns: list[bytes], most_columns: int) -> bool:
