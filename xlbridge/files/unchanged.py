@@ -17,9 +17,10 @@ calamine its last value), an error value, an ISO date cell, a number kept as ``6
 with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
 reads a float), escaped or phonetic text, a cell a merged area covers holding a value
 (openpyxl empties it; a caption merged over its table covers empty cells only), the 1904
-date system, a chart sheet or macro sheet, a sheet whose references reach beyond the bounds openpyxl's
-reader keeps to or are written so that they cannot be counted, shared strings that say they are more than they
-are (calamine makes room for them first: a stray value at XFD1048576 would stop the process); and after it, a time, a duration, a date
+date system, a chart sheet or macro sheet, a sheet whose references reach beyond the
+bounds openpyxl's reader keeps to or are written so that they cannot be counted, shared
+strings that say they are more than they are (calamine makes room for them first: a stray
+value at XFD1048576 would stop the process); and after it, a time, a duration, a date
 before 1 March 1900 or with a fraction of a second, a number beyond the last date (shown
 as a date, openpyxl reads it as ``#VALUE!``).  The caller has checked the file against the
 memory budget (:mod:`xlbridge.files.budget`) first.
