@@ -77,7 +77,6 @@ def test_a_stray_value_in_xfd1048576_is_a_located_problem_not_a_huge_grid(club, 
     assert digest(club) == before and not backup_path(club).exists()
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="the child's memory limit is a Unix limit")
 @pytest.mark.parametrize("ref", ["XFD1048576", "ZZ99999", "AAA1"])
 def test_a_stray_value_typed_in_excel_is_a_located_problem_on_the_fast_path_too(club, ref):
