@@ -114,8 +114,9 @@ def _may_reach_far(sheet: bytes) -> bool:
 def _strings_miscounted(strings: bytes) -> bool:
     """Whether the shared strings say they are more than they are (``uniqueCount``): calamine makes room
     for as many as they say before it reads one (four billion: the process is stopped, not told)."""
-    tag = strings[strings.find(b"<sst"):][:strings[strings.find(b"<sst"):].find(b">") + 1]
-    return any(int(said) > strings.count(b"<si") for said in _STRINGS_SAID.findall(tag))
+    start = strings.find(b"<sst")  # (there is one: checked before)
+    return any(int(said) > strings.count(b"<si") for said in _STRINGS_SAID.findall(strings, start,
+                                                                                   strings.find(b">", start)))
 
 
 def _within(rows: list[bytes], most_rows: int, columns: list[bytes], most_columns: int) -> bool:
