@@ -126,9 +126,10 @@ def _within(rows: list[bytes], most_rows: int, columns: list[bytes], most_column
     try:
         columns_at = max((column_index_from_string(c.decode("ascii").replace("$", "").upper()) for c in set(columns)),
                          default=most_columns)
-    except ValueError:  # not a column (more than three letters, or not letters)
+        rows_at = max(max(map(int, rows), default=0), most_rows)
+    except ValueError:  # not a column (more than three letters, or not letters), or a row of 4,300 digits and more
         return False
-    return within_bounds(max(max(map(int, rows), default=0), most_rows), columns_at)
+    return within_bounds(rows_at, columns_at)
 
 
 def _covered_hold_values(data: bytes) -> bool:
