@@ -244,9 +244,10 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c s='1'><v>6</v></c>", None, b""),  # (a cell without its reference)
     (b"<c r='A" + b"9" * 5000 + b"'><v>6</v></c>", None, b""),  # (a row Python's int() refuses to read)
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst uniqueCount='4000000000'><si><t>a</t></si></sst>", b""),  # room made
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst uniqueCount='" + b"9" * 5000 + b"'><si><t>a</t></si></sst>", b""),
 ], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904",
         "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference",
-        "row-of-5000-digits", "strings-miscounted"])
+        "row-of-5000-digits", "strings-miscounted", "strings-of-5000-digits"])
 def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet, strings, properties):
     assert unchanged.differs_from_openpyxl(_zip(sheet, strings, properties))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6.5</v></c><c r='B1' t='s'><v>0</v></c>",

@@ -115,8 +115,9 @@ def _strings_miscounted(strings: bytes) -> bool:
     """Whether the shared strings say they are more than they are (``uniqueCount``): calamine makes room
     for as many as they say before it reads one (four billion: the process is stopped, not told)."""
     start = strings.find(b"<sst")  # (there is one: checked before)
-    return any(int(said) > strings.count(b"<si") for said in _STRINGS_SAID.findall(strings, start,
-                                                                                   strings.find(b">", start)))
+    said = _STRINGS_SAID.findall(strings, start, strings.find(b">", start))
+    held = strings.count(b"<si")
+    return any(len(number) > len(str(held)) or int(number) > held for number in said)  # (int(): 4,300 digits)
 
 
 def _within(rows: list[bytes], most_rows: int, columns: list[bytes], most_columns: int) -> bool:
