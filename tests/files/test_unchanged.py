@@ -202,6 +202,34 @@ def test_a_bad_or_changed_input_takes_the_openpyxl_path_with_the_same_outcome(so
         assert fast.read_bytes() != edited.read_bytes()
 
 
+def test_a_text_another_program_wrote_with_white_space_unmarked_gives_the_openpyxl_outcome(tmp_path, spy,
+                                                                                          monkeypatch):
+    """A typed text written back by a program that does not mark its leading space as kept (``<t> ...</t>``):
+    calamine would read the text as recorded and answer "nothing typed"; openpyxl reads the space, a change
+    the Corrections sheet lists.  The fast path declines, and both runs end alike."""
+    wb = load_workbook(TBF)
+    record, _ = read_record(OpenpyxlBook(wb))
+    sheet, (row, col), text = next((s, at, v) for s in record.sheets for at, v in record.typed(s).items()
+                                   if isinstance(v, str))
+    part = f"xl/worksheets/sheet{wb.sheetnames.index(sheet) + 1}.xml"
+    cell = f'<c r="{wb[sheet].cell(row, col).coordinate}"'.encode()
+    fast, slow = tmp_path / "fast.xlsx", tmp_path / "slow.xlsx"
+    with zipfile.ZipFile(TBF) as old, zipfile.ZipFile(fast, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename == part:
+                start = data.index(b"<t>", data.index(cell))
+                assert data[start + 3:].startswith(text.encode())
+                data = data[:start] + b"<t> " + data[start + 3:]
+            new.writestr(info, data)
+    shutil.copyfile(fast, slow)
+    outcome = _outcome(fast)
+    assert spy == [None], "the fast path declined"
+    assert outcome == _openpyxl_only(slow, monkeypatch)
+    assert [(c.cell, c.old, c.new) for c in outcome.typed] == [(wb[sheet].cell(row, col).coordinate, text, " " + text)]
+    assert _cells(fast) == _cells(slow)
+
+
 MAIN = b"http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 RELS = b"http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
@@ -245,9 +273,17 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A" + b"9" * 5000 + b"'><v>6</v></c>", None, b""),  # (a row Python's int() refuses to read)
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst uniqueCount='4000000000'><si><t>a</t></si></sst>", b""),  # room made
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst uniqueCount='" + b"9" * 5000 + b"'><si><t>a</t></si></sst>", b""),
+    # white space at an end of a text not marked as kept: calamine trims it, openpyxl keeps it
+    (b"<c r='A1' t='inlineStr'><is><t> a</t></is></c>", None, b""),
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t>a\t</t></si></sst>", b""),
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><r><t>a </t></r><r><t>b</t></r></si></sst>", b""),
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t xml:space='default'>a </t></si></sst>", b""),
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t>a&#x20;</t></si></sst>", b""),
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t><![CDATA[ a]]></t></si></sst>", b""),
 ], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904",
         "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference",
-        "row-of-5000-digits", "strings-miscounted", "strings-of-5000-digits"])
+        "row-of-5000-digits", "strings-miscounted", "strings-of-5000-digits", "inline-space", "tab-at-end", "run-space",
+        "space-default", "space-reference", "cdata"])
 def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet, strings, properties):
     assert unchanged.differs_from_openpyxl(_zip(sheet, strings, properties))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6.5</v></c><c r='B1' t='s'><v>0</v></c>",
@@ -255,6 +291,10 @@ def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet,
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1' t='s'><v>1</v></c>",
                                                     b"<sst count='3' uniqueCount='2'><si><t>a</t></si><si><t>b</t>"
                                                     b"</si></sst>"))  # (count: the cells that use one)
+    # white space kept (marked, or inside), an empty text, a reference inside: read alike
+    assert not unchanged.differs_from_openpyxl(_zip(
+        b"<c r='A1' t='s'><v>0</v></c><c r='B1' t='inlineStr'><is><t xml:space=\"preserve\"> b </t></is></c>",
+        b"<sst><si><t xml:space='preserve'> a\t</t></si><si><t>a  b&amp;c</t></si><si><t></t></si></sst>"))
     # within the bounds, found fast or counted
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='ALL1'><v>6</v></c><c r=\"A2000\"><v>6</v></c>"))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='B1'><v>6</v></c></row><row r='100000'>"))

@@ -15,7 +15,8 @@ path), and whatever the two readers could give differently, found before calamin
 reads a value (:func:`differs_from_openpyxl`): a formula (openpyxl reads its text,
 calamine its last value), an error value, an ISO date cell, a number kept as ``6.0`` or
 with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
-reads a float), escaped or phonetic text, a cell a merged area covers holding a value
+reads a float), escaped or phonetic text, text with white space at an end that the file does
+not mark as kept (calamine trims it), a cell a merged area covers holding a value
 (openpyxl empties it; a caption merged over its table covers empty cells only), the 1904
 date system, a chart sheet or macro sheet, a sheet whose references reach beyond the
 bounds openpyxl's reader keeps to or are written so that they cannot be counted, shared
@@ -52,6 +53,9 @@ from xlbridge.workbooks.localised import Localised, language_of, localised
 _TAGS = re.compile(rb"<(?:f[\s>/]|rPh\b|v>(?:-?\d+\.0*<|-?\d{16}|[^<]*[eE]))")
 _TYPES = re.compile(rb"t\s*=\s*[\"'][ed][\"']")
 _ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
+#: A text not marked ``xml:space="preserve"`` that starts or ends with white space (or a character reference, a
+#: comment or CDATA that may be one): calamine trims it, openpyxl keeps it.
+_UNKEPT = re.compile(rb"<t(?:>|\s(?![^>]*preserve)[^>]*>)(?:[\s&]|<(?!/t>)|[^<]*(?:[\s;]</t>|<!))")
 #: A merged area, and a cell that holds a value (:func:`_covered_hold_values`).
 _MERGED = re.compile(rb"<mergeCell\b[^>]*\bref=[\"']([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)[\"']")
 _VALUED = re.compile(rb"<c\s+r=[\"']([A-Z]{1,3}\d+)[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b")
@@ -87,7 +91,8 @@ def differs_from_openpyxl(data: bytes) -> bool:
             data = package.read(part) or b""
             if b"<sheetData" not in data and b"<sst" not in data:  # elements with a prefix: not searched for
                 return True
-            if _TAGS.search(data) or _TYPES.search(data) or b"_x" in data and _ESCAPED.search(data):
+            if _TAGS.search(data) or _TYPES.search(data) or b"_x" in data and _ESCAPED.search(data) \
+                    or _UNKEPT.search(data):
                 return True
             if b"<mergeCell" in data and _covered_hold_values(data):
                 return True
