@@ -259,8 +259,9 @@ def _headless(pw: PyodideWorkbook, edit=None):
 
 def _within_an_ulp(got: dict, want: dict) -> dict:
     """``want`` with each float that is ``got``'s float but for its last bits taken as ``got``'s (where the
-    file holds a computed number as openpyxl wrote it, 16 digits, the Excel path may send its nearest float
-    again and the headless path leave it: the same number in Excel, which keeps 15 digits)."""
+    file holds a computed number as openpyxl wrote it, 16 digits, the Excel path sends its nearest float again
+    when the cell lies inside the rectangle it sends for a block's changed cells, and the headless path leaves
+    it: the same number to 15 digits but at a rounding edge; docs/install.md)."""
     import math
 
     def one(a, b):
