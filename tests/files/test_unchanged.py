@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -228,6 +229,74 @@ def test_a_text_another_program_wrote_with_white_space_unmarked_gives_the_openpy
     assert outcome == _openpyxl_only(slow, monkeypatch)
     assert [(c.cell, c.old, c.new) for c in outcome.typed] == [(wb[sheet].cell(row, col).coordinate, text, " " + text)]
     assert _cells(fast) == _cells(slow)
+
+
+EAST_ASIAN_DATES = [*range(27, 37), *range(50, 59)]
+BUILT_IN_VALUES = [45000, 45000.5, 0.25, 60, 1.5, 123, -2]
+
+
+def _in_built_in_format(values: list, number_format: int) -> bytes:
+    """A workbook whose first row holds ``values`` in the built-in number format ``number_format``, written by
+    its id alone as Excel writes a built-in format."""
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    for col, value in enumerate(values, start=1):
+        wb.active.cell(1, col).value = value
+        wb.active.cell(1, col).number_format = "0\\z"  # one of its own, renumbered below
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    out = io.BytesIO()
+    with zipfile.ZipFile(buffer) as old, zipfile.ZipFile(out, "w") as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename == "xl/styles.xml":
+                own = re.search(rb'<numFmt numFmtId="(\d+)" formatCode="0\\z"', data).group(1)
+                data = re.sub(rb'(<xf [^>]*numFmtId=")%s"' % own, rb'\g<1>%d"' % number_format, data)
+            new.writestr(info, data)
+    return out.getvalue()
+
+
+def test_a_value_in_any_built_in_format_is_read_as_openpyxl_reads_it_or_declined():
+    """Excel writes a built-in number format by its id alone; calamine knows the East Asian date formats
+    (27-36, 50-58) and reads a date, openpyxl does not and reads the number: those decline."""
+    from python_calamine import CalamineWorkbook
+
+    read = 0
+    for number_format in range(164):
+        data = _in_built_in_format(BUILT_IN_VALUES, number_format)
+        assert unchanged.differs_from_openpyxl(data) == (number_format in EAST_ASIAN_DATES), number_format
+        if number_format in EAST_ASIAN_DATES:
+            continue
+        try:
+            fast = unchanged.CalamineBook(CalamineWorkbook.from_filelike(io.BytesIO(data))).read("Sheet")
+        except unchanged.NotFast:  # (a time, a date before March 1900: declined while reading)
+            continue
+        slow = OpenpyxlBook(load_workbook(io.BytesIO(data))).read("Sheet")
+        assert [(v, type(v)) for v in fast[0]] == [(v, type(v)) for v in slow[0]], number_format
+        read += 1
+    assert read >= 120  # (133 of the 145 with calamine 0.9: the rest holds a time or a duration)
+
+
+@pytest.mark.slow
+def test_dates_in_an_east_asian_built_in_format_give_the_openpyxl_outcome(tmp_path, spy, monkeypatch):
+    """The Heeg demo as a Japanese Excel may keep it: its date formats the built-in 57 (yyyy"年"m"月").  The
+    openpyxl path reads the dates as numbers and writes them back as dates in the workbook's format; calamine
+    would read dates and answer "nothing to change".  The fast path declines, and both runs end alike."""
+    fast, slow = tmp_path / "fast.xlsx", tmp_path / "slow.xlsx"
+    with zipfile.ZipFile(DEMOS[0]) as old, zipfile.ZipFile(fast, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename == "xl/styles.xml":
+                for own in re.findall(rb'<numFmt numFmtId="(\d+)" formatCode="yyyy[^"]*"', data):
+                    data = re.sub(rb'(<xf [^>]*numFmtId=")%s"' % own, rb'\g<1>57"', data)
+            new.writestr(info, data)
+    shutil.copyfile(fast, slow)
+    outcome = _outcome(fast)
+    assert spy == [None], "the fast path declined"
+    assert outcome == _openpyxl_only(slow, monkeypatch)
+    assert _cells(fast) == _cells(slow)
+    assert dt.datetime(2025, 9, 4) in _cells(fast)["Grafiek"][1].values()  # (written back as a date)
 
 
 MAIN = b"http://schemas.openxmlformats.org/spreadsheetml/2006/main"

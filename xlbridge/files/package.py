@@ -37,6 +37,7 @@ REL_OFFICE_DOCUMENT = f"{NS_R}/officeDocument"
 REL_WORKSHEET = f"{NS_R}/worksheet"
 REL_DRAWING = f"{NS_R}/drawing"
 REL_HYPERLINK = f"{NS_R}/hyperlink"
+REL_STYLES = f"{NS_R}/styles"
 CT_DRAWING = "application/vnd.openxmlformats-officedocument.drawing+xml"
 CT_RELS = "application/vnd.openxmlformats-package.relationships+xml"
 

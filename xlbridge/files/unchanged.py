@@ -18,7 +18,7 @@ with an exponent or of 16 digits and more (openpyxl keeps int and float apart, c
 reads a float), escaped or phonetic text, text with white space at an end that the file does
 not mark as kept (calamine trims it), a cell a merged area covers holding a value
 (openpyxl empties it; a caption merged over its table covers empty cells only), the 1904
-date system, a chart sheet or macro sheet, a sheet whose references reach beyond the
+date system, a built-in East Asian date format (calamine reads a date, openpyxl its number), a chart sheet or macro sheet, a sheet whose references reach beyond the
 bounds openpyxl's reader keeps to or are written so that they cannot be counted, shared
 strings that say they are more than they are (calamine makes room for them first: a stray
 value at XFD1048576 would stop the process); and after it, a time, a duration, a date
@@ -39,7 +39,7 @@ import zipfile
 from collections.abc import Sequence
 from typing import Any
 
-from xlbridge.files.package import Package
+from xlbridge.files.package import REL_STYLES, Package, resolve
 from xlbridge.workbooks.book import Grid, Layout, _clean_value_for_write, _is_number, _ReadOnce, same_number, trimmed
 from xlbridge.workbooks.openpyxl_book import within_bounds
 from xlbridge.workbooks.plan import Report
@@ -61,6 +61,9 @@ _MERGED = re.compile(rb"<mergeCell\b[^>]*\bref=[\"']([A-Z]{1,3})(\d+):([A-Z]{1,3
 _VALUED = re.compile(rb"<c\s+r=[\"']([A-Z]{1,3}\d+)[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b")
 _MAX_MERGED_CELLS = 1000  # covered cells listed; more: the openpyxl path
 _DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
+#: A built-in East Asian date format (ids 27-36 and 50-58, which Excel writes by number alone): calamine reads
+#: the cell as a date, openpyxl, which does not know them, as its number.
+_EAST_ASIAN_DATES = re.compile(rb"numFmtId\s*=\s*[\"'](?:2[7-9]|3[0-6]|5[0-8])[\"']")
 #: A reference (attribute ``r`` of a cell or a row, written as Excel, LibreOffice and openpyxl write it); one
 #: whose row has five digits or more, or whose column two letters or more: few, found fast (:func:`_may_reach_far`).
 _REFERENCE = re.compile(rb""" r=["']([^"'0-9]*)([0-9]+)""")
@@ -84,7 +87,11 @@ def differs_from_openpyxl(data: bytes) -> bool:
     """Whether the workbook (its bytes) holds anything calamine reads otherwise than openpyxl."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         package = Package(archive)
-        if _DATE1904.search(package.read(package.workbook()) or b""):
+        book = package.workbook()
+        if _DATE1904.search(package.read(book) or b""):
+            return True
+        styles = [resolve(book, rel.target) for rel in package.rels(book) if rel.type == REL_STYLES]
+        if any(_EAST_ASIAN_DATES.search(package.read(part) or b"") for part in styles):
             return True
         sheets = set(package.sheets().values())
         for part in [*sheets, *(n for n in package.names if n.lower() == "xl/sharedstrings.xml")]:
