@@ -18,7 +18,8 @@ with an exponent or of 16 digits and more (openpyxl keeps int and float apart, c
 reads a float), escaped or phonetic text, text with white space at an end that the file does
 not mark as kept (calamine trims it), a cell a merged area covers holding a value
 (openpyxl empties it; a caption merged over its table covers empty cells only), the 1904
-date system, a built-in East Asian date format (calamine reads a date, openpyxl its number), a chart sheet or macro sheet, a sheet whose references reach beyond the
+date system, a built-in East Asian date format (calamine reads a date, openpyxl its
+number), a chart sheet or macro sheet, a sheet whose references reach beyond the
 bounds openpyxl's reader keeps to or are written so that they cannot be counted, shared
 strings that say they are more than they are (calamine makes room for them first: a stray
 value at XFD1048576 would stop the process); and after it, a time, a duration, a date
