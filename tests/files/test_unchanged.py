@@ -280,7 +280,7 @@ def test_a_value_in_any_built_in_format_is_read_as_openpyxl_reads_it_or_declined
 
 @pytest.mark.slow
 def test_dates_in_an_east_asian_built_in_format_give_the_openpyxl_outcome(tmp_path, spy, monkeypatch):
-    """The Heeg demo as a Japanese Excel may keep it: its date formats the built-in 57 (yyyy"年"m"月").  The
+    """The Heeg demo as a Japanese Excel may keep it: its date formats the built-in 57 (an era date, ge.m.d).  The
     openpyxl path reads the dates as numbers and writes them back as dates in the workbook's format; calamine
     would read dates and answer "nothing to change".  The fast path declines, and both runs end alike."""
     fast, slow = tmp_path / "fast.xlsx", tmp_path / "slow.xlsx"
