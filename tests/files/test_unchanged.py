@@ -10,6 +10,7 @@ import re
 import shutil
 import zipfile
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -349,10 +350,14 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t xml:space='default'>a </t></si></sst>", b""),
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t>a&#x20;</t></si></sst>", b""),
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t><![CDATA[ a]]></t></si></sst>", b""),
+    # a text where a number belongs: calamine reads it, openpyxl refuses the file (or reads the number)
+    (b"<c r='A1'><v>Jansen</v></c>", None, b""),
+    (b"<c r='A1'><v> 5</v></c>", None, b""),
+    (b"<c r='A1' t='str'><v><![CDATA[ ]]>a</v></c>", None, b""),
 ], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904",
         "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference",
         "row-of-5000-digits", "strings-miscounted", "strings-of-5000-digits", "inline-space", "tab-at-end", "run-space",
-        "space-default", "space-reference", "cdata"])
+        "space-default", "space-reference", "cdata", "text-as-number", "spaced-number", "value-cdata"])
 def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet, strings, properties):
     assert unchanged.differs_from_openpyxl(_zip(sheet, strings, properties))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6.5</v></c><c r='B1' t='s'><v>0</v></c>",
@@ -434,3 +439,55 @@ def test_any_value_typed_anywhere_gives_the_openpyxl_outcome(pick, value, tmp_pa
     assert _cells(fast) == _cells(slow)
     if value is KEEP:
         assert fast.read_bytes() == saved  # the fast path left its copy as it was
+
+
+HELD = "{held}"  # the value the record holds for the cell: a text read as recorded by one reader only
+EDGE = st.sampled_from(["", "", " ", "  ", "\t", "\n", "&#32;", "&#x9;", "<!-- c -->", "<![CDATA[ ]]>"])
+TEXTS = st.tuples(EDGE, st.sampled_from([HELD, HELD, "", "a", "é", "&amp;b", "a;", "&lt;5"]), EDGE).map("".join)
+SPACE = st.sampled_from(["", "", ' xml:space="preserve"', " xml:space='preserve'", ' xml:space="default"'])
+NUMBERS = st.one_of(st.integers(-10**7, 10**7).map(str), st.floats(-1e6, 1e6, allow_nan=False).map(repr),
+                    st.sampled_from(["+5", " 5", "5 ", "05", ".5", "-0", "1_000", "5.", "1e3", "NaN", "", "x", HELD, f" {HELD}"]))
+CELLS = st.one_of(
+    st.builds(lambda space, text: f'<is><t{space}>{text}</t></is>', SPACE, TEXTS).map(lambda x: ("inlineStr", x)),
+    st.lists(st.tuples(SPACE, TEXTS), min_size=1, max_size=3).map(
+        lambda runs: ("inlineStr", "<is>" + "".join(f"<r><t{s}>{t}</t></r>" for s, t in runs) + "</is>")),
+    NUMBERS.map(lambda n: (None, f"<v>{n}</v>")),
+    st.sampled_from(["0", "1", "true", "2", " 1"]).map(lambda b: ("b", f"<v>{b}</v>")),
+    TEXTS.map(lambda text: ("str", f"<v>{text}</v>")),
+    st.just((None, "")))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.booleans(), pick=st.integers(0, 10**6), written=CELLS)
+@pytest.mark.slow
+def test_any_xml_another_program_writes_for_a_typed_cell_gives_the_openpyxl_outcome(text, pick, written,
+                                                                                    tmp_path_factory, monkeypatch):
+    """One typed cell of the TBF club example as another program may write it (text marked as kept or not,
+    with white space, references, CDATA or comments; numbers spelt as they come; flags; a formula's text
+    result; nothing): the run with the fast path and the openpyxl path alone end alike, in every cell."""
+    kind, content = written
+    wb = load_workbook(TBF)
+    record, _ = read_record(OpenpyxlBook(wb))
+    cells = sorted((s, r, c) for s in record.sheets for (r, c), v in record.typed(s).items()
+                   if not text or isinstance(v, str))  # (text: a cell that holds text)
+    sheet, row, col = cells[pick % len(cells)]
+    content = content.replace(HELD, escape(str(record.typed(sheet)[row, col])))
+    part = f"xl/worksheets/sheet{wb.sheetnames.index(sheet) + 1}.xml"
+    reference = wb[sheet].cell(row, col).coordinate
+    folder = tmp_path_factory.mktemp("written")
+    fast, slow = folder / "fast.xlsx", folder / "slow.xlsx"
+    with zipfile.ZipFile(TBF) as old, zipfile.ZipFile(fast, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename == part:
+                found = re.search(rb'<c r="%s"( s="\d+")?[^>]*?(?:/>|>.*?</c>)' % reference.encode(), data)
+                kept = found.group(1) or b""
+                kind_attribute = f' t="{kind}"'.encode() if kind else b""
+                data = (data[:found.start()] + b'<c r="%s"%s%s>%s</c>' % (reference.encode(), kept, kind_attribute,
+                                                                            content.encode()) + data[found.end():])
+            new.writestr(info, data)
+    shutil.copyfile(fast, slow)
+    said_fast, said_slow = str(_outcome(fast)), str(_openpyxl_only(slow, monkeypatch))  # (each names its file)
+    assert said_fast.replace(str(fast), TBF.name) == said_slow.replace(str(slow), TBF.name)
+    if not said_fast.startswith("('FileProblem'"):
+        assert _cells(fast) == _cells(slow)

@@ -15,7 +15,7 @@ path), and whatever the two readers could give differently, found before calamin
 reads a value (:func:`differs_from_openpyxl`): a formula (openpyxl reads its text,
 calamine its last value), an error value, an ISO date cell, a number kept as ``6.0`` or
 with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
-reads a float), escaped or phonetic text, text with white space at an end that the file does
+reads a float), a text where a number belongs, escaped or phonetic text, text with white space at an end that the file does
 not mark as kept (calamine trims it), a cell a merged area covers holding a value
 (openpyxl empties it; a caption merged over its table covers empty cells only), the 1904
 date system, a built-in East Asian date format (calamine reads a date, openpyxl its
@@ -49,9 +49,11 @@ from xlbridge.workbooks.write import _same as same  # the diff's comparison of a
 from xlbridge.workbooks.localised import Localised, language_of, localised
 
 #: What openpyxl and calamine read differently, in a worksheet's or the shared strings' XML: a formula, phonetic
-#: text, a number kept as "6.0", with an exponent or of 16 digits and more; an error value or an ISO
-#: date cell; escaped text.  (Three searches, each with a literal start: one with alternatives costs five times more.)
-_TAGS = re.compile(rb"<(?:f[\s>/]|rPh\b|v>(?:-?\d+\.0*<|-?\d{16}|[^<]*[eE]))")
+#: text, a number kept as "6.0", with an exponent or of 16 digits and more, a value with anything else than
+#: digits, a point and signs (a text or white space where a number belongs: calamine reads the text, openpyxl
+#: refuses the file or reads the number) or with a comment or CDATA; an error value or an ISO date cell; escaped text.  (Three searches,
+#: each with a literal start: one with alternatives costs five times more.)
+_TAGS = re.compile(rb"<(?:f[\s>/]|rPh\b|v>(?:-?\d+\.0*<|-?\d{16}|[^<]*(?:[^\d.<+-]|<!)))")
 _TYPES = re.compile(rb"t\s*=\s*[\"'][ed][\"']")
 _ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
 #: A text not marked ``xml:space="preserve"`` that starts or ends with white space (or a character reference, a
