@@ -331,6 +331,10 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1' t='s'><v>0</v></c>", b"<sst><si><t>a</t><rPh><t>b</t></rPh></si></sst>", b""),
     (b"<c r='A1'><v>6</v></c><c r='B1'><v>7</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/>"
      b"</mergeCells><sheetData><row>", None, b""),  # a value under a merged area: openpyxl empties it
+    (b"<c r='A1'><v>6</v></c><c s='0' r='B1'><v>7</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/>"
+     b"</mergeCells><sheetData><row>", None, b""),  # (its reference after another attribute)
+    (b"<c r='A1'><v>6</v></c><c r='b1'><v>7</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/>"
+     b"</mergeCells><sheetData><row>", None, b""),  # (in lower case)
     (b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904='1'/>"),
     # calamine's grid would reach these (whole, before a value is read): openpyxl says where
     (b"<c r='XFD1048576'><v>6</v></c>", None, b""),
@@ -354,7 +358,8 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1'><v>Jansen</v></c>", None, b""),
     (b"<c r='A1'><v> 5</v></c>", None, b""),
     (b"<c r='A1' t='str'><v><![CDATA[ ]]>a</v></c>", None, b""),
-], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "1904",
+], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "merged-s-first", "merged-lower",
+        "1904",
         "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference",
         "row-of-5000-digits", "strings-miscounted", "strings-of-5000-digits", "inline-space", "tab-at-end", "run-space",
         "space-default", "space-reference", "cdata", "text-as-number", "spaced-number", "value-cdata"])

@@ -59,9 +59,10 @@ _ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
 #: A text not marked ``xml:space="preserve"`` that starts or ends with white space (or a character reference, a
 #: comment or CDATA that may be one): calamine trims it, openpyxl keeps it.
 _UNKEPT = re.compile(rb"<t(?:>|\s(?![^>]*preserve)[^>]*>)(?:[\s&]|<(?!/t>)|[^<]*(?:[\s;]</t>|<!))")
-#: A merged area, and a cell that holds a value (:func:`_covered_hold_values`).
+#: A merged area, and a cell that holds a value, its reference wherever among its attributes and in either case
+#: (:func:`_covered_hold_values`).
 _MERGED = re.compile(rb"<mergeCell\b[^>]*\bref=[\"']([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)[\"']")
-_VALUED = re.compile(rb"<c\s+r=[\"']([A-Z]{1,3}\d+)[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b")
+_VALUED = re.compile(rb"<c\s(?:[^>]*?\s)?r=[\"']([A-Za-z]{1,3}\d+)[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b")
 _MAX_MERGED_CELLS = 1000  # covered cells listed; more: the openpyxl path
 _DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
 #: A built-in East Asian date format (ids 27-36 and 50-58, which Excel writes by number alone): calamine reads
@@ -163,7 +164,7 @@ def _covered_hold_values(data: bytes) -> bool:
         cells += [f"{get_column_letter(c)}{r}" for r in rows for c in cols][1:]
         if len(cells) > _MAX_MERGED_CELLS:
             return True
-    valued = {m.group(1).decode() for m in _VALUED.finditer(data)}  # (one pass over the sheet)
+    valued = {m.group(1).decode().upper() for m in _VALUED.finditer(data)}  # (one pass over the sheet)
     return any(cell in valued for cell in cells)
 
 
