@@ -336,6 +336,7 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1'><v>6</v></c><c r='b1'><v>7</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/>"
      b"</mergeCells><sheetData><row>", None, b""),  # (in lower case)
     (b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904='1'/>"),
+    (b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904 = 'TRUE'/>"),  # (calamine: 1900, openpyxl: 1904)
     # calamine's grid would reach these (whole, before a value is read): openpyxl says where
     (b"<c r='XFD1048576'><v>6</v></c>", None, b""),
     (b"<c r='A1'><v>6</v></c></row><row r='100001'><c r='A100001'><v>6</v></c>", None, b""),
@@ -359,7 +360,7 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1'><v> 5</v></c>", None, b""),
     (b"<c r='A1' t='str'><v><![CDATA[ ]]>a</v></c>", None, b""),
 ], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "merged-s-first", "merged-lower",
-        "1904",
+        "1904", "1904-otherwise",
         "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference",
         "row-of-5000-digits", "strings-miscounted", "strings-of-5000-digits", "inline-space", "tab-at-end", "run-space",
         "space-default", "space-reference", "cdata", "text-as-number", "spaced-number", "value-cdata"])
@@ -374,6 +375,7 @@ def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet,
     assert not unchanged.differs_from_openpyxl(_zip(
         b"<c r='A1' t='s'><v>0</v></c><c r='B1' t='inlineStr'><is><t xml:space=\"preserve\"> b </t></is></c>",
         b"<sst><si><t xml:space='preserve'> a\t</t></si><si><t>a  b&amp;c</t></si><si><t></t></si></sst>"))
+    assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904='false'/>"))
     # within the bounds, found fast or counted
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='ALL1'><v>6</v></c><c r=\"A2000\"><v>6</v></c>"))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='B1'><v>6</v></c></row><row r='100000'>"))

@@ -64,7 +64,7 @@ _UNKEPT = re.compile(rb"<t(?:>|\s(?![^>]*preserve)[^>]*>)(?:[\s&]|<(?!/t>)|[^<]*
 _MERGED = re.compile(rb"<mergeCell\b[^>]*\bref=[\"']([A-Z]{1,3})(\d+):([A-Z]{1,3})(\d+)[\"']")
 _VALUED = re.compile(rb"<c\s(?:[^>]*?\s)?r=[\"']([A-Za-z]{1,3}\d+)[\"'](?:\s[^>]*[^/>])?>\s*<(?:v|is)\b")
 _MAX_MERGED_CELLS = 1000  # covered cells listed; more: the openpyxl path
-_DATE1904 = re.compile(rb"\bdate1904=[\"'](?:1|true)[\"']")
+_DATE1904 = re.compile(rb"\bdate1904\s*=\s*[\"'](?!(?:0|false)[\"'])")  # (openpyxl takes "TRUE", "on" as set)
 #: A built-in East Asian date format (ids 27-36 and 50-58, which Excel writes by number alone): calamine reads
 #: the cell as a date, openpyxl, which does not know them, as its number.
 _EAST_ASIAN_DATES = re.compile(rb"numFmtId\s*=\s*[\"'](?:2[7-9]|3[0-6]|5[0-8])[\"']")
