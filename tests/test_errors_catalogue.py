@@ -383,6 +383,20 @@ def _(ctx):
     return recalc_file()
 
 
+@scenario("E-FILE-STRICT")
+def _(ctx):
+    """Saved as "Strict Open XML Spreadsheet": every part's transitional namespaces become the ISO Strict ones."""
+    Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    with zipfile.ZipFile(BOOK) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist() if name.endswith((".xml", ".rels"))}
+    strict = {name: data.replace(b"http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+                                 b"http://purl.oclc.org/ooxml/spreadsheetml/main")
+              .replace(b"http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+                       b"http://purl.oclc.org/ooxml/officeDocument/relationships") for name, data in parts.items()}
+    rewrite(BOOK, strict)
+    return recalc_file()
+
+
 @scenario("E-FILE-OPEN-IN-EXCEL")
 def _(ctx):
     Path(BOOK).write_bytes(ctx.sources("tbf-club"))
@@ -1359,7 +1373,7 @@ ISSUE_LIST = {
                                                     "E-EVENT-HEADER", "E-EVENT-LABEL"],
     "an empty workbook": ["E-BOOK-NOT-XLBRIDGE", "E-HEEG-EVENING-EMPTY", "E-BM-NO-BASE-PAIRS"],
     "a corrupt or non-xlsx file": ["E-FILE-DAMAGED", "E-FILE-NOT-ZIP", "E-FILE-XLS-NAME", "E-FILE-NOT-XLSX-NAME",
-                                   "E-FILE-NOT-A-WORKBOOK-ZIP"],
+                                   "E-FILE-NOT-A-WORKBOOK-ZIP", "E-FILE-STRICT"],
     "a password-protected workbook": ["E-FILE-PROTECTED"],
     "a workbook open in Excel": ["E-FILE-OPEN-IN-EXCEL"],
     "a run already in progress": ["E-FILE-BUSY"],

@@ -101,6 +101,8 @@ def workbook_content_type(package: Package) -> str:
     return overrides.get(package.workbook().lower(), "")
 
 
+#: The namespace of a workbook saved as "Strict Open XML Spreadsheet" (ISO/IEC 29500 Strict).
+STRICT = b"http://purl.oclc.org/ooxml/spreadsheetml/main"
 #: At most this many merged cells, and as many cells with a hyperlink, per sheet: openpyxl makes an
 #: object of every one (a merge of A1:XFD1048576 would be 17 billion; so would a hyperlink over it).
 MAX_MERGED_CELLS = 100_000
@@ -185,6 +187,9 @@ def check_bytes(data: bytes, name: object, budget: Budget = BUDGET) -> bool:
                                   "use the real workbook")
             check_parts(archive, len(data), name, budget)
             package = Package(archive)
+            if STRICT in (package.read(package.workbook()) or b""):  # (openpyxl would read no sheet at all)
+                raise FileProblem(f"{name} is saved as a Strict Open XML Spreadsheet, which xlbridge cannot read; "
+                                  "nothing was changed: save it from Excel as an Excel Workbook (.xlsx)")
             keep_vba = macro_enabled(package)
             too_large = merges_too_large(package)
         if too_large:
