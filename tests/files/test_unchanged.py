@@ -335,6 +335,7 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
      b"</mergeCells><sheetData><row>", None, b""),  # (its reference after another attribute)
     (b"<c r='A1'><v>6</v></c><c r='b1'><v>7</v></c></row></sheetData><mergeCells><mergeCell ref='A1:B1'/>"
      b"</mergeCells><sheetData><row>", None, b""),  # (in lower case)
+    (b"<c r='A1' xmlns:x='" + MAIN + b"'><x:f>1+1</x:f><v>2</v></c>", None, b""),  # (a prefix for the namespace)
     (b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904='1'/>"),
     (b"<c r='A1'><v>6</v></c>", None, b"<workbookPr date1904 = 'TRUE'/>"),  # (calamine: 1900, openpyxl: 1904)
     # calamine's grid would reach these (whole, before a value is read): openpyxl says where
@@ -359,7 +360,7 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1'><v>Jansen</v></c>", None, b""),
     (b"<c r='A1'><v> 5</v></c>", None, b""),
     (b"<c r='A1' t='str'><v><![CDATA[ ]]>a</v></c>", None, b""),
-], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "merged-s-first", "merged-lower",
+], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "merged-s-first", "merged-lower", "prefixed",
         "1904", "1904-otherwise",
         "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference",
         "row-of-5000-digits", "strings-miscounted", "strings-of-5000-digits", "inline-space", "tab-at-end", "run-space",

@@ -75,6 +75,7 @@ _FAR_ROW = re.compile(rb""" r=["'][^"'0-9]*([0-9]{5,})""")
 _FAR_COLUMN = re.compile(rb""" r=["']([^"'0-9]{2,})""")
 _STRINGS_SAID = re.compile(rb"""\buniqueCount\s*=\s*["']\s*([0-9]+)""")
 _TAG_AND_SPACE = re.compile(rb"<(?:c|row)[\t\r\n]")
+_MAIN = b"openxmlformats.org/spreadsheetml/2006/main"  # (the namespace of cells and strings)
 _FIRST_TRUE_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's day numbers count a 29 February 1900
 _LAST_DATE = 2_958_465  # 31 December 9999, Excel's last day
 
@@ -100,8 +101,8 @@ def differs_from_openpyxl(data: bytes) -> bool:
         sheets = set(package.sheets().values())
         for part in [*sheets, *(n for n in package.names if n.lower() == "xl/sharedstrings.xml")]:
             data = package.read(part) or b""
-            if b"<sheetData" not in data and b"<sst" not in data:  # elements with a prefix: not searched for
-                return True
+            if b"<sheetData" not in data and b"<sst" not in data or data.count(_MAIN) > 1:  # elements with a prefix
+                return True  # (or the namespace bound to one as well): not searched for
             if _TAGS.search(data) or _TYPES.search(data) or b"_x" in data and _ESCAPED.search(data) \
                     or _UNKEPT.search(data):
                 return True
