@@ -15,7 +15,8 @@ path), and whatever the two readers could give differently, found before calamin
 reads a value (:func:`differs_from_openpyxl`): a formula (openpyxl reads its text,
 calamine its last value), an error value, an ISO date cell, a number kept as ``6.0`` or
 with an exponent or of 16 digits and more (openpyxl keeps int and float apart, calamine
-reads a float), a text where a number belongs, escaped or phonetic text, text with white space at an end that the file does
+reads a float), a text where a number belongs, a text inline in a cell of another type,
+escaped or phonetic text, text with white space at an end that the file does
 not mark as kept (calamine trims it), a cell a merged area covers holding a value
 (openpyxl empties it; a caption merged over its table covers empty cells only), the 1904
 date system, a built-in East Asian date format (calamine reads a date, openpyxl its
@@ -110,6 +111,8 @@ def differs_from_openpyxl(data: bytes) -> bool:
                 return True
             if part in sheets and _may_reach_far(data) or part not in sheets and _strings_miscounted(data):
                 return True
+            if part in sheets and data.count(b"<is") > data.count(b"inlineStr"):  # a text openpyxl reads only
+                return True  # in a cell of that type, calamine in any
         return False
 
 
