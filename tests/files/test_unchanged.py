@@ -361,11 +361,11 @@ def _zip(sheet: bytes, strings: bytes | None = None, properties: bytes = b"") ->
     (b"<c r='A1'><v> 5</v></c>", None, b""),
     (b"<c r='A1' t='str'><v><![CDATA[ ]]>a</v></c>", None, b""),
     (b"<c r='A1'><is><t>a</t></is></c>", None, b""),  # (openpyxl reads it only in a cell of type inlineStr)
-], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged", "merged-s-first", "merged-lower", "prefixed",
-        "1904", "1904-otherwise",
-        "far-out", "row-100001", "column-1001", "cells-2000000", "spaced", "tab", "no-reference",
-        "row-of-5000-digits", "strings-miscounted", "strings-of-5000-digits", "inline-space", "tab-at-end", "run-space",
-        "space-default", "space-reference", "cdata", "text-as-number", "spaced-number", "value-cdata", "inline-untyped"])
+], ids=["formula", "error", "iso-date", "6.0", "exponent", "20-digits", "escaped", "phonetic", "merged",
+        "merged-s-first", "merged-lower", "prefixed", "1904", "1904-otherwise", "far-out", "row-100001",
+        "column-1001", "cells-2000000", "spaced", "tab", "no-reference", "row-of-5000-digits",
+        "strings-miscounted", "strings-of-5000-digits", "inline-space", "tab-at-end", "run-space", "space-default",
+        "space-reference", "cdata", "text-as-number", "spaced-number", "value-cdata", "inline-untyped"])
 def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet, strings, properties):
     assert unchanged.differs_from_openpyxl(_zip(sheet, strings, properties))
     assert not unchanged.differs_from_openpyxl(_zip(b"<c r='A1'><v>6.5</v></c><c r='B1' t='s'><v>0</v></c>",
@@ -456,7 +456,8 @@ TEXTS = st.one_of(st.just(HELD), st.tuples(EDGE, st.sampled_from([HELD, HELD, ""
                                             EDGE).map("".join))
 SPACE = st.sampled_from(["", "", ' xml:space="preserve"', " xml:space='preserve'", ' xml:space="default"'])
 NUMBERS = st.one_of(st.integers(-10**7, 10**7).map(str), st.floats(-1e6, 1e6, allow_nan=False).map(repr),
-                    st.sampled_from(["+5", " 5", "5 ", "05", ".5", "-0", "1_000", "5.", "1e3", "NaN", "", "x", HELD, f" {HELD}"]))
+                    st.sampled_from(["+5", " 5", "5 ", "05", ".5", "-0", "1_000", "5.", "1e3", "NaN", "", "x", HELD,
+                                     f" {HELD}"]))
 CELLS = st.one_of(
     st.builds(lambda kind, space, text: (kind, f'<is><t{space}>{text}</t></is>'),
               st.sampled_from(["inlineStr", "inlineStr", None, "str"]), SPACE, TEXTS),

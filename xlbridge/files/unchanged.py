@@ -52,8 +52,8 @@ from xlbridge.workbooks.localised import Localised, language_of, localised
 #: What openpyxl and calamine read differently, in a worksheet's or the shared strings' XML: a formula, phonetic
 #: text, a number kept as "6.0", with an exponent or of 16 digits and more, a value with anything else than
 #: digits, a point and signs (a text or white space where a number belongs: calamine reads the text, openpyxl
-#: refuses the file or reads the number) or with a comment or CDATA; an error value or an ISO date cell; escaped text.  (Three searches,
-#: each with a literal start: one with alternatives costs five times more.)
+#: refuses the file or reads the number) or with a comment or CDATA; an error value or an ISO date cell; escaped
+#: text.  (Three searches, each with a literal start: one with alternatives costs five times more.)
 _TAGS = re.compile(rb"<(?:f[\s>/]|rPh\b|v>(?:-?\d+\.0*<|-?\d{16}|[^<]*(?:[^\d.<+-]|<!)))")
 _TYPES = re.compile(rb"t\s*=\s*[\"'][ed][\"']")
 _ESCAPED = re.compile(rb"_x[0-9A-Fa-f]{4}_")
