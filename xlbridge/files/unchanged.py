@@ -100,20 +100,29 @@ def differs_from_openpyxl(data: bytes) -> bool:
         if any(_EAST_ASIAN_DATES.search(package.read(part) or b"") for part in styles):
             return True
         sheets = set(package.sheets().values())
-        for part in [*sheets, *(n for n in package.names if n.lower() == "xl/sharedstrings.xml")]:
-            data = package.read(part) or b""
-            if b"<sheetData" not in data and b"<sst" not in data or data.count(_MAIN) > 1:  # elements with a prefix
-                return True  # (or the namespace bound to one as well): not searched for
-            if _TAGS.search(data) or _TYPES.search(data) or b"_x" in data and _ESCAPED.search(data) \
-                    or _UNKEPT.search(data):
-                return True
-            if b"<mergeCell" in data and _covered_hold_values(data):
-                return True
-            if part in sheets and _may_reach_far(data) or part not in sheets and _strings_miscounted(data):
-                return True
-            if part in sheets and data.count(b"<is") > data.count(b"inlineStr"):  # a text openpyxl reads only
-                return True  # in a cell of that type, calamine in any
-        return False
+        strings = [n for n in package.names if n.lower() == "xl/sharedstrings.xml"]
+        return (any(_sheet_differs(package.read(part) or b"") for part in sheets)
+                or any(_strings_differ(package.read(part) or b"") for part in strings))
+
+
+def _read_otherwise(data: bytes) -> bool:
+    """What a sheet and the shared strings can both hold that the two readers read otherwise."""
+    if b"<sheetData" not in data and b"<sst" not in data or data.count(_MAIN) > 1:  # elements with a prefix (or
+        return True  # the namespace bound to one as well): not searched for
+    return bool(_TAGS.search(data) or _TYPES.search(data) or b"_x" in data and _ESCAPED.search(data)
+                or _UNKEPT.search(data))
+
+
+def _sheet_differs(sheet: bytes) -> bool:
+    """:func:`differs_from_openpyxl` for a worksheet's XML; also an inline text (``<is>``) in a cell not of the
+    type ``inlineStr`` (openpyxl reads it only in a cell of that type, calamine in any)."""
+    return (_read_otherwise(sheet) or b"<mergeCell" in sheet and _covered_hold_values(sheet)
+            or _may_reach_far(sheet) or sheet.count(b"<is") > sheet.count(b"inlineStr"))
+
+
+def _strings_differ(strings: bytes) -> bool:
+    """:func:`differs_from_openpyxl` for the shared strings' XML."""
+    return _read_otherwise(strings) or _strings_miscounted(strings)
 
 
 def _may_reach_far(sheet: bytes) -> bool:
