@@ -469,7 +469,7 @@ CELLS = st.one_of(
     st.just((None, "")))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.booleans(), pick=st.integers(0, 10**6), written=CELLS)
 @pytest.mark.slow
 def test_any_xml_another_program_writes_for_a_typed_cell_gives_the_openpyxl_outcome(text, pick, written,
