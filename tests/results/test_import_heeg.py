@@ -58,10 +58,11 @@ def typed_by_hand(book: Path, mp: dict[int, list[int]]) -> None:
 
 
 def values(book: Path) -> dict[str, list[tuple]]:
-    """Every visible sheet's values but the Corrections sheet's (which says when and what was typed)."""
+    """Every visible sheet's values but the Messages sheet's (which names the file imported) and the minute of
+    each Corrections line (when it was recalculated: two runs may fall in two minutes)."""
     wb = load_workbook(book)
-    return {ws.title: list(ws.iter_rows(values_only=True)) for ws in wb.worksheets
-            if ws.sheet_state == "visible" and ws.title != "Meldingen"}
+    return {ws.title: [row[1:] if ws.title == "Correcties" else row for row in ws.iter_rows(values_only=True)]
+            for ws in wb.worksheets if ws.sheet_state == "visible" and ws.title != "Meldingen"}
 
 
 @pytest.fixture(scope="module")
