@@ -1,7 +1,7 @@
 """``python -m bench [--quick] [--only engine,season,excel,peers,excel-path,headless]`` -- run the benchmarks, print one table.
 
 Run from the repository root.  ``--quick`` is a smoke run (fewer rankings,
-fewer repeats, small seasons only); the figures in docs/performance.md come from
+fewer repeats, small seasons only, the Excel path of two kinds); the figures in docs/performance.md come from
 a full run.
 """
 
@@ -21,7 +21,7 @@ SECTIONS = ("engine", "season", "excel", "peers", "excel-path", "headless")
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TQDM_DISABLE", "1")  # the formulas package's progress bars
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smoke run: fewer rankings and repeats, 1x seasons only")
+    parser.add_argument("--quick", action="store_true", help="smoke run: fewer rankings and repeats, 1x seasons only, the Excel path of heeg and tbf-club")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {', '.join(SECTIONS)}")
     parser.add_argument("--rankings", type=int, default=None, help="number of rankings for the engine benchmark")
     args = parser.parse_args(argv)

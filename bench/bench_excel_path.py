@@ -65,6 +65,7 @@ SCRIPT = "recalculate_season"
 SIZES = (1, 4, 16)
 KINDS = ("heeg", "bridgemania")  # the kinds with seasons (bench/seasons.py)
 STARTUP_KINDS = ("heeg", "bridgemania", "tbf-club", "se-masterpoints")  # every kind: its start-up
+QUICK_KINDS = ("heeg", "tbf-club")  # --quick, a smoke run: one kind with seasons, one of worksheet functions only
 #: targets of issue 18
 SCRIPT_RATIO = 2.5  # Pyodide / CPython, the same script on the same payload
 SECOND_RATIO = 0.3  # second click / first click
@@ -452,7 +453,7 @@ def run(table: Table, *, quick: bool = False, sizes: tuple[int, ...] | None = No
     repeats = 2 if quick else {1: 11, 4: 5, 16: 5}
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="xlbridge-bench-pyodide-") as tmp:
-        for kind in STARTUP_KINDS:
+        for kind in QUICK_KINDS if quick else STARTUP_KINDS:
             print(f"[bench]   {kind}: starting Pyodide {version} and the CPython reference", file=sys.stderr, flush=True)
             files = kind_files(kind)
             try:
