@@ -39,7 +39,8 @@ from typing import Any
 
 import pandas as pd
 
-from xlbridge.clubs.heeg import HeegSettings, Pair, Period, line_top, period_standings
+from xlbridge.clubs.heeg import HeegSettings, Pair, Period, line_top
+from xlbridge.clubs.heeg.season import period_table
 
 __all__ = ["demo_season", "SURNAMES"]
 
@@ -145,11 +146,10 @@ def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6
             rows.extend(_evening(rng, club, line_of, k, e, day, period.label))
         # promotion and relegation at the end of the period decide the next period's lines
         if k + 1 < len(period_list):
-            so_far = pd.DataFrame(rows)
             partial = replace(base, periods=period_list[: k + 1])
-            table = period_standings(so_far, partial, period=period.label)
-            line_of = {int(p): nl for p, nl in zip(table["pair"], table["next_line"])} | {
-                p: line_of[p] for p in club.pairs if p not in set(table["pair"])
+            table = period_table(rows, partial, period=period.label)  # (period_standings, without its frame)
+            line_of = {row["pair"]: row["next_line"] for row in table} | {
+                p: line_of[p] for p in club.pairs if p not in {row["pair"] for row in table}
             }
     roster = tuple(Pair(p, club.pair_names[p], {label: lines[p] for label, lines in lines_by_period.items()})
                    for p in club.pairs)
