@@ -92,24 +92,30 @@ def _demo_replaced(module, name: str, value):
         setattr(module, name, original)
 
 
+def _shipped(kind: str):
+    """The workbook of ``kind`` as the shipped build makes it, in English (the earlier runs measured the English
+    workbook): built, then recalculated once."""
+    from xlbridge.excel.shipped import KINDS, built
+
+    return built(KINDS[kind].in_language("en"), False)
+
+
 def bm_workbook(size: int):
-    """The BridgeMania workbook of the shipped builder, filled with a season of ``size``."""
+    """The BridgeMania workbook of the shipped build, filled with a season of ``size``."""
     from xlbridge.clubs.bridgemania import demo as bridgemania_demo
-    from xlbridge.workbooks.bridgemania import bridgemania_workbook
 
     season = bm_season(size)
     with _demo_replaced(bridgemania_demo, "demo_season", lambda: season):
-        return bridgemania_workbook(False, language="en")
+        return _shipped("bridgemania")
 
 
 def heeg_workbook(size: int):
-    """The Heeg workbook of the shipped builder, filled with a season of ``size``."""
+    """The Heeg workbook of the shipped build, filled with a season of ``size``."""
     from xlbridge.clubs.heeg import demo as heeg_demo
-    from xlbridge.workbooks.heeg import heeg_workbook as build
 
     season = heeg_season(size)
     with _demo_replaced(heeg_demo, "demo_season", lambda *a, **k: season):
-        return build(False, language="en")  # (the earlier runs measured the English workbook)
+        return _shipped("heeg")
 
 
 WORKBOOKS = {"heeg": heeg_workbook, "bridgemania": bm_workbook}

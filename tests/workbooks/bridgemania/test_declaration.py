@@ -19,7 +19,6 @@ from xlbridge.files.headless import recalc_path
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import BridgeManiaSeason
 from xlbridge.workbooks.bridgemania import declaration as d
-from xlbridge.workbooks.bridgemania.build import bridgemania_workbook
 from xlbridge.workbooks.plan import BookInputError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -85,10 +84,9 @@ def test_every_module_is_small(path):
 
 
 @pytest.fixture(scope="module")
-def demo_bytes() -> bytes:
-    buffer = io.BytesIO()
-    bridgemania_workbook(False, language="en").save(buffer)
-    return buffer.getvalue()
+def demo_bytes(built_once, tmp_path_factory) -> bytes:
+    """The demo as shipped, in English (built, then recalculated once)."""
+    return built_once("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en").read_bytes()
 
 
 VALUES = [None, "x", -2, 99, "R", 3, "1O", "BE", "ZZ", "OSP1", "sick", "split", "waiting", "partial", "RU, GM",

@@ -9,6 +9,8 @@ import pytest
 from xlbridge.clubs.bridgemania.demo import demo_season
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.build import season_workbook
+from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+from xlbridge.workbooks.recalc import recalculate
 
 
 @pytest.mark.slow
@@ -18,6 +20,7 @@ def test_an_empty_name_falls_back_to_the_players() -> None:
     assert first.name and all(first.players)
     nameless = replace(first, name="")
     wb = season_workbook(replace(season, base_pairs=(nameless, *season.base_pairs[1:])))
+    recalculate(OpenpyxlBook(wb))
     ws = wb[d.CHAMPIONSHIP]
     pair, name = d.FINAL.col("pair"), d.FINAL.col("name")
     shown = {ws.cell(row=r, column=pair).value: ws.cell(row=r, column=name).value

@@ -402,7 +402,9 @@ def small_season(names=None, guest=("G1", "Guest pair")):
 
 def test_a_hand_made_season_and_ineligible_pairs(tmp_path):
     path = tmp_path / "small.xlsx"
-    season_workbook(small_season()).save(path)
+    typed = season_workbook(small_season())
+    recalc_book(OpenpyxlBook(typed))
+    typed.save(path)
     wb = load_workbook(path)
     assert_holds_engine(wb, recalculate(small_season()))
     final = block(wb["Championship"], 1, FINAL_HEADERS)

@@ -4,7 +4,8 @@ Every sheet is laid out from the declaration
 (:mod:`~xlbridge.workbooks.bridgemania.declaration`): titles, settings, headers
 (typed blue, computed green), typed cells yellow, computed cells blue with their
 number formats, widths and frozen panes; the demo season is then typed in as a
-scorer would and recalculated by the kind itself.
+scorer would.  The computed cells stay empty: :func:`xlbridge.excel.shipped.built`
+recalculates the workbook once, as ``xlbridge recalc`` does.
 
 openpyxl is imported inside the functions, and this module is not part of the
 xlwings Lite bundle (the recalculation never needs it).
@@ -41,7 +42,8 @@ LANGUAGE = bridgemania.LANGUAGE  # the championship's
 
 
 def bridgemania_workbook(blank: bool = False, language: str = LANGUAGE):
-    """The BridgeMania season workbook in ``language``: the demo season recalculated, or a blank template."""
+    """The BridgeMania season workbook in ``language``: the demo season as typed (its computed cells empty until
+    recalculated), or a blank template."""
     from xlbridge.workbooks.localised import built_in
 
     return built_in(build_workbook, language, blank)
@@ -61,12 +63,8 @@ def build_workbook(blank: bool = False):
 
 
 def season_workbook(season: bm.Season | None, next_host: str | None = None, capacity: int | None = None):
-    """A workbook holding ``season`` as a scorer would type it, recalculated (``None``: a blank template)."""
+    """A workbook holding ``season`` as a scorer would type it, not yet recalculated (``None``: a blank template)."""
     from openpyxl import Workbook
-
-    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks.bridgemania.compute import BridgeManiaSeason
-    from xlbridge.workbooks.write import apply
 
     wb = Workbook()
     ws = wb.active
@@ -82,8 +80,6 @@ def season_workbook(season: bm.Season | None, next_host: str | None = None, capa
     participation = wb[d.PARTICIPATION]
     participation[d.NEXT_HOST.cell], participation[d.CAPACITY.cell] = next_host, capacity
     _build_how_to(wb.create_sheet(d.HOW_TO))
-    adapter = OpenpyxlBook(wb)  # the computed cells as a recalculation fills them (a blank: its captions, 0 valid)
-    apply(adapter, BridgeManiaSeason().plan(adapter))
     for sheet in wb.worksheets:  # (the headers the builder wrote: a row as tall as their lines)
         fit_rows(sheet)
     return wb

@@ -113,7 +113,7 @@ WORKBOOKS = {
 
 def heeg_workbook(blank: bool = False, language: str = LANGUAGE) -> Any:
     """The Heeg season workbook (an openpyxl ``Workbook``) in ``language``: the demo
-    season already recalculated, or (``blank``) an empty season
+    season as typed (its computed cells empty until recalculated), or (``blank``) an empty season
     (:func:`xlbridge.workbooks.heeg.build.heeg_workbook`)."""
     from xlbridge.workbooks.heeg.build import heeg_workbook as build
     from xlbridge.workbooks.localised import built_in

@@ -1,9 +1,9 @@
 """The builder of the Heeg season workbook (``xlbridge new heeg PATH [--blank]``).
 
-Every sheet is written from the declaration (:mod:`~xlbridge.workbooks.heeg.declaration`)
-and the workbook is then recalculated by the kind itself
-(:class:`~xlbridge.workbooks.heeg.compute.HeegSeason`, applied through the headless
-adapter), so the shipped file holds exactly what ``xlbridge recalc`` computes.
+Every sheet is written from the declaration (:mod:`~xlbridge.workbooks.heeg.declaration`),
+the computed cells left empty: :func:`xlbridge.excel.shipped.built` recalculates the
+workbook once (the same recalculation as ``xlbridge recalc``, which also writes its
+record), so the shipped file holds exactly what ``xlbridge recalc`` computes.
 
 Not part of the xlwings Lite bundle: openpyxl and the demo season (pandas) are
 imported when a workbook is built; nothing on the recalculation path imports
@@ -37,8 +37,6 @@ from xlbridge.workbooks.heeg.declaration import (
     standings_layout,
     year_spec,
 )
-from xlbridge.workbooks.heeg.compute import HeegSeason
-from xlbridge.workbooks.write import apply
 
 __all__ = ["heeg_workbook"]
 
@@ -56,7 +54,7 @@ def _season(blank: bool) -> tuple[HeegSettings, list[dict[str, Any]]]:
 
 def heeg_workbook(blank: bool = False):
     """The Heeg season workbook: the demo season (:func:`~xlbridge.clubs.heeg.demo.demo_season`)
-    already recalculated, or (``blank``) an empty season with the default settings; its
+    as typed, its computed cells empty until recalculated, or (``blank``) an empty season with the default settings; its
     words in the language spoken, its sheets under their English names
     (:func:`xlbridge.workbooks.heeg.heeg_workbook` builds it in a language)."""
     from openpyxl import Workbook
@@ -66,7 +64,7 @@ def heeg_workbook(blank: bool = False):
     settings, results = _season(blank)
     labels = [p.label for p in settings.periods]
     wb = Workbook()
-    book = OpenpyxlBook(wb)  # the adapter for the layouts and, at the end, the recalculation
+    book = OpenpyxlBook(wb)  # the adapter for the layouts
     per_period = max([6, *(len(p.evenings) for p in settings.periods)])
     spec = season_spec(labels, per_period, len(settings.roster))
     wb.active.title = spec.name
@@ -83,7 +81,6 @@ def heeg_workbook(blank: bool = False):
     _write_howto(wb.create_sheet(HOWTO))
     for day in settings.evenings:  # one sheet per evening with what the scorer typed
         _write_evening(wb, book, settings, day, [rec for rec in results if as_date(rec["date"]) == day], labels)
-    apply(book, HeegSeason().plan(book))
     return wb
 
 
