@@ -48,7 +48,12 @@ def season(tmp_path_factory) -> bytes:
 
 
 def start(path: Path) -> subprocess.Popen:
+    """``xlbridge recalc path`` in a process of its own, its temporary folder beside ``path``: openpyxl writes
+    each sheet to a file there first, which a run killed while saving leaves (not in the system's folder)."""
+    temp = path.parent / "temp"
+    temp.mkdir(exist_ok=True)
     return subprocess.Popen([sys.executable, "-m", "xlbridge", "recalc", str(path)], cwd=ROOT,
+                            env=dict(os.environ, TMPDIR=str(temp)),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

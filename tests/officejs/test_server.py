@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+import atexit
 import inspect
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -14,7 +16,9 @@ import pytest
 from xlbridge.excel import server
 
 # xlwings Server reads its settings once, when first imported: set them first.
-os.environ.update(server.server_environment(server.prepare_project(tempfile.mkdtemp(prefix="xlbridge-test-serve-"))))
+PROJECT = tempfile.mkdtemp(prefix="xlbridge-test-serve-")
+atexit.register(shutil.rmtree, PROJECT, True)  # (removed when this process ends)
+os.environ.update(server.server_environment(server.prepare_project(PROJECT)))
 
 from fastapi.testclient import TestClient  # noqa: E402
 from openpyxl import load_workbook  # noqa: E402
