@@ -21,7 +21,8 @@ SECTIONS = ("engine", "season", "excel", "peers", "excel-path", "headless")
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TQDM_DISABLE", "1")  # the formulas package's progress bars
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smoke run: fewer rankings and repeats, 1x seasons only, the Excel path of heeg and tbf-club")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: fewer rankings and repeats, 1x seasons only, the Excel path of heeg and tbf-club")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {', '.join(SECTIONS)}")
     parser.add_argument("--rankings", type=int, default=None, help="number of rankings for the engine benchmark")
     args = parser.parse_args(argv)
