@@ -102,19 +102,21 @@ _hypothesis_settings.load_profile("xlbridge")
 # in both processes.)
 
 #: The modules' relative weight: seconds measured in a full run (`--durations=0`, 2026-12-07, 2,667 tests; the
-#: rest took 0.2 s a test on average).  Only the order of the modules depends on it, never a result.
+#: bench smoke, the memory budget and the server processes again after bench --quick and the Heeg demo
+#: generator were made cheaper; the rest took 0.2 s a test on average).  Only the order of the modules depends
+#: on it, never a result.
 WEIGHTS = {
     "tests/test_officejs_process.py": 110,
     "tests/pyodide/test_shipped_workbooks.py": 68,
     "tests/files/test_unchanged.py": 54,
-    "tests/test_bench_smoke.py": 42,
     "tests/test_errors_catalogue.py": 37,
-    "tests/files/test_memory_budget.py": 36,
     "tests/test_libreoffice.py": 35,
+    "tests/files/test_memory_budget.py": 33,
     "tests/xlwingsjs/test_clicks.py": 30,
     "tests/workbooks/heeg/test_heeg_workbook.py": 30,
-    "tests/excel/test_serve_process.py": 28,
+    "tests/test_bench_smoke.py": 29,
     "tests/workbooks/bridgemania/test_workbook.py": 26,
+    "tests/excel/test_serve_process.py": 25,
     "tests/workbooks/test_record.py": 25,
     "tests/results/test_import_bridgemania.py": 25,
     "tests/results/test_import_heeg.py": 22,
