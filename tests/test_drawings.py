@@ -259,8 +259,7 @@ def chart_workbook(club: Path) -> Path:
         chart.title = f"chart on {ws.title}"
         chart.add_data(Reference(wb["Tournament"], min_col=3, min_row=9, max_row=28))
         ws.add_chart(chart, anchor)
-    wb.save(club)
-    assert kept_parts.carry_over(source, club)
+    kept_parts.save_keeping(wb, club, kept_parts.Carried(extras=kept_parts.carried(source).extras))
     button.add_button(club, "Tournament", name="xlbridge_button_2", label="Recalculate season", cell="H2")
     return club
 

@@ -218,17 +218,6 @@ def _readable(data: bytes, name: object, read):
         raise FileProblem(f"{name} is not a readable .xlsx workbook ({type(error).__name__}: {error})") from None
 
 
-def load(path: Path, budget: Budget = BUDGET):
-    """Open an .xlsx with openpyxl, with a clear message for what it is not."""
-    path = Path(path)
-    if not path.exists():
-        raise FileProblem(f"{path}: no such file")
-    if path.is_dir():
-        raise FileProblem(f"{path} is a folder, not a workbook")
-    _, data = Snapshot.take(path, lambda handle, info: opened(handle, info.st_size, path, budget))
-    return load_bytes(data, path, budget)
-
-
 # ------------------------------------------------------------------ the checks
 
 

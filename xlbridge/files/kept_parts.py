@@ -32,7 +32,7 @@ from typing import IO
 
 from xlbridge.files import drawings, othersheets
 from xlbridge.files.package import (CONTENT_TYPES, ROOT_RELS, Package, Rel, add_override, add_relationship, add_type,
-                                    is_internal_part, parse_rels, resolve, rewrite)
+                                    is_internal_part, parse_rels, resolve)
 
 #: Root relationships openpyxl writes itself (their last path segment).
 OPENPYXL_ROOT = frozenset({"officeDocument", "core-properties", "extended-properties", "custom-properties"})
@@ -207,18 +207,4 @@ def save_keeping(workbook, target: str | os.PathLike[str], carried: Carried) -> 
             archive.close()
         raise
 
-
-def carry_over(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> bool:
-    """Put the package-level extras of ``source`` into ``target`` (a file openpyxl
-    saved, which dropped them), rewriting it.  False when ``source`` has none.
-    (Drawings need the workbook before it is saved: :func:`save_keeping`.)"""
-    extras = carried(source).extras
-    if not extras:
-        return False
-    with zipfile.ZipFile(target) as archive:
-        written = {n.lower() for n in archive.namelist()}
-        root_rels, types = archive.read(ROOT_RELS), archive.read(CONTENT_TYPES)
-    parts, root_rels, types = _with_extras(extras, root_rels, types, written)
-    rewrite(target, {**parts, ROOT_RELS: root_rels, CONTENT_TYPES: types})
-    return True
 
