@@ -383,6 +383,33 @@ def test_what_the_readers_read_differently_is_found_before_calamine_reads(sheet,
         b"</mergeCells><sheetData><row>"))
 
 
+@pytest.mark.parametrize("sheet, strings, huge", [
+    (b"<c r='XFD1048576'><v>6</v></c>", None, True),
+    (b"<c r='A1'><v>6</v></c></row><row r='100001'><c r='A100001'><v>6</v></c>", None, True),
+    (b"<c r='ALM1'><v>6</v></c>", None, True),
+    (b"<c r='ALL2001'><v>6</v></c>", None, True),
+    (b"<c r='A1' t='s'><v>0</v></c>", b"<sst uniqueCount='4000000000'><si><t>a</t></si></sst>", True),
+    (b"<c r='A1'><v>6</v></c>", None, False),  # (an ordinary one: calamine reads it)
+], ids=["far-out", "row-100001", "column-1001", "cells-2000000", "strings-miscounted", "ordinary"])
+def test_calamine_never_opens_a_workbook_whose_grid_would_be_huge(sheet, strings, huge, monkeypatch):
+    """calamine makes room for a sheet's whole grid, and for as many shared strings as a workbook says it
+    has, before it reads a value: such a workbook is declined before calamine opens it (the openpyxl path
+    then says where the far cell is), never after -- whatever else the fast path would look at first."""
+    import python_calamine
+
+    opened: list = []
+
+    class Opening:
+        @staticmethod
+        def from_filelike(handle):
+            opened.append(handle)
+            raise RuntimeError("(not read in this test)")
+
+    monkeypatch.setattr(python_calamine, "CalamineWorkbook", Opening)
+    assert unchanged.unchanged_report(_zip(sheet, strings)) is None
+    assert len(opened) == (0 if huge else 1)
+
+
 def test_the_memory_budget_is_checked_before_calamine_reads(tmp_path, spy):
     path = tmp_path / "heeg-demo.xlsx"
     shutil.copyfile(DEMOS[0], path)

@@ -282,10 +282,12 @@ def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
 
     from xlbridge.workbooks.recalc import recalculate
 
-    try:  # (what a changed workbook shows first: it declines before the search for what openpyxl reads otherwise)
+    try:
+        if differs_from_openpyxl(data):  # (first: it also finds what would make calamine's grid huge)
+            return None
         book = CalamineBook(CalamineWorkbook.from_filelike(io.BytesIO(data)))
         last = read_record(localised(book, recalc.get("language") or language_of(book)))
-        if typed_since(book, recalc.get("language"), last) or differs_from_openpyxl(data):
+        if typed_since(book, recalc.get("language"), last):
             return None
         report = recalculate(book, record=last, **recalc)  # (the record read once)
     except Exception:  # noqa: BLE001 - NotFast, a BookInputError, whatever calamine cannot read: openpyxl reports
