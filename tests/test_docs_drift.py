@@ -75,3 +75,18 @@ def test_the_check_can_fail():
     assert named(PACKAGE / "workbooks" / "heeg" / "read.py", lines)
     assert not named(PACKAGE / "workbooks" / "heeg" / "plan.py", lines)
     assert not named(PACKAGE / "clubs" / "heeg" / "frames.py", lines)
+
+
+def test_the_classic_xlwings_setup_names_what_the_package_has():
+    """docs/install.md's classic xlwings steps: the button's RunPython line and the UDF module are the package's
+    (``xlbridge.excel.classic``), and the RunPython line calls a function that is there."""
+    import ast
+
+    from xlbridge.excel import classic
+
+    install = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    assert f'RunPython "{classic.RUN_PYTHON}"' in install and f'RunPython "{classic.RUN_PYTHON}"' in classic.__doc__
+    assert f"**UDF Modules** = `{classic.UDF_MODULE}`" in install
+    import_line, call = ast.parse(classic.RUN_PYTHON).body
+    assert [alias.name for alias in import_line.names] == [classic.__name__]
+    assert ast.unparse(call.value.func) == f"{classic.__name__}.{classic.main.__name__}"

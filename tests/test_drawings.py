@@ -17,7 +17,7 @@ from openpyxl.worksheet.table import Table
 from xlbridge.excel import button
 from xlbridge.files import drawings
 from xlbridge.files import package as opc
-from xlbridge.excel import lite
+from tests import lite_files
 from xlbridge.files import kept_parts
 from xlbridge.files.package import NS_MAIN, NS_R, Package
 from xlbridge.files.headless import recalc_path
@@ -231,7 +231,7 @@ def test_two_buttons_of_one_name_on_a_sheet_are_refused(plain):
 def test_the_button_survives_recalculations_byte_for_byte(club):
     drawing, before = sheet_drawing(club, "Tournament")
     shown = button.buttons(club)
-    code = lite.extract(club)
+    code = lite_files.extract(club)
     assert code
     for run in (1, 2):
         recalc_path(club, when=WHEN)
@@ -242,7 +242,7 @@ def test_the_button_survives_recalculations_byte_for_byte(club):
         types = parts_of(club)["[Content_Types].xml"].decode()
         assert f'PartName="/{after_drawing}" ContentType="{opc.CT_DRAWING}"' in types
         assert drawing_elements(club, "Tournament") == 1
-        assert lite.extract(club) == code, f"run {run}: the Lite code was lost"
+        assert lite_files.extract(club) == code, f"run {run}: the Lite code was lost"
         assert_valid_package(club)
 
 
@@ -309,7 +309,7 @@ def test_a_carried_drawing_moves_aside_for_what_openpyxl_writes(club, tmp_path):
         owners = lambda d: sorted(v for n, v in d.parts.items() if not n.endswith(".rels"))  # noqa: E731
         assert owners(now) == owners(was)  # ... so the carried ones moved, bytes unchanged
     assert not set(after["Added"].parts) & {n for s in carried.drawings for n in after[s].parts}
-    assert lite.extract(out) == lite.extract(club)
+    assert lite_files.extract(out) == lite_files.extract(club)
     assert {ws.title: len(ws._charts) for ws in load_workbook(out).worksheets if ws._charts} == \
         {"Tournament": 1, "How to": 1, "Added": 1}
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.excel import lite
+from tests import lite_files
 from tests.emulate import function_body, payload
 from xlbridge.excel.shipped import SHIPPED
 from tests.alerts import is_done_message
@@ -72,7 +72,7 @@ def test_every_kind_recalculates_without_pandas_numpy_openpyxl(tmp_path):
         path = ROOT / rel
         folder = tmp_path / kind
         folder.mkdir()
-        (folder / "main.py").write_text(lite.extract(path)["main.py"], encoding="utf-8")
+        (folder / "main.py").write_text(lite_files.extract(path)["main.py"], encoding="utf-8")
         job = {"folder": str(folder), "payload": payload(load_workbook(path), path.name),
                "functions": [function_body(*args) for args, _ in FUNCTIONS]}
         (folder / "job.json").write_text(json.dumps(job, default=str), encoding="utf-8")

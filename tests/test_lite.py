@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from xlbridge.excel import bundle, lite
+from tests import lite_files
 from xlbridge.files import kept_parts
-from xlbridge.excel.bundle import REQUIREMENTS, main_py, source_files, unpack
+from xlbridge.excel.bundle import REQUIREMENTS, main_py, source_files
+from tests.lite_files import unpack
 from xlbridge.excel.shipped import KINDS, SHIPPED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +26,7 @@ SHIPPED_PATHS = [ROOT / rel for _, _, rel in SHIPPED]
 
 @pytest.mark.parametrize(("kind", "path"), [(kind, ROOT / rel) for kind, _, rel in SHIPPED], ids=lambda p: str(p))
 def test_shipped_workbook_carries_exactly_the_current_sources(kind, path):
-    files = lite.extract(path)
+    files = lite_files.extract(path)
     assert set(files) == {"main.py", "requirements.txt", "pyodideVersion", "addinVersion"}
     assert files["requirements.txt"] == REQUIREMENTS
     bundled = unpack(files["main.py"])
@@ -148,7 +150,7 @@ def test_main_py_registers_the_functions_from_its_own_bundle(tmp_path):
 def test_embedding_is_reproducible(tmp_path):
     kind = KINDS["tbf-club"]
     assert main_py(kind.button, title="t", rules="r") == main_py(kind.button, title="t", rules="r")
-    first = lite.extract(SHIPPED_PATHS[0])
+    first = lite_files.extract(SHIPPED_PATHS[0])
     assert json.dumps(first, sort_keys=True)
 
 
@@ -187,10 +189,10 @@ def test_saving_in_one_pass_gives_what_save_then_carry_over_gives(tmp_path):
         for name in a.namelist():
             if name != "docProps/core.xml":  # holds the time of saving
                 assert a.read(name) == b.read(name), name
-    assert lite.extract(one) == lite.extract(source)
+    assert lite_files.extract(one) == lite_files.extract(source)
     # nothing to keep: a plain save
     kept_parts.save_keeping(load_workbook(source), tmp_path / "plain.xlsx", kept_parts.Carried())
-    assert lite.lite_parts(tmp_path / "plain.xlsx") == {}
+    assert lite_files.lite_parts(tmp_path / "plain.xlsx") == {}
 
 
 def test_a_failed_save_raises_and_adds_nothing(tmp_path, monkeypatch):
@@ -232,7 +234,7 @@ def test_every_root_part_openpyxl_does_not_write_is_kept(tmp_path):
         assert archive.read("docProps/thumbnail.jpeg") == jpeg
         assert b"metadata/thumbnail" in archive.read("_rels/.rels")
         assert b'Extension="jpeg"' in archive.read("[Content_Types].xml")
-    assert lite.extract(club) == lite.extract(SHIPPED_PATHS[0])
+    assert lite_files.extract(club) == lite_files.extract(SHIPPED_PATHS[0])
 
 
 def _saved_by_libreoffice(sources: list[Path], folder: Path) -> list[Path]:
@@ -245,7 +247,7 @@ def _saved_by_libreoffice(sources: list[Path], folder: Path) -> list[Path]:
                     "--convert-to", "xlsx", "--outdir", str(out), *map(str, sources)],
                    check=True, capture_output=True, timeout=300)
     saved = [out / source.name for source in sources]
-    assert all(lite.extract(path) == {} for path in saved)
+    assert all(lite_files.extract(path) == {} for path in saved)
     return saved
 
 
@@ -275,7 +277,7 @@ def test_a_workbook_saved_by_libreoffice_gets_its_lite_code_back_on_recalc(tmp_p
         with speaking(language):
             warnings.append(_("xlbridge: warning: {warning}").format(warning=f"{_('workbook')}: {_(LITE_PUT_BACK)}"))
         assert warnings[-1] in capsys.readouterr().err.splitlines()  # in the workbook's language
-        assert lite.extract(saved) == lite.extract(original)  # the kind's current code, as xlbridge new embeds it
+        assert lite_files.extract(saved) == lite_files.extract(original)  # the kind's current code, as xlbridge new embeds it
         assert [(b["sheet"], b["name"], b["cell"]) for b in buttons(saved)] == \
             [(b["sheet"], b["name"], b["cell"]) for b in buttons(original)]
         assert main(["recalc", str(saved), "--no-backup"]) == 0 and "warning" not in capsys.readouterr().err
@@ -296,4 +298,4 @@ def test_a_saved_workbook_without_its_main_sheet_says_how_to_get_the_code_back(t
     wb.save(club)  # (openpyxl drops the Lite code too)
     assert main(["recalc", str(club), "--no-backup"]) == 0
     assert f"xlbridge: warning: {_documented('W-LITE-LOST')}" in capsys.readouterr().err.splitlines()
-    assert lite.extract(club) == {}
+    assert lite_files.extract(club) == {}

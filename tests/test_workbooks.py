@@ -99,7 +99,7 @@ def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank
 def test_every_shipped_file_carries_its_recalculate_season_button(kind, blank, rel):
     """The shape xlwings Lite's button recipe needs: named as main.py's script says,
     on the kind's main sheet, linked to the cell hidden behind it."""
-    from xlbridge.excel import lite
+    from tests import lite_files
     from xlbridge.excel.button import buttons
     from xlbridge.excel.shipped import KINDS
 
@@ -116,7 +116,7 @@ def test_every_shipped_file_carries_its_recalculate_season_button(kind, blank, r
         expected.append({"sheet": button.sheet, "name": "xlbridge_next_button", "label": following.label,
                          "target": f"#'{button.sheet}'!{following.cell}", "external": False, "cell": following.cell})
     assert found == expected
-    main_py = lite.extract(ROOT / rel)["main.py"]
+    main_py = lite_files.extract(ROOT / rel)["main.py"]
     assert f"button='[xlbridge_button]{button.sheet}!{button.cell}'" in main_py
     if following is not None:
         assert f"button='[xlbridge_next_button]{button.sheet}!{following.cell}'" in main_py

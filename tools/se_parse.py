@@ -319,6 +319,26 @@ def _monotone_break(table: str, rows: dict[int, tuple], field: int, place: int, 
     return False
 
 
+def deviations() -> list[tuple[str, int, int, str, str]]:
+    """Every printed cell that differs from its table's principle (what data/se_errata.csv decides).
+
+    ``(table, field, place, printed, principle)``; a missing cell is ``""``.
+    """
+    from xlbridge.rules.se_fsb import tables as t
+
+    out = []
+    for family in t.FAMILIES:
+        for field, cells in sorted(t.printed_family(family).items()):
+            table = t.table_of(family, field)
+            expected = t.principle(family, field)
+            for place in range(1, max(len(cells), len(expected)) + 1):
+                got = cells[place - 1] if place <= len(cells) else None
+                want = expected[place - 1] if place <= len(expected) else None
+                if got != want:
+                    out.append((table, field, place, t.cell_text(got), t.cell_text(want)))
+    return out
+
+
 def draft_errata(rounds: int = 6) -> list[dict[str, str]]:
     """A first draft of data/se_errata.csv: every deviation with a suggested decision and reason.
 
@@ -356,7 +376,7 @@ def _draft_once(t) -> list[dict[str, str]]:
                     cells.append(None)
                 cells[place - 1] = t._cell(used)
         corrected[family] = {f: tuple(c for c in cells if c is not None) for f, cells in rows.items()}
-    for table, field, place, got, want in t.deviations():
+    for table, field, place, got, want in deviations():
         family = "A" if table in ("A1", "A2") else table
         rows = corrected[family]
         decision, used, reason = "printed", got, ""

@@ -100,11 +100,11 @@ def test_every_kind_in_every_language_compiles(kind_name: str, language: str) ->
 def test_the_shipped_workbooks_carry_the_text_in_their_language() -> None:
     from pathlib import Path
 
-    from xlbridge.excel import lite
+    from tests import lite_files
 
     root = Path(__file__).resolve().parents[2]
-    main = lite.extract(root / "workbooks" / "heeg-demo.xlsx")["main.py"]
+    main = lite_files.extract(root / "workbooks" / "heeg-demo.xlsx")["main.py"]
     main = " ".join(main.split())
     assert "Klik na het invullen" in main and "After typing results" not in main
-    main = lite.extract(root / "templates" / "bridgemania-season.xlsx")["main.py"]
+    main = lite_files.extract(root / "templates" / "bridgemania-season.xlsx")["main.py"]
     assert "cliccare **Ricalcola stagione**" in " ".join(main.split())

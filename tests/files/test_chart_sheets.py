@@ -88,10 +88,10 @@ def test_a_workbook_without_chart_sheets_is_read_as_it_is(tmp_path: Path) -> Non
 
 
 def test_openpyxl_failing_inside_its_load_is_a_message_not_a_traceback(tmp_path: Path, monkeypatch) -> None:
-    """openpyxl's load failed on an empty chart sheet with an AttributeError load_bytes did not catch."""
+    """openpyxl's load failed on an empty chart sheet with an AttributeError the load did not catch."""
     import openpyxl
 
-    from xlbridge.files.headless import FileProblem, load_bytes
+    from xlbridge.files.headless import FileProblem, check_bytes, load_checked
 
     def fails(*args, **kwargs):
         raise AttributeError("'list' object has no attribute 'find'")
@@ -99,4 +99,4 @@ def test_openpyxl_failing_inside_its_load_is_a_message_not_a_traceback(tmp_path:
     monkeypatch.setattr(openpyxl, "load_workbook", fails)
     data = build("tbf-club", tmp_path / "new.xlsx", language="en").read_bytes()
     with pytest.raises(FileProblem, match="is not a readable .xlsx workbook"):
-        load_bytes(data, "new.xlsx")
+        load_checked(data, "new.xlsx", check_bytes(data, "new.xlsx"))

@@ -21,6 +21,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from xlbridge.workbooks.record import RECORD
 from xlbridge.excel import lite
+from tests import lite_files
 from xlbridge.files.headless import recalc_path
 
 COMPUTED_TBF = {("Tournament", col) for col in "DEFGHIJKLM"}  # Place, MP, Colour; the results in place order
@@ -56,7 +57,7 @@ def fingerprint(path: Path, computed: set[tuple[str, str]]) -> dict:
         "sheets": sheets,
         "order": wb.sheetnames,
         "names": sorted((n, wb.defined_names[n].attr_text) for n in wb.defined_names),
-        "lite": lite.extract(path),
+        "lite": lite_files.extract(path),
     }
 
 
@@ -204,7 +205,7 @@ def owned(path: Path, computed: set[tuple[str, str]], filled: set[tuple[str, str
             "freeze": ws.freeze_panes,
         }
     return {"sheets": out, "names": sorted((n, wb.defined_names[n].attr_text) for n in wb.defined_names),
-            "lite": lite.extract(path)}
+            "lite": lite_files.extract(path)}
 
 
 @pytest.mark.slow

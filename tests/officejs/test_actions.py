@@ -30,7 +30,8 @@ import pytest
 from openpyxl import load_workbook
 
 from tests.emulate import RELEASES, apply_actions, excel_reads, run_script, snapshot
-from xlbridge.excel import lite, scripts
+from xlbridge.excel import scripts
+from tests import lite_files
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.nextsheet import add_next
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
@@ -62,7 +63,7 @@ def _own_path(monkeypatch):
 def own_code(path: Path, tmp_path: Path) -> Any:
     """The workbook's main.py imported as xlwings Lite imports it (its New evening / New tournament script)."""
     source = tmp_path / "main_actions.py"
-    source.write_text(lite.extract(path)["main.py"], encoding="utf-8")
+    source.write_text(lite_files.extract(path)["main.py"], encoding="utf-8")
     spec = importlib.util.spec_from_file_location("main_actions", source)
     module = importlib.util.module_from_spec(spec)
     sys.modules["main_actions"] = module

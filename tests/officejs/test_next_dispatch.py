@@ -12,7 +12,7 @@ import pytest
 
 from openpyxl import load_workbook
 
-from xlbridge.excel import lite
+from tests import lite_files
 from tests.emulate import apply_actions, run_script, snapshot
 from xlbridge.excel.shipped import build
 from xlbridge.workbooks.nextsheet import add_next
@@ -30,7 +30,7 @@ def _own_path(monkeypatch):
 def own_code(path, tmp_path):
     """The workbook's main.py imported as xlwings Lite imports it."""
     source = tmp_path / "main_next.py"
-    source.write_text(lite.extract(path)["main.py"], encoding="utf-8")
+    source.write_text(lite_files.extract(path)["main.py"], encoding="utf-8")
     spec = importlib.util.spec_from_file_location("main_next", source)
     module = importlib.util.module_from_spec(spec)
     sys.modules["main_next"] = module

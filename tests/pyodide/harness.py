@@ -10,7 +10,7 @@ Use::
     wb.last["call_ms"]            # the dispatch's time inside Pyodide
 
 A :class:`PyodideWorkbook` reads the files the workbook carries
-(``xlbridge.excel.lite.extract``), prepares Pyodide and the wheels of its
+(``tests.lite_files.extract``), prepares Pyodide and the wheels of its
 ``requirements.txt`` (:mod:`tests.pyodide.runtime`), and talks to one Node
 process (``runner.mjs``) that loaded Pyodide once, installed the wheels, wrote
 the ``.py`` files to ``/home/pyodide`` and imported ``main``.  Processes are
@@ -298,7 +298,7 @@ class _Workbook:
 
     def __init__(self, path: str | os.PathLike[str] | None, version: str | None = None, *,
                  files: dict[str, str] | None = None):
-        from xlbridge.excel import lite
+        from tests import lite_files
 
         if files is None:
             if path is None:
@@ -307,9 +307,9 @@ class _Workbook:
                 copy = Path(temp) / Path(path).name
                 self.data = Path(path).read_bytes()
                 copy.write_bytes(self.data)
-                files = lite.extract(copy)
+                files = lite_files.extract(copy)
             if "main.py" not in files:
-                raise HarnessError(f"{path} carries no xlwings Lite main.py (lite.extract gave {sorted(files)})")
+                raise HarnessError(f"{path} carries no xlwings Lite main.py (lite_files.extract gave {sorted(files)})")
         else:
             self.data = None
         self.path = Path(path) if path is not None else None

@@ -541,7 +541,7 @@ class Shipped:
     rel: str  # path from the repository root
     kind: str
     blank: bool
-    files: dict  # lite.extract: main.py, requirements.txt, pyodideVersion, addinVersion ({} if unreadable)
+    files: dict  # lite_files.extract: main.py, requirements.txt, pyodideVersion, addinVersion ({} if unreadable)
     error: str = ""  # why the files could not be read
 
     @property
@@ -559,13 +559,13 @@ class Shipped:
 
 def shipped() -> list[Shipped]:
     """Every shipped workbook and template (``xlbridge.workbooks.SHIPPED``), read now."""
-    from xlbridge.excel import lite  # noqa: PLC0415
+    from tests import lite_files
     from xlbridge.excel.shipped import SHIPPED  # noqa: PLC0415
 
     found = []
     for kind, blank, rel in SHIPPED:
         try:
-            found.append(Shipped(rel, kind, blank, lite.extract(ROOT / rel)))
+            found.append(Shipped(rel, kind, blank, lite_files.extract(ROOT / rel)))
         except Exception as error:  # noqa: BLE001 - a test reports it
             found.append(Shipped(rel, kind, blank, {}, f"{type(error).__name__}: {error}"))
     return found

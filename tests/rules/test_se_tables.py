@@ -117,7 +117,7 @@ def _errata_rows():
 
 def test_every_deviation_is_listed_and_every_listed_cell_deviates():
     listed = {(r["table"], int(r["field"]), int(r["place"])): r for r in _errata_rows()}
-    found = {(tb, f, p): (got, want) for tb, f, p, got, want in t.deviations()}
+    found = {(tb, f, p): (got, want) for tb, f, p, got, want in se_parse.deviations()}
     missing = sorted(set(found) - set(listed))
     stale = sorted(set(listed) - set(found))
     assert not missing, f"deviations not in se_errata.csv: {missing[:10]}"

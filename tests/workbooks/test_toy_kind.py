@@ -8,7 +8,8 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.cli import main
-from xlbridge.excel import bundle, lite
+from xlbridge.excel import bundle
+from tests import lite_files
 from xlbridge.workbooks import kinds
 
 
@@ -28,7 +29,7 @@ def test_a_toy_kind_is_new_recalculated_and_bundled_from_the_registry_alone(toy,
                    f"and click Recalculate season; without Excel, save it and run: xlbridge recalc {path}\n")
     assert [[c.value for c in row] for row in load_workbook(path)["Toy"].iter_rows(max_col=2)] == [
         ["Score", "Double"], [1, 2], [2.5, 5], [4, 8]]
-    assert "main.py" in lite.extract(path)  # its xlwings Lite code, with the button of its declaration
+    assert "main.py" in lite_files.extract(path)  # its xlwings Lite code, with the button of its declaration
 
     workbook = load_workbook(path)
     workbook["Toy"]["A3"] = 10

@@ -390,9 +390,9 @@ class Lite:
     ``XLWINGS_ON_SERVER=true`` (tests/pyodide/driver.py)."""
 
     def __init__(self, path: Path, data: bytes):
-        from xlbridge.excel import lite
+        from tests import lite_files
 
-        files = lite.extract(io.BytesIO(data))
+        files = lite_files.extract(io.BytesIO(data))
         if "main.py" not in files:
             raise HarnessError(f"{path} carries no xlwings Lite main.py")
         self.workbook = CPythonWorkbook(path, files=files)

@@ -40,10 +40,10 @@ def edited(source: Path, target: Path, edit: Callable[[Any], object]) -> Path:
     import io
 
     from xlbridge.files import kept_parts
-    from xlbridge.files.headless import load_bytes
+    from xlbridge.files.headless import check_bytes, load_checked
 
     data = source.read_bytes()
-    workbook = load_bytes(data, source.name)
+    workbook = load_checked(data, source.name, check_bytes(data, source.name))
     edit(workbook)
     kept_parts.save_keeping(workbook, target, kept_parts.carried(io.BytesIO(data)))
     return target

@@ -398,12 +398,3 @@ def lite_files(button: Button, *, title: str, rules: str, exclude: Sequence[str]
     return {"main.py": main_py(button, title=title, rules=rules, exclude=exclude, language=language,
                                next_button=next_button, kind=kind),
             "requirements.txt": REQUIREMENTS}
-
-
-def unpack(main_py_text: str) -> dict[str, bytes]:
-    """The files inside a ``main.py`` made by :func:`main_py`."""
-    start = main_py_text.index(MARK_BEGIN) + len(MARK_BEGIN)
-    end = main_py_text.index(MARK_END, start)
-    data = base64.b64decode("".join(main_py_text[start:end].split()))
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        return {name: archive.read(name) for name in archive.namelist()}

@@ -6,10 +6,8 @@ workbook's Python project as a property of the add-in instance in
 to ``taskpanes.xml``, its rels, a root relationship and two content-type
 overrides (facts in ``docs/install.md``).
 
-- :func:`embed` is the last step when a shipped workbook is built
-  (:mod:`xlbridge.excel.shipped`);
-- :func:`extract` reads the files back (tests compare them with the sources);
-- :func:`lite_parts` lists the parts.
+:func:`embed` is the last step when a shipped workbook is built (:mod:`xlbridge.excel.shipped`);
+tests read the files back (``tests/lite_files.py``) and compare them with the sources.
 
 openpyxl drops these parts when it saves; ``xlbridge recalc`` keeps them with
 every other part openpyxl does not write (:mod:`xlbridge.files.kept_parts`), without
@@ -111,24 +109,3 @@ def embed(path: str | os.PathLike[str], files: dict[str, str], *, pyodide_versio
 def stable_guid(name: str) -> str:
     """The add-in instance's id for a workbook called ``name``: the bytes depend on the inputs only."""
     return str(uuid.uuid5(uuid.NAMESPACE_URL, "xlbridge:" + name)).upper()
-
-
-def extract(path: str | os.PathLike[str]) -> dict[str, str]:
-    """The files a workbook carries for xlwings Lite (``{}`` when none)."""
-    import xml.etree.ElementTree as ET
-
-    with zipfile.ZipFile(path) as archive:
-        if WEBEXTENSION not in archive.namelist():
-            return {}
-        root = ET.fromstring(archive.read(WEBEXTENSION))
-    ns = {"we": "http://schemas.microsoft.com/office/webextensions/webextension/2010/11"}
-    return {p.get("name"): json.loads(p.get("value")) for p in root.iterfind("we:properties/we:property", ns)}
-
-
-def lite_parts(source: str | os.PathLike[str]) -> dict[str, bytes]:
-    """The xlwings Lite parts of the workbook at ``source`` (``{}`` when it has none)."""
-    with zipfile.ZipFile(source) as archive:
-        names = set(archive.namelist())
-        if WEBEXTENSION not in names:
-            return {}
-        return {name: archive.read(name) for name in PARTS if name in names}

@@ -154,15 +154,10 @@ def merges_too_large(package: Package) -> list[LocatedProblem]:
     return problems
 
 
-def load_bytes(data: bytes, name: object, budget: Budget = BUDGET):
-    """Open the .xlsx (or .xlsm) whose bytes are ``data`` with openpyxl, with a clear
-    message (naming the file ``name``) for what it is not, and only within ``budget``
-    (:func:`check_bytes`).  A macro-enabled workbook is loaded with its VBA project kept."""
-    return load_checked(data, name, check_bytes(data, name, budget))
-
-
 def load_checked(data: bytes, name: object, keep_vba: bool):
-    """:func:`load_bytes` of bytes :func:`check_bytes` passed (``keep_vba``: what it returned)."""
+    """Open the .xlsx (or .xlsm) whose bytes are ``data``, which :func:`check_bytes` passed (``keep_vba``:
+    what it returned: a macro-enabled workbook is loaded with its VBA project kept), with openpyxl, with a
+    clear message (naming the file ``name``) for what it cannot read."""
     from openpyxl import load_workbook
 
     # (a chart sheet set aside as a placeholder worksheet: files/othersheets.py)

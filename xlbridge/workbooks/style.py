@@ -27,7 +27,6 @@ def font(**style: Any) -> Font:
 
 HEADER_FILL = PatternFill("solid", start_color="FF1F4E78", end_color="FF1F4E78")
 HEADER_FONT = font(bold=True, color="FFFFFFFF")
-INPUT_FILL = PatternFill("solid", start_color="FFFFF2CC", end_color="FFFFF2CC")
 TITLE_FONT = font(bold=True, size=14)
 
 

@@ -11,6 +11,7 @@ from openpyxl import load_workbook
 from xlbridge import awards
 from xlbridge.cli import main
 from xlbridge.excel import lite
+from tests import lite_files
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD
@@ -132,7 +133,7 @@ def test_a_workbook_of_another_kind(tmp_path):
 def test_lite_code_survives_a_headless_recalculation(club):
     lite.embed(club, {"main.py": "print('hi')\n", "requirements.txt": "xlwings==0.33.11\n"})
     recalc_path(club)
-    assert lite.extract(club)["main.py"] == "print('hi')\n"
+    assert lite_files.extract(club)["main.py"] == "print('hi')\n"
     with zipfile.ZipFile(club) as archive:
         assert lite.TASKPANES in archive.namelist()
         assert "webextensiontaskpanes" in archive.read("_rels/.rels").decode()

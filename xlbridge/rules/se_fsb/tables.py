@@ -377,21 +377,3 @@ def interpolated(family: str, n: int) -> Row | None:
     for place in range(silver_count + 1, third(n) + 1):
         cells.append((between(red(lo, place), red(hi, place)), "bp"))
     return tuple(cells)
-
-
-def deviations() -> list[tuple[str, int, int, str, str]]:
-    """Every printed cell that differs from its table's principle.
-
-    ``(table, field, place, printed, principle)``; a missing cell is ``""``.
-    """
-    out = []
-    for family in FAMILIES:
-        for field, cells in sorted(printed_family(family).items()):
-            table = table_of(family, field)
-            expected = principle(family, field)
-            for place in range(1, max(len(cells), len(expected)) + 1):
-                got = cells[place - 1] if place <= len(cells) else None
-                want = expected[place - 1] if place <= len(expected) else None
-                if got != want:
-                    out.append((table, field, place, cell_text(got), cell_text(want)))
-    return out
