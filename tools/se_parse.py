@@ -319,6 +319,11 @@ def _monotone_break(table: str, rows: dict[int, tuple], field: int, place: int, 
     return False
 
 
+def cell_text(cell: tuple[int, str] | None) -> str:
+    """A cell of a table as data/se_errata.csv writes it (``"12 bp"``; ``""`` for none)."""
+    return "" if cell is None else f"{cell[0]} {cell[1]}"
+
+
 def deviations() -> list[tuple[str, int, int, str, str]]:
     """Every printed cell that differs from its table's principle (what data/se_errata.csv decides).
 
@@ -335,7 +340,7 @@ def deviations() -> list[tuple[str, int, int, str, str]]:
                 got = cells[place - 1] if place <= len(cells) else None
                 want = expected[place - 1] if place <= len(expected) else None
                 if got != want:
-                    out.append((table, field, place, t.cell_text(got), t.cell_text(want)))
+                    out.append((table, field, place, cell_text(got), cell_text(want)))
     return out
 
 

@@ -110,10 +110,6 @@ def _cell(text: str) -> Cell | None:
     return int(points), unit
 
 
-def cell_text(cell: Cell | None) -> str:
-    return "" if cell is None else f"{cell[0]} {cell[1]}"
-
-
 @cache
 def errata() -> dict[tuple[str, int, int], dict[str, str]]:
     """``{(table, field, place): record}`` of ``data/se_errata.csv``."""
