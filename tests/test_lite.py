@@ -17,7 +17,6 @@ from xlbridge.excel import bundle, lite
 from tests import lite_files
 from xlbridge.files import kept_parts
 from xlbridge.excel.bundle import REQUIREMENTS, main_py, source_files
-from tests.lite_files import unpack
 from xlbridge.excel.shipped import KINDS, SHIPPED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +28,7 @@ def test_shipped_workbook_carries_exactly_the_current_sources(kind, path):
     files = lite_files.extract(path)
     assert set(files) == {"main.py", "requirements.txt", "pyodideVersion", "addinVersion"}
     assert files["requirements.txt"] == REQUIREMENTS
-    bundled = unpack(files["main.py"])
+    bundled = lite_files.unpack(files["main.py"])
     current = source_files(KINDS[kind].recognised_as, KINDS[kind].language)
     assert sorted(bundled) == sorted(current), "rebuild: python -m xlbridge.excel.shipped"
     stale = [name for name in current if bundled[name] != current[name]]
