@@ -148,9 +148,8 @@ def demo_season(seed: int = 2025, periods: int = 3, evenings_per_period: int = 6
         if k + 1 < len(period_list):
             partial = replace(base, periods=period_list[: k + 1])
             table = period_table(rows, partial, period=period.label)  # (period_standings, without its frame)
-            line_of = {row["pair"]: row["next_line"] for row in table} | {
-                p: line_of[p] for p in club.pairs if p not in {row["pair"] for row in table}
-            }
+            moved = {row["pair"]: row["next_line"] for row in table}
+            line_of = moved | {p: line_of[p] for p in club.pairs if p not in moved}
     roster = tuple(Pair(p, club.pair_names[p], {label: lines[p] for label, lines in lines_by_period.items()})
                    for p in club.pairs)
     return replace(base, roster=roster), pd.DataFrame(rows)
