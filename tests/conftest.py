@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -38,43 +39,51 @@ def quotes(source_text):
     return of
 
 class Built:
-    """Workbooks made once per session and kept as bytes; every call writes a fresh copy, so that a test may
-    change its copy freely (tests never share a mutable workbook)."""
+    """Workbooks made once per test run and kept as files; every call writes a fresh copy, so that a test may
+    change its copy freely (tests never share a mutable workbook).  Under pytest-xdist the processes share
+    the made files (``folder`` is the run's own, never an earlier run's): a workbook one process made, the
+    other copies."""
 
     def __init__(self, folder: Path):
         self.folder = folder
-        self._bytes: dict[tuple, bytes] = {}
+        self.folder.mkdir(exist_ok=True)
 
     def __call__(self, kind: str, path, *, blank: bool = False, language: str | None = None) -> Path:
-        """A copy at ``path`` of what ``xlbridge.excel.shipped.build(kind, path, ...)`` writes (its file
-        name is part of the key: the embedded add-in's id comes from it)."""
-        from xlbridge.excel.shipped import build
+        """A copy at ``path`` of what ``xlbridge.excel.shipped.build(kind, path, ...)`` writes, but for the
+        add-in instance's id in ``xl/webextensions`` (:func:`xlbridge.excel.lite.stable_guid` of the file
+        name), which is that of the file name the workbook was first made under: no test reads it."""
+        from xlbridge.excel.shipped import KINDS, build
 
+        language = language or KINDS[kind].language
         return self.copy(("build", kind, blank, language), path,
-                         lambda made: build(kind, made, blank=blank, language=language))
+                         lambda made: build(kind, made, blank=blank, language=language), named=False)
 
-    def copy(self, key, path, make) -> Path:
+    def copy(self, key, path, make, *, named: bool = True) -> Path:
         """A copy at ``path`` of the file ``make(made)`` writes at ``made`` (a path of the same name), made
-        once per ``key`` and file name."""
+        once per ``key`` (and file name, when ``named``)."""
+        import hashlib
+        import tempfile
+
         path = Path(path)
-        key = (*key, path.name)
-        if key not in self._bytes:
-            made = self.folder / str(len(self._bytes)) / path.name
-            made.parent.mkdir()
-            make(made)
-            self._bytes[key] = made.read_bytes()
-        path.write_bytes(self._bytes[key])
+        if named:
+            key = (*key, path.name)
+        kept = self.folder / hashlib.sha256(repr(key).encode()).hexdigest()
+        if not kept.exists():
+            with tempfile.TemporaryDirectory(dir=self.folder) as making:
+                made = Path(making) / path.name
+                make(made)
+                os.replace(made, kept)  # whole or not at all: another process may be reading kept
+        path.write_bytes(kept.read_bytes())
         return path
 
 
 @pytest.fixture(scope="session")
-def built_once(tmp_path_factory) -> Built:
-    """``built_once(kind, path, blank=..., language=...)``: the shipped build, made once per session, copied
+def built_once(tmp_path_factory, request) -> Built:
+    """``built_once(kind, path, blank=..., language=...)``: the shipped build, made once per test run, copied
     to ``path``; ``built_once.copy(key, path, make)`` for any other workbook made once."""
-    return Built(tmp_path_factory.mktemp("built"))
+    base = tmp_path_factory.getbasetemp()  # a pytest-xdist worker's is its own folder in the run's folder
+    return Built((base.parent if hasattr(request.config, "workerinput") else base) / "built")
 
-
-import os
 
 # tests/officejs needs xlwings imported with XLWINGS_ON_SERVER=true; it runs in its own
 # process, started by tests/test_officejs_process.py (so one `pytest` runs everything).

@@ -15,7 +15,6 @@ from openpyxl import Workbook
 
 from xlbridge.excel import button
 from xlbridge.files.headless import recalc_path
-from xlbridge.excel.shipped import build
 
 sys.path.insert(0, str(Path(__file__).parent))  # how this project runs LibreOffice (tests/test_libreoffice.py)
 from test_libreoffice import PROFILE_XCU, pdf_text, run_soffice, soffice  # noqa: E402
@@ -29,7 +28,7 @@ def words(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def pdfs(tmp_path_factory) -> dict[str, str]:
+def pdfs(tmp_path_factory, built_once) -> dict[str, str]:
     if soffice() is None:
         pytest.skip("LibreOffice (soffice) is not installed here: apt-get install libreoffice-calc-nogui")
     if shutil.which("pdftotext") is None:
@@ -49,7 +48,7 @@ def pdfs(tmp_path_factory) -> dict[str, str]:
     shutil.copy2(stage / "control.xlsx", stage / "plain.xlsx")
     button.add_button(stage / "plain.xlsx", "Season", name="xlbridge_button", label=LABEL, cell="B2")
 
-    club = build("tbf-club", stage / "club.xlsx", language="en")
+    club = built_once("tbf-club", stage / "club.xlsx", language="en")
     button.add_button(club, "Tournament", name="unique_button", label=UNIQUE, cell="H2")
     shutil.copy2(club, stage / "recalculated.xlsx")
     recalc_path(stage / "recalculated.xlsx", backup=False, when="2026-11-30 12:00")

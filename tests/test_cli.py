@@ -117,11 +117,9 @@ def test_a_workbook_named_with_a_leading_dash_is_said_to_read_as_an_option(capsy
                                          f"file as ./{name} (or put -- before it)\n")
 
 
-def test_a_dashed_name_written_as_advised_is_read(capsys, tmp_path, monkeypatch):
-    from xlbridge.excel.shipped import build
-
+def test_a_dashed_name_written_as_advised_is_read(capsys, tmp_path, monkeypatch, built_once):
     monkeypatch.chdir(tmp_path)
-    build("tbf-club", tmp_path / "-dash.xlsx", language="en")
+    built_once("tbf-club", tmp_path / "-dash.xlsx", language="en")
     for argv in (["recalc", "./-dash.xlsx"], ["recalc", "--", "-dash.xlsx"]):
         code, out, err = run(capsys, *argv)
         assert (code, err) == (0, "") and out.startswith(f"recalculated {argv[-1]} (event awards)"), (out, err)

@@ -21,7 +21,6 @@ from tests import lite_files
 from xlbridge.files import kept_parts
 from xlbridge.files.package import NS_MAIN, NS_R, Package
 from xlbridge.files.headless import recalc_path
-from xlbridge.excel.shipped import build
 
 WHEN = "2026-11-30 12:00"
 #: CT_Worksheet's children in schema order (ECMA-376 part 1, sml.xsd)
@@ -107,9 +106,9 @@ def plain(tmp_path) -> Path:
 
 
 @pytest.fixture
-def club(tmp_path) -> Path:
+def club(tmp_path, built_once) -> Path:
     """The TBF club workbook with a button on "Tournament" (the builder may add it already)."""
-    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
+    path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     if not any(b["sheet"] == "Tournament" for b in button.buttons(path)):
         button.add_button(path, "Tournament", name="xlbridge_button", label="Recalculate season", cell="B2")
     return path

@@ -19,7 +19,7 @@ from openpyxl import load_workbook
 
 from tools import catalogues
 from xlbridge.cli import main
-from xlbridge.excel.shipped import KINDS, build
+from xlbridge.excel.shipped import KINDS
 from xlbridge.files.headless import recalc_path
 from xlbridge.language import LANGUAGES, _, catalogue, label, speaking
 from xlbridge.rules.problems import Problem
@@ -102,9 +102,9 @@ def _numbers(path: Path, language: str) -> dict[tuple[str, str], float]:
 
 
 @pytest.fixture(scope="module")
-def heeg_books(tmp_path_factory):
+def heeg_books(tmp_path_factory, built_once):
     folder = tmp_path_factory.mktemp("languages")
-    return build("heeg", folder / "nl.xlsx"), build("heeg", folder / "en.xlsx", language="en")
+    return built_once("heeg", folder / "nl.xlsx"), built_once("heeg", folder / "en.xlsx", language="en")
 
 
 @pytest.mark.slow
@@ -171,12 +171,12 @@ def test_new_builds_in_the_language_asked(tmp_path, capsys):
     assert "invalid choice: 'fr'" in capsys.readouterr().err
 
 
-def test_the_button_speaks_the_language(tmp_path):
+def test_the_button_speaks_the_language(tmp_path, built_once):
     from xlbridge.excel.button import buttons
 
     with speaking("nl"):
         assert _("Recalculate season") == "Seizoen herberekenen"
-    found = buttons(build("heeg", tmp_path / "nl.xlsx", blank=True))
+    found = buttons(built_once("heeg", tmp_path / "nl.xlsx", blank=True))
     assert [(b["label"], b["sheet"]) for b in found] == [("Seizoen herberekenen", "Seizoen"),
                                                          ("Nieuwe avond", "Seizoen")]  # (New evening beside it)
 
@@ -190,9 +190,9 @@ def _number_or_text(value):
 
 
 @pytest.fixture(scope="module")
-def bm_books(tmp_path_factory):
+def bm_books(tmp_path_factory, built_once):
     folder = tmp_path_factory.mktemp("bm-languages")
-    return build("bridgemania", folder / "it.xlsx"), build("bridgemania", folder / "en.xlsx", language="en")
+    return built_once("bridgemania", folder / "it.xlsx"), built_once("bridgemania", folder / "en.xlsx", language="en")
 
 
 @pytest.mark.slow
@@ -241,9 +241,9 @@ def test_a_season_gives_the_same_numbers_in_italian_and_in_english(bm_books):
     ("se-masterpoints", "sv", "Brons par", ["Par", "Spelare", "Resultat %", "Plac", "Poäng", "Enhet"], "bp"),
 ])
 def test_an_event_workbook_speaks_its_federations_language_and_gives_the_same_numbers(tmp_path, kind, language, sheet,
-                                                                                      header, unit):
+                                                                                      header, unit, built_once):
     assert KINDS[kind].language == language
-    books = build(kind, tmp_path / "own.xlsx"), build(kind, tmp_path / "en.xlsx", language="en")
+    books = built_once(kind, tmp_path / "own.xlsx"), built_once(kind, tmp_path / "en.xlsx", language="en")
     own = load_workbook(books[0])
     assert sheet in own.sheetnames and Localised.local_name("How to", language) in own.sheetnames
     in_place = [header[3], *header[:3], *header[4:]]  # the results again in place order, right of the table

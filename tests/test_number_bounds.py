@@ -11,7 +11,6 @@ from openpyxl import load_workbook
 from xlbridge.clubs.heeg import HeegInputError, HeegSettings, Period, compute
 from xlbridge.clubs.heeg.rules import heeg_c, heeg_pct
 from xlbridge.excel import functions as fn
-from xlbridge.excel.shipped import build
 from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.rules.problems import RuleError
@@ -119,8 +118,8 @@ def test_a_whole_number_beyond_any_float_is_not_a_number():
     assert as_number(10**400) is None
 
 
-def test_boards_1e25_on_an_event_sheet_is_at_the_boards_cell(tmp_path):
-    wb = load_workbook(build("tbf-club", tmp_path / "club.xlsx"))  # in the club's language, Turkish
+def test_boards_1e25_on_an_event_sheet_is_at_the_boards_cell(tmp_path, built_once):
+    wb = load_workbook(built_once("tbf-club", tmp_path / "club.xlsx"))  # in the club's language, Turkish
     wb[sheet_name("Tournament", "tr")]["B4"] = 10**25
     with pytest.raises(BookInputError) as caught:
         recalculate(OpenpyxlBook(wb))

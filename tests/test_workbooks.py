@@ -9,7 +9,7 @@ from openpyxl import load_workbook
 
 from xlbridge import awards
 from xlbridge.cli import main
-from xlbridge.excel.shipped import KINDS, SHIPPED, build
+from xlbridge.excel.shipped import KINDS, SHIPPED
 from xlbridge.language import _, speaking
 from xlbridge.workbooks.localised import Localised
 
@@ -26,15 +26,15 @@ def cells(path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind, blank, rel", SHIPPED)
-def test_shipped_workbooks_are_what_the_code_builds(tmp_path, kind, blank, rel):
-    fresh = build(kind, tmp_path / Path(rel).name, blank=blank)
+def test_shipped_workbooks_are_what_the_code_builds(tmp_path, kind, blank, rel, built_once):
+    fresh = built_once(kind, tmp_path / Path(rel).name, blank=blank)
     shipped = ROOT / rel
     assert shipped.exists(), f"{rel} is missing: run python -m xlbridge.excel.shipped"
     assert cells(shipped) == cells(fresh), f"{rel} is out of date: run python -m xlbridge.excel.shipped"
 
 
-def test_tbf_club_workbook_holds_the_engine_awards(tmp_path):
-    path = build("tbf-club", tmp_path / "t.xlsx", language="en")
+def test_tbf_club_workbook_holds_the_engine_awards(tmp_path, built_once):
+    path = built_once("tbf-club", tmp_path / "t.xlsx", language="en")
     ws = load_workbook(path)["Tournament"]
     rows = [[c.value for c in row] for row in ws.iter_rows(min_row=9) if row[0].value is not None]  # (typed rows below are empty)
     ranks = [r[3] for r in rows]
@@ -45,8 +45,8 @@ def test_tbf_club_workbook_holds_the_engine_awards(tmp_path):
     assert ws.freeze_panes == "A9"
 
 
-def test_blank_template_has_headers_and_no_results(tmp_path):
-    ws = load_workbook(build("tbf-club", tmp_path / "b.xlsx", blank=True, language="en"))["Tournament"]
+def test_blank_template_has_headers_and_no_results(tmp_path, built_once):
+    ws = load_workbook(built_once("tbf-club", tmp_path / "b.xlsx", blank=True, language="en"))["Tournament"]
     assert [c.value for c in ws[8]] == ["Pair", "Players", "Score %", "Place", "MP", "Colour", None,
                                         "Place", "Pair", "Players", "Score %", "MP", "Colour"]  # and in place order
     # 40 empty rows laid out for typing (yellow), no value below the header
@@ -73,7 +73,7 @@ def _formula_cells(path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind, blank, rel", SHIPPED)
-def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank, rel):
+def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank, rel, built_once):
     """Every formula cell of a shipped file, and of what ``xlbridge new`` writes,
     parses (the ``formulas`` package's Excel grammar); the How-to sheet's example
     lines (``=AWARD(...)  ->  0.62``) are text, stored as Excel stores text typed
@@ -81,7 +81,7 @@ def test_every_formula_parses_and_how_to_examples_are_text(tmp_path, kind, blank
     repair the file, LibreOffice showed Err:510)."""
     import formulas
 
-    fresh = build(kind, tmp_path / Path(rel).name, blank=blank)
+    fresh = built_once(kind, tmp_path / Path(rel).name, blank=blank)
     for path in (ROOT / rel, fresh):
         for where, text in _formula_cells(path):
             try:

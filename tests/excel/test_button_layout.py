@@ -14,7 +14,6 @@ from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
 from xlbridge.excel.button import EMU_PER_PIXEL
-from xlbridge.excel.shipped import build
 from xlbridge.workbooks.fontwidths import BOLD_11
 from xlbridge.workbooks.kinds import workbooks
 
@@ -59,8 +58,8 @@ def _left(ws, col: int) -> float:
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", sorted(workbooks()))
-def test_each_button_fits_its_label_on_one_line_and_never_prints(tmp_path, kind, language):
-    path = build(kind, tmp_path / f"{kind}-{language}.xlsx", blank=True, language=language)
+def test_each_button_fits_its_label_on_one_line_and_never_prints(tmp_path, kind, language, built_once):
+    path = built_once(kind, tmp_path / f"{kind}-{language}.xlsx", blank=True, language=language)
     anchors = _anchors(path)
     spec = workbooks()[kind].in_language(language)
     assert sorted(a["label"] for a in anchors) == sorted(b.label for b in (spec.button, spec.next_button) if b)
@@ -73,8 +72,8 @@ def test_each_button_fits_its_label_on_one_line_and_never_prints(tmp_path, kind,
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", TWO_BUTTONS)
-def test_the_two_buttons_stand_apart(tmp_path, kind, language):
-    path = build(kind, tmp_path / f"{kind}-{language}.xlsx", blank=True, language=language)
+def test_the_two_buttons_stand_apart(tmp_path, kind, language, built_once):
+    path = built_once(kind, tmp_path / f"{kind}-{language}.xlsx", blank=True, language=language)
     spec = workbooks()[kind].in_language(language)
     ws = load_workbook(path)[spec.button.sheet]
     first, second = sorted(_anchors(path), key=lambda a: a["col"])

@@ -181,16 +181,16 @@ def test_seasons_recalculated_at_once_leave_a_worker_to_function_calls(tmp_path,
     assert [e[:2] for e in events[1:]] == [("season", 200)] * 3 and all(e[2] > 100 for e in events[1:]), events
 
 
-def test_a_scripts_workbook_is_parsed_in_the_worker_and_its_answer_sent_as_the_worker_made_it(tmp_path, monkeypatch):
+def test_a_scripts_workbook_is_parsed_in_the_worker_and_its_answer_sent_as_the_worker_made_it(tmp_path, monkeypatch,
+                                                                                             built_once):
     """The server process hands the workbook's bytes to a worker (the event loop never parses it): the answer
     is the script's actions, the same as the script gives in this process; what is not a workbook is 400."""
     from openpyxl import load_workbook
 
     from tests.emulate import payload
-    from xlbridge.excel.shipped import build
 
     monkeypatch.setenv("XLWINGS_LICENSE_KEY", "noncommercial")
-    data = payload(load_workbook(build("tbf-club", tmp_path / "club.xlsx", language="en")))
+    data = payload(load_workbook(built_once("tbf-club", tmp_path / "club.xlsx", language="en")))
     data["sheets"][0]["values"][8][2] = 40.0  # Tournament, C9: pair 1's score, from first place to last
     server = Served(tmp_path, "--workers", "2")
     try:
@@ -242,17 +242,16 @@ def test_a_taken_port_is_a_clear_message(served):
         f"(e.g. --port {served.port + 1})")
 
 
-def test_a_script_over_its_time_limit_tells_the_scorer_and_sigterm_stops_cleanly(tmp_path, monkeypatch):
+def test_a_script_over_its_time_limit_tells_the_scorer_and_sigterm_stops_cleanly(tmp_path, monkeypatch, built_once):
     from openpyxl import load_workbook
 
     from tests.emulate import payload
-    from xlbridge.excel.shipped import build
 
     monkeypatch.setenv("XLWINGS_LICENSE_KEY", "noncommercial")  # emulate's payload asks xlwings for its version
 
     server = Served(tmp_path, "--script-time-limit", "0.01", "--workers", "1")
     try:
-        book = payload(load_workbook(build("heeg", tmp_path / "heeg.xlsx", language="en")))  # a season: about 0.1 s
+        book = payload(load_workbook(built_once("heeg", tmp_path / "heeg.xlsx", language="en")))  # a season: ~0.1 s
         status, text = post(server.port, "/xlwings/custom-scripts-call/recalculate_season", json.dumps(book).encode())
         assert status == 200, text
         alerts = [a for a in json.loads(text)["actions"] if a["func"] == "alert"]

@@ -21,7 +21,6 @@ import pytest
 from openpyxl import load_workbook
 
 from tools.attacks.bounds import worksheet
-from xlbridge.excel.shipped import build
 from xlbridge.files.headless import FileProblem, backup_path, recalc_path
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.files.package import rewrite
@@ -59,8 +58,8 @@ def recalc_in_child(path: Path) -> tuple[int, str]:
 
 
 @pytest.fixture
-def club(tmp_path) -> Path:
-    return build("tbf-club", tmp_path / "club.xlsx", language="en")
+def club(tmp_path, built_once) -> Path:
+    return built_once("tbf-club", tmp_path / "club.xlsx", language="en")
 
 
 @pytest.mark.slow

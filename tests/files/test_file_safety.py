@@ -40,9 +40,9 @@ def leftovers(folder: Path, keep: set[str]) -> list[str]:
 
 
 @pytest.fixture
-def club(tmp_path) -> Path:
+def club(tmp_path, built_once) -> Path:
     """A TBF club workbook with a late correction (the recalculation changes cells)."""
-    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
+    path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 66.0
     wb.save(path)

@@ -23,7 +23,6 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.excel.shipped import build
 from xlbridge.files.headless import backup_path
 
 pytestmark = pytest.mark.slow  # the inner loop while developing is pytest -m "not slow" (pyproject.toml)
@@ -37,9 +36,9 @@ def digest(data: bytes) -> str:
 
 
 @pytest.fixture(scope="module")
-def season(tmp_path_factory) -> bytes:
+def season(tmp_path_factory, built_once) -> bytes:
     """The bundled Heeg demo season with a late correction (a run takes a second or two)."""
-    path = build("heeg", tmp_path_factory.mktemp("season") / "heeg.xlsx", language="en")
+    path = built_once("heeg", tmp_path_factory.mktemp("season") / "heeg.xlsx", language="en")
     wb = load_workbook(path)
     evening = next(ws for ws in wb.worksheets if ws.title.startswith("Evening "))
     evening["L2"] = (evening["L2"].value or 0) + 1

@@ -21,7 +21,6 @@ import pytest
 
 from tools.attacks.bounds import (cell_formats, cells, data_validations, hyperlink_over, liar, many_parts, rows,
                                   shared_strings, sheet_bomb, sheets, sparse, thumbnail, worksheet)
-from xlbridge.excel.shipped import build
 from xlbridge.files.budget import BUDGET, MB, Budget
 from xlbridge.files.headless import backup_path
 
@@ -69,8 +68,8 @@ def recalc(path: Path, budget: Budget | None = None) -> tuple[int, list[str], in
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory) -> Path:
-    return build("tbf-club", tmp_path_factory.mktemp("base") / "base.xlsx", language="en")
+def base(tmp_path_factory, built_once) -> Path:
+    return built_once("tbf-club", tmp_path_factory.mktemp("base") / "base.xlsx", language="en")
 
 
 def declared_need(path: Path) -> int:
@@ -207,11 +206,11 @@ def test_a_real_season_is_far_within_the_budget():
         check_parts(archive, len(data), "heeg.xlsx", Budget(total=BUDGET.total // 2))  # half of it to spare
 
 
-def test_the_message_is_in_the_workbooks_language(tmp_path):
+def test_the_message_is_in_the_workbooks_language(tmp_path, built_once):
     """A Dutch Heeg season (its sheets: Seizoen, Avond ...) is told in Dutch, the sheet named as it is."""
     from tools.attacks.bounds import worksheet
 
-    dutch = build("heeg", tmp_path / "seizoen.xlsx", language="nl")
+    dutch = built_once("heeg", tmp_path / "seizoen.xlsx", language="nl")
     path = sheet_bomb(dutch, tmp_path / "club.xlsx", 300 * MB, sheet="Seizoen")
     before = path.read_bytes()
     with zipfile.ZipFile(path) as archive:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from openpyxl import load_workbook
 
-from xlbridge.excel.shipped import build
 from xlbridge.language import sheet_name
 from xlbridge.workbooks.kinds import workbooks
 from xlbridge.workbooks.declare import text_pixels
@@ -20,8 +19,8 @@ LANGUAGES = ("en", "nl", "it", "sv", "tr")
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", sorted(workbooks()))
-def test_the_how_to_lines_fit_their_column_and_leave_no_word_alone(tmp_path, kind, language):
-    wb = load_workbook(build(kind, tmp_path / f"{kind}.xlsx", blank=True, language=language))
+def test_the_how_to_lines_fit_their_column_and_leave_no_word_alone(tmp_path, kind, language, built_once):
+    wb = load_workbook(built_once(kind, tmp_path / f"{kind}.xlsx", blank=True, language=language))
     ws = wb[sheet_name("How to", language)]
     room = ws.column_dimensions["A"].width * 7 + 5 - 2 * CELL_MARGIN
     lines = [ws.cell(row, 1).value for row in range(1, ws.max_row + 1)]

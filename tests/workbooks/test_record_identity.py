@@ -14,7 +14,6 @@ import pytest
 from openpyxl import load_workbook
 
 from tools.attacks.sheets import corrections_causes, phantom_record, record_of, with_record
-from xlbridge.excel.shipped import build
 from xlbridge.files.headless import recalc_path
 
 FOREIGN_CODE, TOO_LARGE_CODE = "recalc.record-foreign", "recalc.record-too-large"
@@ -22,12 +21,12 @@ FOREIGN_MIN, MAX_RECORD_CELLS = 20, 2_000_000  # (record.py's; literal here, so 
 
 
 @pytest.fixture(scope="module")
-def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def sources(tmp_path_factory: pytest.TempPathFactory, built_once) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("sources")
-    return {"tbf": build("tbf-club", folder / "tbf.xlsx", language="en"),
-            "heeg": build("heeg", folder / "heeg.xlsx", language="en"),
-            "heeg-blank": build("heeg", folder / "blank.xlsx", blank=True, language="en"),
-            "bm": build("bridgemania", folder / "bm.xlsx", language="en")}
+    return {"tbf": built_once("tbf-club", folder / "tbf.xlsx", language="en"),
+            "heeg": built_once("heeg", folder / "heeg.xlsx", language="en"),
+            "heeg-blank": built_once("heeg", folder / "blank.xlsx", blank=True, language="en"),
+            "bm": built_once("bridgemania", folder / "bm.xlsx", language="en")}
 
 
 def _record_warnings(report) -> list[str]:

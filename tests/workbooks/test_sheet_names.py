@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from tools.attacks.sheets import renamed, with_sheet
-from xlbridge.excel.shipped import build
 from xlbridge.files.headless import next_sheet_path, recalc_path
 from xlbridge.language import LANGUAGES, sheet_name
 from xlbridge.workbooks.plan import BookInputError
@@ -24,9 +23,9 @@ from xlbridge.workbooks.localised import SHEET_NAMES
 
 
 @pytest.fixture(scope="module")
-def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def sources(tmp_path_factory: pytest.TempPathFactory, built_once) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("sources")
-    return {kind: build(kind, folder / f"{kind}.xlsx", language="en")
+    return {kind: built_once(kind, folder / f"{kind}.xlsx", language="en")
             for kind in ("heeg", "bridgemania", "tbf-club", "se-masterpoints")}
 
 
@@ -133,10 +132,10 @@ def test_a_sheet_named_like_xlbridge_s_own_in_another_case_is_a_problem(sources,
 
 
 @pytest.mark.slow
-def test_the_season_sheet_in_another_case_and_in_dutch(sources, tmp_path: Path) -> None:
+def test_the_season_sheet_in_another_case_and_in_dutch(sources, tmp_path: Path, built_once) -> None:
     path = renamed(sources["heeg"], tmp_path / "season.xlsx", "Season", "season")
     assert _refused(lambda: recalc_path(path), path) == [("season", None, "sheet.name.case")]
-    dutch = build("heeg", tmp_path / "nl.xlsx", language="nl")
+    dutch = built_once("heeg", tmp_path / "nl.xlsx", language="nl")
     path = with_sheet(dutch, tmp_path / "correcties.xlsx", "CORRECTIES")
     before = path.read_bytes()
     with pytest.raises(BookInputError) as raised:
@@ -162,9 +161,9 @@ def test_a_damaged_record_is_still_the_record(sources, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_scorer_s_sheet_named_chart_in_a_dutch_workbook_is_left_alone(tmp_path: Path) -> None:
+def test_a_scorer_s_sheet_named_chart_in_a_dutch_workbook_is_left_alone(tmp_path: Path, built_once) -> None:
     """Only the workbook's own language's names are refused on a scorer's sheets (docs/reliability.md)."""
-    path = with_sheet(build("heeg", tmp_path / "nl.xlsx", language="nl"), tmp_path / "chart.xlsx", "Corrections")
+    path = with_sheet(built_once("heeg", tmp_path / "nl.xlsx", language="nl"), tmp_path / "chart.xlsx", "Corrections")
     report = recalc_path(path, backup=False)
     assert report.kind == "heeg"
     assert load_workbook(path)["Corrections"]["B2"].value == 42

@@ -20,25 +20,24 @@ from openpyxl import load_workbook
 
 from xlbridge.clubs import bridgemania as bm
 from xlbridge.clubs.heeg import HeegInputError, HeegSettings, Period, compute
-from xlbridge.excel.shipped import build
 from xlbridge.rules.problems import RuleError
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 
-from tests.clubs.bridgemania.test_engine import columns, season, tournament
+from tests.clubs.bridgemania.test_engine import season, tournament
 
 DOCS = (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
 EVENING = "Evening 2025-09-04"  # pair p on row p + 1: pair 2 has R1 9, total 84 of 288 (29.17 %)
 
 
 @pytest.fixture(scope="module")
-def heeg(tmp_path_factory) -> Path:
-    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg.xlsx", language="en")
+def heeg(tmp_path_factory, built_once) -> Path:
+    return built_once("heeg", tmp_path_factory.mktemp("heeg") / "heeg.xlsx", language="en")
 
 
 @pytest.fixture(scope="module")
-def bridgemania(tmp_path_factory) -> Path:
-    return build("bridgemania", tmp_path_factory.mktemp("bm") / "bm.xlsx", language="en")
+def bridgemania(tmp_path_factory, built_once) -> Path:
+    return built_once("bridgemania", tmp_path_factory.mktemp("bm") / "bm.xlsx", language="en")
 
 
 def edited(path: Path, **sheets: dict[str, object]):
@@ -103,8 +102,8 @@ def test_a_formula_in_any_typed_bridgemania_cell_is_the_same_problem(bridgemania
     assert [p[:3] for p in problems(wb)] == [(sheet, ref, "cell.formula")]
 
 
-def test_a_formula_in_an_event_sheets_names_is_a_problem_at_its_cell(tmp_path):
-    wb = edited(build("tbf-club", tmp_path / "tbf.xlsx", language="en"), Tournament={"B12": "=B11"})
+def test_a_formula_in_an_event_sheets_names_is_a_problem_at_its_cell(tmp_path, built_once):
+    wb = edited(built_once("tbf-club", tmp_path / "tbf.xlsx", language="en"), Tournament={"B12": "=B11"})
     assert [p[:3] for p in problems(wb)] == [("Tournament", "B12", "cell.formula")]
 
 
@@ -193,8 +192,8 @@ def test_a_bridgemania_id_typed_with_a_space_is_a_warning(bridgemania):
     assert report.warnings[1].message == documented("W-ID-SPACED").split(": ", 1)[1].replace("'A", "'BE")
 
 
-def test_an_event_sheets_unit_typed_with_a_space_is_a_warning(tmp_path):
-    wb = edited(build("tbf-club", tmp_path / "tbf.xlsx", language="en"), Tournament={"A12": " 4"})
+def test_an_event_sheets_unit_typed_with_a_space_is_a_warning(tmp_path, built_once):
+    wb = edited(built_once("tbf-club", tmp_path / "tbf.xlsx", language="en"), Tournament={"A12": " 4"})
     report = recalculate(OpenpyxlBook(wb), when="t")
     assert [(w.sheet, w.cell, w.code) for w in report.warnings] == [("Tournament", "A12", "cell.spaced")]
 

@@ -14,7 +14,6 @@ from openpyxl import load_workbook
 from tests.heegseason import add_evening, type_pairs
 from tests.textfit import cut, cuts
 from xlbridge.cli import main
-from xlbridge.excel.shipped import build
 from xlbridge.workbooks.kinds import workbooks
 from xlbridge.workbooks.style import fit_row
 
@@ -35,9 +34,9 @@ def test_every_text_of_a_shipped_file_fits(path):
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", sorted(workbooks()))
-def test_every_text_fits_in_every_language(tmp_path, kind, language):
+def test_every_text_fits_in_every_language(tmp_path, kind, language, built_once):
     for blank in (False, True):
-        path = build(kind, tmp_path / f"{kind}-{blank}.xlsx", blank=blank, language=language)
+        path = built_once(kind, tmp_path / f"{kind}-{blank}.xlsx", blank=blank, language=language)
         assert _shown(cuts(load_workbook(path))) == [], (kind, language, blank)
 
 

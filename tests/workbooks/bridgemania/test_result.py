@@ -10,7 +10,6 @@ from openpyxl import load_workbook
 
 from xlbridge.clubs.bridgemania import recalculate
 from xlbridge.clubs.bridgemania.demo import demo_season
-from xlbridge.excel.shipped import build
 from xlbridge.files.headless import recalc_path
 from xlbridge.workbooks.bridgemania import COMPUTED, SECTIONS, T_FIRST, T_HEADER
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL, RESULT, RESULT_TITLE
@@ -19,8 +18,8 @@ COLUMNS = ["rank", "pair", "name", "status", "pct", "f1", "indy", "hybrid"]
 
 
 @pytest.fixture(scope="module")
-def demo_file(tmp_path_factory):
-    return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en")
+def demo_file(tmp_path_factory, built_once):
+    return built_once("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en")
 
 
 @pytest.fixture(scope="module")
@@ -205,10 +204,10 @@ def test_the_rows_rest_on_the_regolamento(quotes):
 
 
 @pytest.mark.slow
-def test_the_result_speaks_the_workbooks_language(tmp_path):
+def test_the_result_speaks_the_workbooks_language(tmp_path, built_once):
     from xlbridge.language import _, speaking
 
-    ws = load_workbook(build("bridgemania", tmp_path / "it.xlsx", language="it"))["T07"]
+    ws = load_workbook(built_once("bridgemania", tmp_path / "it.xlsx", language="it"))["T07"]
     with speaking("it"):
         title = _(RESULT_TITLE)
         assert title != RESULT_TITLE

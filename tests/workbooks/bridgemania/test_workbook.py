@@ -15,7 +15,6 @@ from xlbridge.clubs.bridgemania import BasePair, Guest, Season, Tournament, reca
 from xlbridge.clubs.bridgemania.demo import demo_season
 from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD
-from xlbridge.excel.shipped import build
 from xlbridge.files.headless import backup_path, recalc_path
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.bridgemania import (
@@ -48,8 +47,8 @@ def summary_numbers(ws) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def demo_file(tmp_path_factory):
-    return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en")
+def demo_file(tmp_path_factory, built_once):
+    return built_once("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en")
 
 
 @pytest.fixture(scope="module")
@@ -620,13 +619,13 @@ def test_penalties_rectifications_and_the_extra_point(demo):
 
 
 @pytest.mark.slow
-def test_empty_workbooks(tmp_path):
+def test_empty_workbooks(tmp_path, built_once):
     path = tmp_path / "empty.xlsx"
     Workbook().save(path)
     with pytest.raises(BookInputError, match=r"^1 problem in the workbook: workbook: not an xlbridge workbook"):
         recalc_path(path)
     # the season sheet deleted: still recognised by its tournament sheets, and said so
-    demo = build("bridgemania", tmp_path / "d.xlsx", language="en")
+    demo = built_once("bridgemania", tmp_path / "d.xlsx", language="en")
     edit(demo, lambda wb: wb.remove(wb["Season"]))
     assert problems_of(demo)[0].startswith("Season: the season sheet is missing")
 

@@ -17,12 +17,11 @@ from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD
 from xlbridge.workbooks.recalc import BookInputError, recalculate
 from xlbridge.files.headless import FileProblem, backup_path, recalc_path
-from xlbridge.excel.shipped import build
 
 
 @pytest.fixture
-def club(tmp_path) -> Path:
-    return build("tbf-club", tmp_path / "club.xlsx", language="en")
+def club(tmp_path, built_once) -> Path:
+    return built_once("tbf-club", tmp_path / "club.xlsx", language="en")
 
 
 def test_recalculating_the_built_workbook_changes_nothing(club):

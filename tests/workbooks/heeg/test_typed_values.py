@@ -17,7 +17,6 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.cli import main
-from xlbridge.excel.shipped import build
 from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, evening_table
@@ -44,9 +43,9 @@ def demo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def demo_en(tmp_path: Path) -> Path:
+def demo_en(tmp_path: Path, built_once) -> Path:
     """The same demo built in English (docs/errors.md quotes the English messages)."""
-    return build("heeg", tmp_path / "heeg-en.xlsx", language="en")
+    return built_once("heeg", tmp_path / "heeg-en.xlsx", language="en")
 
 
 def _row_with_rounds(wb) -> tuple[str, int]:
