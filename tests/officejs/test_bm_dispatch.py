@@ -15,7 +15,6 @@ from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from tests.emulate import apply_actions, run_script, snapshot
 from tests.emulate import excel_and_headless as both_ways
-from xlbridge.excel.shipped import build
 from xlbridge.workbooks.messages import NONE_YET as _NONE_YET
 from xlbridge.workbooks.record import RECORD
 
@@ -26,8 +25,8 @@ def fixed_clock(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def demo_file(tmp_path_factory):
-    return build("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en")
+def demo_file(tmp_path_factory, built_once):
+    return built_once("bridgemania", tmp_path_factory.mktemp("bm") / "demo.xlsx", language="en")
 
 
 

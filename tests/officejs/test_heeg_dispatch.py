@@ -15,7 +15,6 @@ from xlbridge.excel import functions, scripts
 from xlbridge.workbooks import recalc
 from tests.emulate import apply_actions, formats, run_script, snapshot
 from tests.emulate import excel_and_headless as both_ways
-from xlbridge.excel.shipped import build
 
 E3 = "Evening 2025-09-18"
 
@@ -26,8 +25,8 @@ def fixed_clock(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
+def built(tmp_path_factory, built_once):
+    return built_once("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
 
 
 @pytest.fixture
@@ -99,10 +98,10 @@ def test_recalculate_season_cell_for_cell_with_fills(book):
     assert reds  # the red inv cells are back
 
 
-def test_a_new_season_creates_the_evening_sheets_both_ways(tmp_path):
+def test_a_new_season_creates_the_evening_sheets_both_ways(tmp_path, built_once):
     import datetime as dt
 
-    path = build("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
+    path = built_once("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
     ws["C12"], ws["D12"] = dt.datetime(2026, 9, 3), dt.datetime(2026, 9, 10)

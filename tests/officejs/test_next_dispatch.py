@@ -14,7 +14,6 @@ from openpyxl import load_workbook
 
 from tests import lite_files
 from tests.emulate import apply_actions, run_script, snapshot
-from xlbridge.excel.shipped import build
 from xlbridge.workbooks.nextsheet import add_next
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 
@@ -47,8 +46,8 @@ def with_pairs(path):
 
 
 @pytest.mark.slow
-def test_new_evening_script_with_its_date_field(tmp_path):
-    path = build("heeg", tmp_path / "heeg.xlsx", blank=True)
+def test_new_evening_script_with_its_date_field(tmp_path, built_once):
+    path = built_once("heeg", tmp_path / "heeg.xlsx", blank=True)
     main = own_code(path, tmp_path)
     with_pairs(path)  # (openpyxl drops the Lite parts: the code was read first)
     excel = load_workbook(path)
@@ -63,8 +62,8 @@ def test_new_evening_script_with_its_date_field(tmp_path):
 
 
 @pytest.mark.slow
-def test_new_tournament_button_click_uses_the_defaults(tmp_path):
-    path = build("bridgemania", tmp_path / "bm.xlsx")
+def test_new_tournament_button_click_uses_the_defaults(tmp_path, built_once):
+    path = built_once("bridgemania", tmp_path / "bm.xlsx")
     main = own_code(path, tmp_path)
     excel = load_workbook(path)
     alerts = apply_actions(excel, run_script(main, "new_tournament", load_workbook(path)))
@@ -76,8 +75,8 @@ def test_new_tournament_button_click_uses_the_defaults(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_bad_case_writes_nothing_and_says_where(tmp_path):
-    path = build("heeg", tmp_path / "heeg.xlsx")  # the demo: period 3 is full
+def test_a_bad_case_writes_nothing_and_says_where(tmp_path, built_once):
+    path = built_once("heeg", tmp_path / "heeg.xlsx")  # the demo: period 3 is full
     main = own_code(path, tmp_path)
     actions = run_script(main, "new_evening", load_workbook(path))
     assert [a["func"] for a in actions] == ["alert"]

@@ -10,7 +10,6 @@ from openpyxl import load_workbook
 
 from xlbridge.excel import scripts
 from tests.emulate import payload
-from xlbridge.excel.shipped import build
 from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.bridgemania.declaration import BLANK_TOURNAMENT, CALENDAR, SEASON
 from tests.alerts import is_done_message
@@ -24,8 +23,8 @@ def click(wb) -> list[str]:
 
 
 @pytest.mark.parametrize("kind,language", [("bridgemania", "it"), ("heeg", "nl")])
-def test_a_blank_template_clicked_says_nothing_is_filled_in(tmp_path, kind, language):
-    wb = load_workbook(build(kind, tmp_path / "t.xlsx", blank=True))  # in the club's language
+def test_a_blank_template_clicked_says_nothing_is_filled_in(tmp_path, kind, language, built_once):
+    wb = load_workbook(built_once(kind, tmp_path / "t.xlsx", blank=True))  # in the club's language
     alerts = click(wb)
     assert len(alerts) == 1 and is_done_message(alerts[0], empty=True), alerts
     with speaking(language):
@@ -33,8 +32,8 @@ def test_a_blank_template_clicked_says_nothing_is_filled_in(tmp_path, kind, lang
 
 
 @pytest.mark.slow
-def test_a_tournament_without_base_pairs_clicked_is_the_located_problem(tmp_path):
-    wb = load_workbook(build("bridgemania", tmp_path / "t.xlsx", blank=True))
+def test_a_tournament_without_base_pairs_clicked_is_the_located_problem(tmp_path, built_once):
+    wb = load_workbook(built_once("bridgemania", tmp_path / "t.xlsx", blank=True))
     season = wb[sheet_name(SEASON, "it")]
     wb.copy_worksheet(wb[sheet_name(BLANK_TOURNAMENT, "it")]).title = "T1"
     season.cell(CALENDAR.first_row, CALENDAR.col("tournament")).value = "T1"

@@ -14,7 +14,6 @@ from openpyxl import load_workbook
 
 from xlbridge.excel import scripts
 from tests.emulate import apply_actions, excel_and_headless, payload, snapshot
-from xlbridge.excel.shipped import build
 from xlbridge.workbooks import recalc
 from xlbridge.workbooks.record import RECORD, TYPED, TYPED_OVER
 from xlbridge.workbooks.write import RECALCULATED
@@ -28,8 +27,8 @@ def fixed_clock(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return build("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
+def built(tmp_path_factory, built_once):
+    return built_once("heeg", tmp_path_factory.mktemp("heeg") / "heeg-demo.xlsx", language="en")
 
 
 @pytest.fixture

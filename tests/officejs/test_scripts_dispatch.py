@@ -10,7 +10,6 @@ from xlbridge.excel import scripts
 from xlbridge.workbooks import recalc
 from tests.emulate import apply_actions, run_script, snapshot
 from tests.emulate import excel_and_headless as both_ways
-from xlbridge.excel.shipped import build
 
 
 @pytest.fixture(autouse=True)
@@ -20,8 +19,8 @@ def fixed_clock(monkeypatch):
 
 
 
-def test_tbf_club_cell_for_cell(tmp_path):
-    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
+def test_tbf_club_cell_for_cell(tmp_path, built_once):
+    path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 60.0  # a late correction: audited
     for row in range(9, 29):  # clear the computed columns: they must be refilled
@@ -33,8 +32,8 @@ def test_tbf_club_cell_for_cell(tmp_path):
     assert alerts and alerts[0].startswith("Recalculated 207 cells")  # 60 awards, 147 in place order
 
 
-def test_problems_reach_the_scorer_and_nothing_is_recalculated(tmp_path):
-    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
+def test_problems_reach_the_scorer_and_nothing_is_recalculated(tmp_path, built_once):
+    path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C12"] = "5x"
     wb["Tournament"]["E9"] = 9.99  # a stale computed value must stay as it is
@@ -66,8 +65,8 @@ def test_meta_lists_the_recalc_script():
 
 
 @pytest.mark.slow
-def test_se_masterpoints_cell_for_cell(tmp_path):
-    path = build("se-masterpoints", tmp_path / "se.xlsx", language="en")
+def test_se_masterpoints_cell_for_cell(tmp_path, built_once):
+    path = built_once("se-masterpoints", tmp_path / "se.xlsx", language="en")
     wb = load_workbook(path)
     wb["Silver pairs"]["C30"] = 70.0  # a late correction on one sheet
     wb["Bronze pairs"]["B3"] = "se.bronze.pairs"

@@ -26,7 +26,6 @@ from openpyxl import load_workbook  # noqa: E402
 from xlbridge.excel import functions, scripts  # noqa: E402
 from xlbridge.workbooks import recalc
 from tests.emulate import apply_actions, payload, run_script  # noqa: E402
-from xlbridge.excel.shipped import build  # noqa: E402
 
 from .conftest import body  # noqa: E402
 
@@ -106,8 +105,8 @@ def test_scripts_meta_lists_recalculate_season(client):
     assert "recalculate_season" in names
 
 
-def test_recalculate_season_returns_the_actions(client, tmp_path):
-    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
+def test_recalculate_season_returns_the_actions(client, tmp_path, built_once):
+    path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 60.0  # a late correction
     for row in range(9, 29):
@@ -132,14 +131,14 @@ def test_manifest_is_served(client):
     assert 'DefaultValue="XLBRIDGE"' in response.text  # the functions' namespace: =XLBRIDGE.AWARD(...)
 
 
-def test_classic_main_runs_the_same_recalculation(tmp_path):
+def test_classic_main_runs_the_same_recalculation(tmp_path, built_once):
     """The classic-xlwings button entry (xlbridge.excel.classic.main) on a book
     gives the same actions as the "Recalculate season" script."""
     import xlwings as xw
 
     from xlbridge.excel import classic
 
-    path = build("tbf-club", tmp_path / "club.xlsx", language="en")
+    path = built_once("tbf-club", tmp_path / "club.xlsx", language="en")
     wb = load_workbook(path)
     wb["Tournament"]["C20"] = 60.0
     wb.save(path)

@@ -10,15 +10,15 @@ from openpyxl import load_workbook
 from tests.emulate import apply_actions, excel_and_headless, payload, run_script, snapshot
 from tools.attacks.sheets import record_of, with_chart_sheet, with_record, with_sheet
 from xlbridge.excel import scripts
-from xlbridge.excel.shipped import build
 
 
 def _alert(actions: list[dict]) -> str:
     return next(a["args"][0] for a in actions if a["func"] == "alert")
 
 
-def test_a_misnamed_sheet_is_the_same_problem_in_excel(tmp_path):
-    path = with_sheet(build("tbf-club", tmp_path / "new.xlsx", language="en"), tmp_path / "case.xlsx", "CORRECTIONS")
+def test_a_misnamed_sheet_is_the_same_problem_in_excel(tmp_path, built_once):
+    club = built_once("tbf-club", tmp_path / "new.xlsx", language="en")
+    path = with_sheet(club, tmp_path / "case.xlsx", "CORRECTIONS")
     actions = run_script(scripts, "recalculate_season", load_workbook(path))
     assert "CORRECTIONS: the sheet 'CORRECTIONS' has the name of xlbridge's sheet 'Corrections' in another case" \
         in _alert(actions)
@@ -26,24 +26,24 @@ def test_a_misnamed_sheet_is_the_same_problem_in_excel(tmp_path):
     assert load_workbook(path).sheetnames.index("CORRECTIONS") not in written
 
 
-def test_a_scorer_s_sheet_named_xlbridge_is_not_written_in_excel(tmp_path):
-    path = with_sheet(build("heeg", tmp_path / "new.xlsx", language="en"), tmp_path / "own.xlsx", "xlbridge",
+def test_a_scorer_s_sheet_named_xlbridge_is_not_written_in_excel(tmp_path, built_once):
+    path = with_sheet(built_once("heeg", tmp_path / "new.xlsx", language="en"), tmp_path / "own.xlsx", "xlbridge",
                       replace="xlbridge")
     headless, excel, alerts = excel_and_headless(path)
     assert any("is not xlbridge's record of the last recalculation" in a for a in alerts)
     assert excel["xlbridge"]["A1"].value == "my own notes" and excel["xlbridge"]["B2"].value == 42
 
 
-def test_a_chart_sheet_is_not_sent_and_the_click_is_as_headless(tmp_path):
-    path = with_chart_sheet(build("bridgemania", tmp_path / "new.xlsx", language="en"), tmp_path / "chart.xlsx")
+def test_a_chart_sheet_is_not_sent_and_the_click_is_as_headless(tmp_path, built_once):
+    path = with_chart_sheet(built_once("bridgemania", tmp_path / "new.xlsx", language="en"), tmp_path / "chart.xlsx")
     assert "Chart1" not in [s["name"] for s in payload(load_workbook(path))["sheets"]]
     headless, excel, _alerts = excel_and_headless(path)
     assert snapshot(excel) == snapshot(headless)
 
 
-def test_another_workbook_s_record_is_set_aside_in_excel(tmp_path):
-    demo = build("heeg", tmp_path / "demo.xlsx", language="en")
-    blank = build("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
+def test_another_workbook_s_record_is_set_aside_in_excel(tmp_path, built_once):
+    demo = built_once("heeg", tmp_path / "demo.xlsx", language="en")
+    blank = built_once("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
     path = with_record(blank, tmp_path / "copied.xlsx", record_of(demo))
     wb = load_workbook(path)
     apply_actions(wb, run_script(scripts, "recalculate_season", wb))
