@@ -134,6 +134,7 @@ SCENARIOS: dict[str, tuple[str, Callable[[Any], None] | None, tuple, bool]] = {
 
 _SOURCES: dict[str, bytes] = {}  # the workbook of each scenario, made once (each test writes its own copy)
 _CLICKS: dict[tuple[str, str], list[dict]] = {}  # the actions of each scenario's click, by release
+_BOOKS: dict[str, Any] = {}  # the workbook each scenario's clicks are made from
 
 
 def scenario(name: str, tmp_path: Path) -> tuple[Path, Any, str, list | None, bool]:
@@ -155,7 +156,9 @@ def click(name: str, path: Path, module: Any, script: str, args: list | None, re
     """The actions of the scenario's click (the workbook at ``path``, as :func:`scenario` wrote it) on
     ``release``: clicked once, a fresh copy for each test (the clock is the same fixed one for all)."""
     if (name, release) not in _CLICKS:
-        _CLICKS[name, release] = run_script(module, script, load_workbook(path), args=args, release=release)
+        if name not in _BOOKS:  # only read (the payload is made from it): one load for every release
+            _BOOKS[name] = load_workbook(path)
+        _CLICKS[name, release] = run_script(module, script, _BOOKS[name], args=args, release=release)
     return copy.deepcopy(_CLICKS[name, release])
 
 
