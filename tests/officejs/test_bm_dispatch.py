@@ -16,7 +16,6 @@ from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from tests.emulate import apply_actions, run_script, snapshot
 from tests.emulate import excel_and_headless as both_ways
 from xlbridge.workbooks.messages import NONE_YET as _NONE_YET
-from xlbridge.workbooks.record import RECORD
 
 
 @pytest.fixture(autouse=True)
