@@ -76,6 +76,12 @@ class Built:
         path.write_bytes(kept.read_bytes())
         return path
 
+    def heeg_16x(self, path) -> Path:
+        """The largest season of the benchmarks (``bench.seasons.heeg_workbook(16)``, about 10 s to make)."""
+        from bench.seasons import heeg_workbook
+
+        return self.copy(("bench", "heeg", 16), path, lambda made: heeg_workbook(16).save(made))
+
 
 @pytest.fixture(scope="session")
 def built_once(tmp_path_factory, request) -> Built:

@@ -147,15 +147,17 @@ def test_a_heavy_call_does_not_block_the_others_and_stops_at_the_time_limit(serv
 SCRIPT = "/xlwings/custom-scripts-call/recalculate_season"
 
 
-def test_seasons_recalculated_at_once_leave_a_worker_to_function_calls(tmp_path, monkeypatch):
+def test_seasons_recalculated_at_once_leave_a_worker_to_function_calls(tmp_path, monkeypatch, built_once):
     """Issue 25: eight Recalculate season calls of a large season at once took every worker, and a light
     call waited 5.5 to 10.7 s behind them.  Scripts take at most all workers but one: a light call sent
     while three seasons are being recalculated is answered before the first of them."""
-    from bench.seasons import heeg_workbook
+    from openpyxl import load_workbook
+
     from tests.emulate import payload
 
     monkeypatch.setenv("XLWINGS_LICENSE_KEY", "noncommercial")  # emulate's payload asks xlwings for its version
-    book = json.dumps(payload(heeg_workbook(16))).encode()  # 3.6 MB, more than a second to recalculate
+    season = load_workbook(built_once.heeg_16x(tmp_path / "heeg.xlsx"))
+    book = json.dumps(payload(season)).encode()  # 3.6 MB, more than a second to recalculate
     server = Served(tmp_path, "--workers", "2")
     try:
         events: list = []

@@ -191,16 +191,13 @@ def test_the_budget_bounds_what_it_accepts(base, tmp_path, make, fits, too_many)
     assert code == 2 and "more than the 96 MB xlbridge allows one workbook" in lines[0], lines
 
 
-def test_a_real_season_is_far_within_the_budget():
+def test_a_real_season_is_far_within_the_budget(tmp_path, built_once):
     """The largest season of the benchmarks (Heeg 16x: 72 evenings, 119 pairs) fits, with room to spare; its
     measured peak is 228 MB (docs/reliability.md)."""
-    from bench.seasons import heeg_workbook
     from xlbridge.files.budget import check_entries, check_parts
     import io
 
-    buffer = io.BytesIO()
-    heeg_workbook(16).save(buffer)
-    data = buffer.getvalue()
+    data = built_once.heeg_16x(tmp_path / "heeg.xlsx").read_bytes()
     check_entries(data, "heeg.xlsx")
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         check_parts(archive, len(data), "heeg.xlsx", Budget(total=BUDGET.total // 2))  # half of it to spare
