@@ -151,7 +151,6 @@ def _show_heeg(path: Any, report: Any) -> None:
 
     from openpyxl import load_workbook
 
-    from xlbridge.language import _
     from xlbridge.workbooks.heeg import YEAR
     from xlbridge.workbooks.localised import shown_name
 
@@ -184,7 +183,6 @@ def _show_heeg(path: Any, report: Any) -> None:
 
 def cmd_new(args: argparse.Namespace) -> None:
     from xlbridge.excel.shipped import build
-    from xlbridge.language import _
     from xlbridge.workbooks.kinds import workbooks
     from xlbridge.files.problems import describe_os_error
 
@@ -200,8 +198,7 @@ def cmd_new(args: argparse.Namespace) -> None:
 
 def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.files.headless import recalc_path
-
-    from xlbridge.language import _, ngettext
+    from xlbridge.language import ngettext
     from xlbridge.workbooks.messages import done_text
 
     report = recalc_path(args.path, backup=not args.no_backup, language=args.lang, finish=_code_put_back,
@@ -293,7 +290,7 @@ NEXT_STEPS = N_("next: open {path} in Excel, type in the yellow cells (step by s
 def next_steps(guides: dict[str, str], path: object) -> str:
     """What to do after ``xlbridge new``: type, then Recalculate season (in Excel or here); ``guides``:
     the kind's guide by language, where it has one (:attr:`xlbridge.workbooks.kinds.WorkbookKind.guides`)."""
-    from xlbridge.language import _, current
+    from xlbridge.language import current
     from xlbridge.rules.problems import Problem
     from xlbridge.workbooks.messages import ACTION
 

@@ -23,12 +23,16 @@ import ast
 import base64
 import hashlib
 import io
+import json
+import textwrap
 import zipfile
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import PurePosixPath
 
+from xlbridge import __version__
+from xlbridge.language import _, sheet_name, speaking
 from xlbridge.rules import RULE_SET_MODULES
 from xlbridge.rules.problems import N_
 from xlbridge.workbooks import kinds as registry
@@ -306,14 +310,10 @@ def lite_texts(button: Button, *, title: str, rules: str, language: str = "en",
     and the task pane show it) and the script's docstring, wrapped at 88 columns.
     ``title`` and ``rules`` are English (catalogue entries) and translated here;
     ``button`` is the button as built in ``language`` (its sheet and label)."""
-    import textwrap
-
-    from xlbridge.language import _, sheet_name, speaking
-
     with speaking(language):
         words = dict(label=button.label, sheet=button.sheet, action=ACTION, rules=_(rules),
                      messages=sheet_name("Messages"), corrections=sheet_name("Corrections"),
-                     how_to=sheet_name("How to"), version=__import__("xlbridge").__version__)
+                     how_to=sheet_name("How to"), version=__version__)
         paragraphs = [_(p).format(**words) for p in MAIN_DOC]
         if next_button is not None:
             paragraphs.insert(1, _(NEXT_PARAGRAPH).format(next_label=next_button.label, next_action=next_button.action,
@@ -332,10 +332,6 @@ def lite_texts(button: Button, *, title: str, rules: str, language: str = "en",
 def next_script(button: Button, sheets: str = "", language: str = "en") -> str:
     """The second script (New evening / New tournament) wired to ``button``, its text in ``language``
     (``sheets``: the ``@script`` arguments for the sheets it leaves out, :func:`main_py`)."""
-    import textwrap
-
-    from xlbridge.language import _, sheet_name, speaking
-
     function, arguments, call = NEXT_SCRIPTS[button.action]
     with speaking(language):
         doc = _(NEXT_DOCS[button.action]).format(season=sheet_name("Season"))
@@ -346,10 +342,6 @@ def next_script(button: Button, sheets: str = "", language: str = "en") -> str:
 
 def import_script(sheets: str = "", language: str = "en") -> str:
     """The Import results script, its text in ``language`` (``sheets``: as :func:`next_script`)."""
-    import textwrap
-
-    from xlbridge.language import _, speaking
-
     with speaking(language):
         doc = _(IMPORT_DOC)
     return IMPORT_TEMPLATE.format(action=IMPORT_ACTION, doc=_docstring(textwrap.fill(doc, 84, subsequent_indent="    ")),
@@ -371,10 +363,6 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
     does not have is ignored.  Never name a sheet the recalculation reads: it would
     arrive empty.  ``kind``: the bundle holds only what that kind's Excel path imports,
     and only the catalogue of ``language`` (:func:`source_files`; default: everything)."""
-    import json
-
-    from xlbridge import __version__
-
     if files is None:
         files = source_files(kind, language) if kind is not None else source_files()
     data = _zip(files)

@@ -26,7 +26,6 @@ Conventions that keep both backends cell-for-cell identical:
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -199,23 +198,6 @@ def cell(grid: Grid, row: int, col: int) -> Any:
     if row <= len(grid) and col <= len(grid[row - 1]):
         return grid[row - 1][col - 1]
     return None
-
-
-def as_number(value: Any) -> float | None:
-    """A typed number (text with a decimal comma too); None when it is not one.
-
-    >>> as_number(3), as_number(" 2,5 "), as_number("1O3"), as_number(True), as_number(float("nan"))
-    (3.0, 2.5, None, None, None)
-    """
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(value) else None
-    try:
-        number = float(str(value).strip().replace(",", "."))
-    except ValueError:
-        return None
-    return number if math.isfinite(number) else None
 
 
 class _ReadOnce:

@@ -36,8 +36,8 @@ Standard library only: the recalculation runs in xlwings Lite.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 import math
 from typing import Any
@@ -127,8 +127,7 @@ class Column:
     whether the scorer types it (else xlbridge computes it); ``kind`` the value
     type (``text``, ``number``, ``whole``, ``pct``, ``code``, ``date``);
     ``allowed`` the values a drop-down offers; ``label_id`` the key of the
-    header's words (default ``id``); ``fill`` whether its cells get the typed-cell
-    yellow (default: when typed: every typed cell looks typed); ``low``/``high``
+    header's words (default ``id``); a typed column's cells get the typed-cell yellow; ``low``/``high``
     the least/greatest number Excel accepts as it is typed and ``help`` what the
     scorer reads when the cell is selected (:func:`rule_of`); ``strict=False``: Excel
     only warns about a value not in ``allowed`` (the reader knows other words too);
@@ -146,7 +145,6 @@ class Column:
     width: float = 10.0
     allowed: tuple[str, ...] = ()
     label_id: str = ""
-    fill: bool | None = None
     low: float | None = None
     high: float | None = None
     help: str = ""
@@ -162,11 +160,6 @@ class Column:
 
     def choice(self, typed: Any, language: str | None = None) -> str | None:
         return choice(self.label_id or self.id, self.allowed, typed, language)
-
-    @property
-    def yellow(self) -> bool:
-        """Whether its cells get the typed-cell fill."""
-        return self.typed if self.fill is None else self.fill
 
 
 @dataclass(frozen=True)
@@ -435,7 +428,7 @@ class SheetSpec:
                 col = t.first_col + offset
                 if room and c.number_format != "General":
                     number_formats.append(((t.first_row, col, room, 1), c.number_format))
-                if room and c.yellow:
+                if room and c.typed:
                     fills.append(((t.first_row, col, room, 1), INPUT))
                 rule = rule_of(c) if room and c.typed else None
                 if rule is not None:
@@ -517,9 +510,5 @@ def shown(value: Any) -> str:
     return "the cell is empty" if is_blank(value) else f"found {value!r}"
 
 
-#: A kind's declaration can be parametrised (rounds per evening, periods): a
-#: function from its parameters to its sheets.
-Declaration = Callable[..., Sequence[SheetSpec]]
-
 __all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "Chart", "merge_areas", "rule_of", "RULE_WORDS", "text_of", "cell_ref", "shown",
-           "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED", "Declaration", "replace"]
+           "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED"]

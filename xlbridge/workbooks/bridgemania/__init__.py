@@ -29,23 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from xlbridge.workbooks.bridgemania.declaration import (
-    AFTER,
-    BLANK_TOURNAMENT,
-    CHAMPIONSHIP,
-    FINAL,
-    GENERAL,
-    LISTS_COL,
-    NEXT,
-    PAIRS,
-    PARTICIPATION,
-    RESULTS,
-    SEASON,
-)
-from xlbridge.workbooks.bridgemania.declaration import (
-    SECTIONS as _SECTIONS,
-)
-from xlbridge.workbooks.bridgemania.declaration import NEVER_READ
+from xlbridge.workbooks.bridgemania.declaration import AFTER, FINAL, GENERAL, LISTS_COL, NEVER_READ, NEXT, PAIRS, RESULTS
+from xlbridge.workbooks.bridgemania.declaration import SECTIONS as _SECTIONS
 from xlbridge.workbooks.bridgemania.compute import BridgeManiaSeason
 from xlbridge.workbooks.kinds import Button, WorkbookKind
 from xlbridge.workbooks.nextsheet import NEW_TOURNAMENT
@@ -107,6 +92,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BridgeManiaSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next", "IMPORTER",
-           "bridgemania_workbook", "season_workbook", "SEASON", "CHAMPIONSHIP", "PARTICIPATION",
-           "BLANK_TOURNAMENT", "COMPUTED", "FINAL_HEADERS", "GENERAL_HEADERS", "AFTER_HEADERS", "T_HEADER", "T_FIRST",
-           "C_FIRST", "GENERAL_COL", "AFTER_COL", "LISTS_COL", "P_FIRST", "SECTIONS"]
+           "bridgemania_workbook", "season_workbook", "COMPUTED", "FINAL_HEADERS", "GENERAL_HEADERS", "AFTER_HEADERS",
+           "T_HEADER", "T_FIRST", "C_FIRST", "GENERAL_COL", "AFTER_COL", "LISTS_COL", "P_FIRST", "SECTIONS"]

@@ -137,8 +137,7 @@ def _cells(ws, table: Table, rows: int, typed_cols: int | None = None) -> None:
         for offset, column in enumerate(columns):
             cell = ws.cell(row=r, column=table.first_col + offset)
             if column.typed:
-                if column.yellow:
-                    cell.fill = st.input
+                cell.fill = st.input
                 if column.number_format != "General":
                     cell.number_format = column.number_format
             else:

@@ -268,10 +268,6 @@ BRIDGE_SCORES = Section("bridge", N_("Bridge scores"),
 SECTIONS = (PENALTIES, RECTIFICATIONS, BRIDGE_SCORES)
 
 
-def section(section_id: str) -> Section:
-    return next(s for s in SECTIONS if s.id == section_id)
-
-
 # ------------------------------------------------------------------ the Championship sheet (all computed)
 
 SUMMARY_ROW = 2
@@ -377,7 +373,7 @@ def rows_look(tables: tuple[Table, ...], first_row: int, rows: int) -> Layout:
             area = (first_row, t.first_col + offset, rows, 1)
             if c.number_format != "General":
                 formats.append((area, c.number_format))
-            fills.append((area, INPUT if c.yellow else COMPUTED))
+            fills.append((area, INPUT if c.typed else COMPUTED))
     return Layout(number_formats=tuple(merge_areas(formats)), fills=tuple(merge_areas(fills)))
 
 

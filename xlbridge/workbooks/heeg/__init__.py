@@ -40,45 +40,28 @@ from typing import Any
 
 from xlbridge.workbooks.heeg.declaration import (
     EVENING_PREFIX,
-    HOWTO,
-    HOWTO_LINES,
     NEVER_READ,
-    PERIOD_HEADERS,
-    PERIOD_PREFIX,
-    PROMOTE_FILL,
     RED,
-    RELEGATE_FILL,
     SEASON,
     SETTINGS,
-    STANDINGS_HEADER_ROW,
-    TITLE,
     YEAR,
-    evening_headers,
-    evening_layout,
     evening_sheet,
     evening_spec,
     evening_table,
     period_sheet,
     period_spec,
     season_spec,
-    standings_layout,
-    year_headers,
     year_spec,
 )
-from xlbridge.workbooks.heeg.compute import HeegSeason, small_line_message
-from xlbridge.workbooks.heeg.views import value_out
-from xlbridge.workbooks.heeg.evening import read_evening
+from xlbridge.workbooks.heeg.compute import HeegSeason
 from xlbridge.workbooks.heeg.read import read_season
 from xlbridge.workbooks.kinds import Button, WorkbookKind
 from xlbridge.workbooks.nextsheet import NEW_EVENING
 from xlbridge.rules.problems import N_
 
-__all__ = ["HeegSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next", "IMPORTER",
-           "heeg_workbook", "TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO",
-           "RED", "PROMOTE_FILL", "RELEGATE_FILL", "SETTINGS", "STANDINGS_HEADER_ROW", "PERIOD_HEADERS",
-           "HOWTO_LINES", "evening_sheet", "period_sheet", "evening_headers", "year_headers", "evening_layout",
-           "standings_layout", "season_spec", "evening_spec", "evening_table", "period_spec", "year_spec",
-           "read_season", "read_evening", "small_line_message", "value_out"]
+__all__ = ["HeegSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next", "IMPORTER", "heeg_workbook",
+           "SEASON", "EVENING_PREFIX", "YEAR", "RED", "SETTINGS", "evening_sheet", "period_sheet", "season_spec",
+           "evening_spec", "evening_table", "period_spec", "year_spec", "read_season"]
 
 
 #: The club's language: the workbook is built in Dutch unless asked otherwise.

@@ -53,7 +53,7 @@ from xlbridge.workbooks.plan import Block, BookInputError, Plan, LocatedProblem,
 from xlbridge.workbooks.localised import shown_name
 from xlbridge.workbooks.typed_checks import spaced
 
-__all__ = ["HeegSeason", "small_line_message"]
+__all__ = ["HeegSeason"]
 
 #: What the scorer can do about a line too small to be scored (the season's own
 #: advice, max_mp and line_top, has no cell in the workbook).
@@ -64,13 +64,6 @@ LINE_EMPTY_HERE = N_("line is empty; type the pair's line here, or its line for 
                    "Season sheet")
 #: The MP of a row with rounds is their sum.
 SUM_OF_ROUNDS = N_("{message} (the sum of R1..R{rounds_typed})")
-
-
-def small_line_message(line: Any, count: int | None) -> str:
-    """A line with fewer than 4 pairs at the tables has no top (docs/clubs/heeg.md §4):
-    what the scorer can do about it in the workbook."""
-    return Problem(LINE_TOO_SMALL, SMALL_LINE, value=line, number=count if count is not None else _("a few"),
-                   pairs=_("pairs") if count is None or count != 1 else _("pair")).message
 
 
 def _holds_title(grid: Grid) -> bool:

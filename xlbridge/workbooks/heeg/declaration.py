@@ -38,7 +38,7 @@ __all__ = ["TITLE", "SEASON", "EVENING_PREFIX", "PERIOD_PREFIX", "YEAR", "HOWTO"
            "RELEGATE_FILL", "NOTE_COLOUR", "SETTINGS", "WHOLE_FROM", "SEASON_WIDTHS", "PERIODS_HEADER_ROW",
            "CHECKED_HEADERS", "AUDIT_NAMES", "SPARE_ROWS", "HOWTO_LINES", "HOWTO_WIDTH", "evening_sheet",
            "period_sheet", "periods_table", "pairs_table", "season_spec", "evening_table", "evening_spec",
-           "period_spec", "year_spec", "evening_headers", "year_headers", "PERIOD_HEADERS", "evening_layout",
+           "period_spec", "year_spec", "evening_headers", "evening_layout",
            "standings_layout", "STANDINGS_HEADER_ROW", "SIGNAL_WORDS", "SIGNAL_WIDTH", "signal_words", "result_table",
            "CHART", "CHART_PAIR", "chart_spec", "NOT_RED"]
 
@@ -269,13 +269,6 @@ def year_spec(labels: Sequence[str], season: str = "") -> SheetSpec:
                          Column("star", "*", typed=False, number_format=TEXT_APART, width=4),
                          Column("champion_rank", "champion", typed=False, kind="whole", width=30),
                      )),), freeze=(STANDINGS_HEADER_ROW + 1, 1))
-
-
-PERIOD_HEADERS = period_spec("1").tables[0].headers()
-
-
-def year_headers(labels: Sequence[str]) -> list[str]:
-    return year_spec(labels).tables[0].headers()
 
 
 def standings_layout(sheet: str, labels: Sequence[str], rows: int) -> Layout:
