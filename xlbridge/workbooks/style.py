@@ -14,6 +14,7 @@ from typing import Any
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from xlbridge.language import _
 from xlbridge.workbooks.book import looks_like_formula
 from xlbridge.workbooks.declare import text_pixels
 
@@ -41,9 +42,9 @@ def write_text(ws: Any, row: int, col: int, value: Any) -> Any:
     return cell
 
 
-def write_lines(ws: Any, lines: list[str], col: int = 1, width: int = 0) -> None:
-    """One paragraph of text per entry from row 1 (a How-to sheet).  With a column ``width`` (in
-    characters) a paragraph wider than the column in Calibri 11 is broken at spaces over several rows:
+def how_to(ws: Any, lines: list[str], width: int) -> None:
+    """A How-to sheet: one paragraph of ``lines`` (English, translated here; an empty one is a gap) per entry
+    from row 1 in column A, ``width`` characters wide, the first a title.  A paragraph wider than the column in Calibri 11 is broken at spaces over several rows:
     text running on over empty columns widens the print, and a sheet printed one page wide shrinks to an
     unreadable size (found by the LibreOffice pictures, tests/test_libreoffice.py); a wrapped cell is no
     remedy, LibreOffice cuts its lines at the page edge.  The lines of a paragraph are as even as the
@@ -51,15 +52,17 @@ def write_lines(ws: Any, lines: list[str], col: int = 1, width: int = 0) -> None
     indented, so each paragraph reads as one.  A formula line (``=...``) is never broken.  The sheet prints
     on one page, so no heading is left at the foot of a page."""
     rows: list[str] = []
-    room = width * 7 + 5 - 2 * CELL_MARGIN if width else 0  # Excel shows width w as 7 w + 5 pixels
+    room = width * 7 + 5 - 2 * CELL_MARGIN  # Excel shows width w as 7 w + 5 pixels
     for line in lines:
-        text = line or ""
-        if not room or text.startswith("=") or text_pixels(text) <= room:
-            rows.append(line)
+        text = _(line) if line else ""
+        if text.startswith("=") or text_pixels(text) <= room:
+            rows.append(text if line else line)
             continue
         rows.extend(balanced(text, room, "   "))
     for row, line in enumerate(rows, start=1):
-        write_text(ws, row, col, line)
+        write_text(ws, row, 1, line)
+    ws["A1"].font = TITLE_FONT
+    ws.column_dimensions["A"].width = width
     ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.page_setup.fitToWidth = ws.page_setup.fitToHeight = 1
 

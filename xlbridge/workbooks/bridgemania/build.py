@@ -34,7 +34,7 @@ from xlbridge.workbooks.declare import (
     rule_of,
     text_column_width,
 )
-from xlbridge.workbooks.style import WRAPPED, fit_caption, fit_rows
+from xlbridge.workbooks.style import WRAPPED, fit_caption, fit_rows, how_to
 
 __all__ = ["bridgemania_workbook", "build_workbook", "season_workbook", "HOW_TO_LINES", "LANGUAGE"]
 
@@ -79,7 +79,7 @@ def season_workbook(season: bm.Season | None, next_host: str | None = None, capa
     _build_participation(wb.create_sheet(d.PARTICIPATION), season)
     participation = wb[d.PARTICIPATION]
     participation[d.NEXT_HOST.cell], participation[d.CAPACITY.cell] = next_host, capacity
-    _build_how_to(wb.create_sheet(d.HOW_TO))
+    how_to(wb.create_sheet(d.HOW_TO), HOW_TO_LINES, d.HOW_TO_WIDTH)
     for sheet in wb.worksheets:  # (the headers the builder wrote: a row as tall as their lines)
         fit_rows(sheet)
     return wb
@@ -427,11 +427,3 @@ HOW_TO_LINES = [
     "",
     N_("Rules and decisions: docs/clubs/bridgemania.md; step by step: docs/guide-bridgemania.md."),
 ]
-
-
-def _build_how_to(ws) -> None:
-    from xlbridge.workbooks.style import write_lines
-
-    write_lines(ws, [_(line) if line else line for line in HOW_TO_LINES], width=d.HOW_TO_WIDTH)
-    ws["A1"].font = _style().title
-    _width(ws, 1, d.HOW_TO_WIDTH)

@@ -71,14 +71,11 @@ HOW_TO_WIDTH = 100
 
 
 def how_to_sheet(wb: Workbook, lines: list[str]) -> None:
-    from xlbridge.workbooks.style import TITLE_FONT, write_lines
+    from xlbridge.workbooks.style import how_to
 
     from xlbridge.workbooks.events.declaration import HOW_TO
 
-    ws = wb.create_sheet(HOW_TO)
-    write_lines(ws, [_(line) if line else line for line in lines], width=HOW_TO_WIDTH)
-    ws["A1"].font = TITLE_FONT
-    ws.column_dimensions["A"].width = HOW_TO_WIDTH
+    how_to(wb.create_sheet(HOW_TO), lines, HOW_TO_WIDTH)
 
 
 def tbf_club(blank: bool = False) -> Workbook:

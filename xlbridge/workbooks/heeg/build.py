@@ -60,6 +60,7 @@ def heeg_workbook(blank: bool = False):
     from openpyxl import Workbook
 
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.style import how_to
 
     settings, results = _season(blank)
     labels = [p.label for p in settings.periods]
@@ -78,7 +79,7 @@ def heeg_workbook(blank: bool = False):
         book.lay_out(standings.name, standings_layout(standings.name, labels, len(settings.roster)))
     wb.move_sheet(YEAR, offset=-len(settings.periods))  # keep Season first, then Year, then the periods
     _write_chart(wb, book, chart_spec(len(labels) * per_period))  # after the standings; room for every evening listed
-    _write_howto(wb.create_sheet(HOWTO))
+    how_to(wb.create_sheet(HOWTO), HOWTO_LINES, HOWTO_WIDTH)
     for day in settings.evenings:  # one sheet per evening with what the scorer typed
         _write_evening(wb, book, settings, day, [rec for rec in results if as_date(rec["date"]) == day], labels)
     return wb
@@ -148,14 +149,6 @@ def _write_chart(wb: Any, book: Any, spec: SheetSpec) -> None:
     book.write(spec.name, table.header_row, table.first_col, [table.headers()])
     book.lay_out(spec.name, spec.layout(title=True))
     draw_chart(ws, spec, Localised.local_name(spec.name, current()))
-
-
-def _write_howto(ws: Any) -> None:
-    from xlbridge.workbooks.style import TITLE_FONT, write_lines
-
-    write_lines(ws, [_(line) if line else line for line in HOWTO_LINES], width=HOWTO_WIDTH)
-    ws["A1"].font = TITLE_FONT
-    ws.column_dimensions["A"].width = HOWTO_WIDTH
 
 
 def _write_evening(wb: Any, book: Any, settings: HeegSettings, day: dt.date, part: list[dict[str, Any]],
