@@ -272,18 +272,22 @@ SECTIONS = (PENALTIES, RECTIFICATIONS, BRIDGE_SCORES)
 
 SUMMARY_ROW = 2
 SUMMARY = (N_("Valid tournaments"), N_("Needed to be eligible (half + 1)"))
-FINAL = Table("final", header_row=5, room=11, columns=(
-    _computed("place", "Place", 6),
-    _computed("pair", "Pair", 7),
-    _computed("name", "Name", 18),
-    _computed("played", "Played", 7),
-    _computed("eligible", "Eligible", 8),
+#: The three standings, points and rank, in the final table and after each tournament.
+_STANDINGS = (
     _computed("f1", "F1 PTS", 9, PTS),
     _computed("indy", "IndyCar PTS", 9, PTS),
     _computed("hybrid", "Hybrid PTS", 9, PTS),
     _computed("rank_f1", "Rank F1", 7),
     _computed("rank_indy", "Rank IndyCar", 9),
     _computed("rank_hybrid", "Rank Hybrid", 8),
+)
+FINAL = Table("final", header_row=5, room=11, columns=(
+    _computed("place", "Place", 6),
+    _computed("pair", "Pair", 7),
+    _computed("name", "Name", 18),
+    _computed("played", "Played", 7),
+    _computed("eligible", "Eligible", 8),
+    *_STANDINGS,
     _computed("points", "Points", 7),
     _computed("tops", "TOPs", 6),
     _computed("pots", "POTs", 6),
@@ -300,12 +304,7 @@ AFTER = Table("after", header_row=5, first_col=23, room=220, columns=(
     _computed("after", "After", 7),
     _computed("pair", "Pair", 7),
     _computed("played", "Played", 7),
-    _computed("f1", "F1 PTS", 9, PTS),
-    _computed("indy", "IndyCar PTS", 9, PTS),
-    _computed("hybrid", "Hybrid PTS", 9, PTS),
-    _computed("rank_f1", "Rank F1", 7),
-    _computed("rank_indy", "Rank IndyCar", 9),
-    _computed("rank_hybrid", "Rank Hybrid", 8),
+    *_STANDINGS,
 ))
 CHAMPIONSHIP_SHEET = SheetSpec("championship", CHAMPIONSHIP, title=CHAMPIONSHIP_TITLE, tables=(FINAL, GENERAL, AFTER),
                                freeze=(FINAL.first_row, 1), widths=(0,) * 15 + (2,) + (0,) * 5 + (2,))

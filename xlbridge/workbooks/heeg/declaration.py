@@ -234,17 +234,23 @@ def _standings(columns: Sequence[Column]) -> Table:
     return Table("standings", STANDINGS_HEADER_ROW, tuple(columns))
 
 
+#: The columns both standings begin with.
+_LEADING = (
+    Column("line", "Line", typed=False, width=6),
+    Column("rank", "Rank", typed=False, kind="whole", width=6),
+    Column("pair", "Pair", typed=False, width=6),
+    Column("names", "Names", typed=False, width=30),
+    Column("evenings", "Evenings", typed=False, kind="whole", width=9),
+)
+
+
 def period_spec(label: str) -> SheetSpec:
     """A period's standings: the title (with final/provisional) in A1, a note in A2,
     the header on row 3, one row per pair from row 4."""
     return SheetSpec("period", period_sheet(label),
                      title=_("Period {label} — standings per line, promotion and relegation").format(label=label),
                      tables=(_standings((
-                         Column("line", "Line", typed=False, width=6),
-                         Column("rank", "Rank", typed=False, kind="whole", width=6),
-                         Column("pair", "Pair", typed=False, width=6),
-                         Column("names", "Names", typed=False, width=30),
-                         Column("evenings", "Evenings", typed=False, kind="whole", width=9),
+                         *_LEADING,
                          Column("period_pct", "periode", typed=False, kind="pct", number_format="0.00", width=8),
                          Column("marks", "marks", typed=False, kind="whole", width=7),
                          Column("move", "move", typed=False, number_format=TEXT_APART, width=34, wrap=True),
@@ -257,11 +263,7 @@ def year_spec(labels: Sequence[str], season: str = "") -> SheetSpec:
     title = _("Year {season} — club championship").format(season=season) if season else _("Year — club championship")
     return SheetSpec("year", YEAR, title=title,
                      tables=(_standings((
-                         Column("line", "Line", typed=False, width=6),
-                         Column("rank", "Rank", typed=False, kind="whole", width=6),
-                         Column("pair", "Pair", typed=False, width=6),
-                         Column("names", "Names", typed=False, width=30),
-                         Column("evenings", "Evenings", typed=False, kind="whole", width=9),
+                         *_LEADING,
                          Column("year_pct", "jaar", typed=False, kind="pct", number_format="0.00", width=8),
                          *(Column(f"end_{label}", "eind {arg}", typed=False, kind="pct", number_format="0.00",
                                   width=8, arg=label, label_id="end_n") for label in labels),
