@@ -118,6 +118,14 @@ def column_letter(col: int) -> str:
     return letters
 
 
+def cell_position(ref: str) -> tuple[int, int]:
+    """``cell_position("D7") == (7, 4)``: the row and column of a cell's name."""
+    col = 0
+    for ch in "".join(ch for ch in ref if ch.isalpha()).upper():
+        col = col * 26 + (ord(ch) - 64)
+    return int("".join(ch for ch in ref if ch.isdigit())), col
+
+
 def cells_of(area: Area) -> list[tuple[int, int]]:
     row, col, nrows, ncols = area
     return [(row + r, col + c) for r in range(nrows) for c in range(ncols)]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xlbridge.language import N_
-from xlbridge.workbooks.book import BookAdapter, Grid
+from xlbridge.workbooks.book import BookAdapter, Grid, cell_position
 from xlbridge.workbooks.plan import Change, LocatedProblem, Plan, at, cell_name
 from xlbridge.workbooks.record import TYPED, TYPED_OVER, TYPED_OVER_CODE, Date, Record, same_cell
 
@@ -74,7 +74,7 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
         if change.sheet not in record.sheets:
             continue
         written = record.computed(change.sheet)
-        key = _position(change.cell)  # (a new sheet's computed cells: left empty, so any value was typed)
+        key = cell_position(change.cell)  # (a new sheet's computed cells: left empty, so any value was typed)
         if (key not in written and not record.is_new(change.sheet)) or same_cell(change.old, written.get(key)):
             continue
         _typed_over(out, replace(change, cause=TYPED_OVER), warned)
@@ -138,14 +138,6 @@ def _shown(value: Any, number_format: str) -> Any:
 def _decode_shown(value: Any) -> Any:
     """A recorded value as the Corrections sheet shows it (a date as a date)."""
     return dt.datetime.fromisoformat(str.__str__(value)) if isinstance(value, Date) else value
-
-
-def _position(cell: str) -> tuple[int, int]:
-    letters = "".join(ch for ch in cell if ch.isalpha())
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + (ord(ch) - 64)
-    return int(cell[len(letters):]), col
 
 
 def _units(plan: Plan) -> tuple[dict[tuple[str, int], str], dict[str, int]]:

@@ -65,16 +65,16 @@ def text_of(label_id: str, default: str, language: str | None = None, arg: str =
     return text.replace("{arg}", arg) if arg else text
 
 
-def choices(label_id: str, allowed: Sequence[str], language: str | None = None) -> list[str]:
-    """The allowed values in ``language``: the words a scorer types (context: the label id)."""
-    return [text_of(label_id, a, language) for a in allowed]
+def choices(label_id: str, allowed: Sequence[str]) -> list[str]:
+    """The allowed values in the language spoken: the words a scorer types (context: the label id)."""
+    return [text_of(label_id, a) for a in allowed]
 
 
-def choice(label_id: str, allowed: Sequence[str], typed: Any, language: str | None = None) -> str | None:
-    """The allowed value ``typed`` stands for -- as written in the code or in ``language``
-    -- (``None``: none of them)."""
+def choice(label_id: str, allowed: Sequence[str], typed: Any) -> str | None:
+    """The allowed value ``typed`` stands for -- as written in the code or in the language
+    spoken -- (``None``: none of them)."""
     text = as_text(typed).lower()
-    for value, word in zip(allowed, choices(label_id, allowed, language)):
+    for value, word in zip(allowed, choices(label_id, allowed)):
         if text in (value.lower(), word.lower()):
             return value
     return None
@@ -152,14 +152,14 @@ class Column:
     arg: str = ""
     wrap: bool = False
 
-    def text(self, language: str | None = None) -> str:
-        return text_of(self.label_id or self.id, self.label, language, self.arg)
+    def text(self) -> str:
+        return text_of(self.label_id or self.id, self.label, arg=self.arg)
 
-    def choices(self, language: str | None = None) -> list[str]:
-        return choices(self.label_id or self.id, self.allowed, language)
+    def choices(self) -> list[str]:
+        return choices(self.label_id or self.id, self.allowed)
 
-    def choice(self, typed: Any, language: str | None = None) -> str | None:
-        return choice(self.label_id or self.id, self.allowed, typed, language)
+    def choice(self, typed: Any) -> str | None:
+        return choice(self.label_id or self.id, self.allowed, typed)
 
 
 @dataclass(frozen=True)
@@ -193,8 +193,8 @@ class Table:
     def cell(self, column_id: str, row: int) -> str:
         return cell_ref(row, self.col(column_id))
 
-    def headers(self, language: str | None = None) -> list[str]:
-        return [c.text(language) for c in self.columns]
+    def headers(self) -> list[str]:
+        return [c.text() for c in self.columns]
 
     def typed(self) -> list[Column]:
         return [c for c in self.columns if c.typed]
@@ -205,8 +205,7 @@ class Table:
     def width(self) -> int:
         return len(self.columns)
 
-    def check_header(self, grid: Grid, sheet: str, language: str | None = None,
-                     only: Sequence[str] | None = None) -> list[LocatedProblem]:
+    def check_header(self, grid: Grid, sheet: str, only: Sequence[str] | None = None) -> list[LocatedProblem]:
         """The one header check of every kind: a ``sheet.header`` problem at every
         header cell that does not hold its label, case-insensitive (``only``: check
         these column ids only)."""
@@ -216,7 +215,7 @@ class Table:
                 continue
             col = self.col(column.id)
             found = cell(grid, self.header_row, col)
-            expected = column.text(language)
+            expected = column.text()
             if as_text(found).lower() != expected.lower():
                 out.append(at(sheet, cell_ref(self.header_row, col), "sheet.header", "expected the header {expected!r}; "
                               "{found}", field=column.id, expected=expected, found=shown(found)))
@@ -286,17 +285,17 @@ class Setting:
     def cell(self) -> str:
         return cell_ref(self.row, self.col)
 
-    def text(self, language: str | None = None) -> str:
-        return text_of(self.label_id or self.id, self.label, language)
+    def text(self) -> str:
+        return text_of(self.label_id or self.id, self.label)
 
     def value(self, grid: Grid) -> Any:
         return cell(grid, self.row, self.col)
 
-    def choices(self, language: str | None = None) -> list[str]:
-        return choices(self.label_id or self.id, self.allowed, language)
+    def choices(self) -> list[str]:
+        return choices(self.label_id or self.id, self.allowed)
 
-    def choice(self, typed: Any, language: str | None = None) -> str | None:
-        return choice(self.label_id or self.id, self.allowed, typed, language)
+    def choice(self, typed: Any) -> str | None:
+        return choice(self.label_id or self.id, self.allowed, typed)
 
 
 @dataclass(frozen=True)
@@ -366,14 +365,14 @@ class SheetSpec:
                 return t
         raise KeyError(f"sheet {self.id} has no table {table_id!r}")
 
-    def check_labels(self, grid: Grid, language: str | None = None) -> list[Problem]:
+    def check_labels(self, grid: Grid) -> list[Problem]:
         """A problem at every settings label that is not there."""
         out = []
         for s in self.settings:
             found = cell(grid, s.row, s.label_col)
-            if as_text(found).lower() != s.text(language).lower():
+            if as_text(found).lower() != s.text().lower():
                 out.append(Problem("sheet.label", "expected the label {expected!r}; {found}", sheet=self.name,
-                                   field=s.id, expected=s.text(language), found=shown(found),
+                                   field=s.id, expected=s.text(), found=shown(found),
                                    at=cell_ref(s.row, s.label_col)))
         return out
 
@@ -460,7 +459,7 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def rule_of(item: Column | Setting, language: str | None = None) -> Rule | None:
+def rule_of(item: Column | Setting) -> Rule | None:
     """The input rule Excel checks for a typed column or setting: a drop-down of
     its ``allowed`` values, or a whole number / number within ``low``..``high``
     (``kind`` ``whole``; ``number``/``pct`` with a bound); ``None`` when Excel
@@ -471,10 +470,10 @@ def rule_of(item: Column | Setting, language: str | None = None) -> Rule | None:
     >>> rule_of(Column("status", "Status", allowed=("ill", "split"))).values
     ('ill', 'split')
     """
-    label = item.text(language)
-    words = {k: text_of(k, v, language) for k, v in RULE_WORDS.items()}
+    label = item.text()
+    words = {k: text_of(k, v) for k, v in RULE_WORDS.items()}
     if item.allowed:
-        words_typed = item.choices(language)  # the words of the workbook's language
+        words_typed = item.choices()  # the words of the workbook's language
         error = words["rule.list"].format(label=label, choices=", ".join(words_typed))
         return Rule("list", tuple(words_typed), title=label[:32], prompt=(_(item.help) if item.help else error)[:255], error=error[:255],
                     strict=item.strict)

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from xlbridge.language import N_, N_plural, _, ngettext
 from xlbridge.rules.problems import Problem
-from xlbridge.workbooks.book import BookAdapter, Layout
+from xlbridge.workbooks.book import BookAdapter, Layout, cell_position
+from xlbridge.workbooks.declare import INPUT  # problems are in typed cells: a cleared mark gives that fill back
 from xlbridge.workbooks.plan import LocatedProblem, Report
 from xlbridge.workbooks.record import DAMAGED_CODE, FOREIGN_CODE, TOO_LARGE_CODE, TYPED_OVER_CODE
 from xlbridge.workbooks.localised import Localised
@@ -27,9 +28,6 @@ MARK = "#FFC7CE"  # Excel's light red "bad" fill
 WARNING_MARK = "#FFEB9C"  # Excel's light orange "neutral" fill: a warning's cell
 #: The one name of the action, everywhere (the button, the script, the guides, the CLI's texts).
 ACTION = N_("Recalculate season")
-#: Problems are always in typed cells, and typed cells of xlbridge workbooks are
-#: light yellow: a cleared mark gives the cell that fill back.
-INPUT = "#FFF2CC"
 HEADER_PROBLEMS = N_("Problems found by the last recalculation (nothing was recalculated):")
 HEADER_WARNINGS = N_("Warnings (the recalculation went on; check these cells, marked orange):")
 #: What a recalculation says when it is done (typed: the front doors only choose a template by the report's numbers).
@@ -49,16 +47,6 @@ LAYOUT = Layout(widths=(100, REFERENCE_WIDTH), wrap_columns=(1,), orientation="l
 NOTHING_RECALCULATED = N_plural("Nothing was recalculated: {count} problem.", "Nothing was recalculated: {count} problems.")
 NOTHING_WRITTEN = N_plural("nothing was written: fix the problem at its cell, then {action} again{how}",
                            "nothing was written: fix the {count} problems at their cells, then {action} again{how}")
-
-
-def cell_position(cell: str) -> tuple[int, int]:
-    """``cell_position("D7") == (7, 4)``."""
-    letters = "".join(ch for ch in cell if ch.isalpha())
-    digits = "".join(ch for ch in cell if ch.isdigit())
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + (ord(ch) - 64)
-    return int(digits), col
 
 
 def clear_marks(book: BookAdapter) -> None:

@@ -48,7 +48,7 @@ from typing import Any
 
 from xlbridge.language import N_, _
 from xlbridge.values import EXCEL_EPOCH, day_of
-from xlbridge.workbooks.book import BookAdapter, Layout
+from xlbridge.workbooks.book import Area, BookAdapter, Layout
 from xlbridge.workbooks.plan import Plan, LocatedProblem, at
 from xlbridge.workbooks.write import RECORD_SHEET
 from xlbridge.workbooks.write import _same as same
@@ -281,9 +281,6 @@ def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
         "another workbook (copied with its sheet), or more than half of the typed cells it holds were changed "
         "since ({differing} of {held}); it was set aside, so this recalculation lists no typed changes and no "
         "values typed over computed cells; it wrote a new record"), sheet=RECORD, differing=differing, held=held)
-
-
-Area = tuple[int, int, int, int]
 
 
 def _overlap(a: Area, b: Area) -> bool:

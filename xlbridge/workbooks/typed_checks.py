@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from xlbridge.workbooks.book import Grid, cell
+from xlbridge.workbooks.book import Grid, cell, cell_position
 from xlbridge.workbooks.plan import LocatedProblem, at
 
 __all__ = ["EXCEL_ERRORS", "not_a_value", "cell_problem", "one_per_cell", "spaced"]
@@ -73,13 +73,7 @@ def spaced(sheet: str, ref: str, value: Any, **params: Any) -> LocatedProblem | 
 
 
 def _position(ref: str) -> tuple[int, int] | None:
-    match = _REF.fullmatch(ref)
-    if match is None:
-        return None
-    col = 0
-    for letter in match.group(1):
-        col = col * 26 + ord(letter) - 64
-    return int(match.group(2)), col
+    return cell_position(ref) if _REF.fullmatch(ref) else None
 
 
 def one_per_cell(problems: Sequence[LocatedProblem], grid: Callable[[str], Grid]) -> list[LocatedProblem]:

@@ -323,9 +323,9 @@ SIGNAL_WORDS = {
     "signal.too-many-marks": "no: {marks} marks (more than 5)",
     "signal.join": "; ",
 }
-def signal_words(key: str, language: str | None = None, **params: object) -> str:
+def signal_words(key: str, **params: object) -> str:
     """One signal in words: ``signal_words("signal.no-champion", marks=6)``."""
-    return text_of(key, SIGNAL_WORDS[key], language).format(**params)
+    return text_of(key, SIGNAL_WORDS[key]).format(**params)
 
 
 #: The width of the evening's ``*`` column, which holds the signals in words.
