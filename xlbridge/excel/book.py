@@ -259,17 +259,14 @@ def _rectangles(rows: dict[int, Any]) -> list[tuple[int, int, int, int]]:
     previous = None
     for r in sorted(rows):
         cols = sorted(rows[r])
-        if cols[-1] - cols[0] + 1 == len(cols):
-            runs = [(cols[0], cols[-1])]  # the usual case: one run
-        else:
-            runs = []
-            start = end = cols[0]
-            for c in cols[1:]:
-                if c != end + 1:
-                    runs.append((start, end))
-                    start = c
-                end = c
-            runs.append((start, end))
+        runs = []
+        start = end = cols[0]
+        for c in cols[1:]:
+            if c != end + 1:
+                runs.append((start, end))
+                start = c
+            end = c
+        runs.append((start, end))
         still: dict[tuple[int, int], int] = {}
         for run in runs:
             top = open_.pop(run, None) if previous == r - 1 else None

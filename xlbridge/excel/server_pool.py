@@ -77,12 +77,7 @@ def _worker_main(conn: Any, memory_mb: int) -> None:  # pragma: no cover - runs 
             elif kind == "book":
                 answer = book_answer(scripts, name, conn.recv_bytes())
             else:
-                book = xw.Book(json=args)
-                script = inspect.unwrap(getattr(scripts, name))
-                result = script(book)
-                if inspect.isawaitable(result):
-                    asyncio.run(result)
-                answer = ("ok", book.json()["actions"])
+                answer = ("ok", _run(scripts, name, xw.Book(json=args)).json()["actions"])
         except MemoryError:
             answer = ("memory",)
         except Exception as error:  # noqa: BLE001 - reported to the caller
@@ -105,10 +100,7 @@ def book_answer(scripts: Any, name: str, body: bytes) -> tuple:
         return ("refused", NOT_A_BOOK)
     import xlwings as xw
 
-    book = xw.Book(json=data)
-    result = inspect.unwrap(getattr(scripts, name))(book)
-    if inspect.isawaitable(result):
-        asyncio.run(result)
+    book = _run(scripts, name, xw.Book(json=data))
     # as xlwings Server's JSONResponse renders it
     return ("json", json.dumps(book.json(), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode())
 
@@ -316,3 +308,11 @@ def served_scripts() -> dict[str, Any]:
     from xlbridge.excel import scripts
 
     return {n: _served_script(n, s) for n, s in inspect.getmembers(scripts) if hasattr(s, "__xlscript__")}
+
+
+def _run(scripts: Any, name: str, book: Any) -> Any:
+    """The script ``name`` run on ``book`` (awaited when it is a coroutine); returns ``book``."""
+    result = inspect.unwrap(getattr(scripts, name))(book)
+    if inspect.isawaitable(result):
+        asyncio.run(result)
+    return book

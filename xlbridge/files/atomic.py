@@ -227,11 +227,8 @@ class Snapshot:
             return False
         if (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns) != (self.dev, self.ino, self.size, self.mtime_ns):
             return False
-        digest = hashlib.sha256()
         with open(path, "rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-        return digest.hexdigest() == self.sha256
+            return hashlib.file_digest(handle, "sha256").hexdigest() == self.sha256
 
 
 class ChangedWhileReading(OSError):
