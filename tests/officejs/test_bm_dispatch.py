@@ -10,7 +10,7 @@ from xlwings import server
 
 from xlbridge.excel import functions, scripts
 from xlbridge.workbooks import recalc
-from xlbridge.workbooks.bridgemania import COMPUTED, T_FIRST, T_HEADER
+from tests.bm_layout import COMPUTED, T_FIRST, T_HEADER
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from tests.emulate import apply_actions, run_script, snapshot

@@ -13,7 +13,7 @@ from openpyxl import load_workbook
 from xlbridge.language import sheet_name, speaking
 from xlbridge.workbooks.localised import Localised
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-from xlbridge.workbooks.bridgemania import T_FIRST
+from tests.bm_layout import T_FIRST
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL
 from xlbridge.workbooks.heeg import heeg_workbook
 from xlbridge.workbooks.recalc import BookInputError, recalculate

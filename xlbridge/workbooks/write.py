@@ -17,7 +17,7 @@ from xlbridge.workbooks.declare import Column, Print, SheetSpec, Table, merge_ar
 from xlbridge.workbooks.plan import Change, Plan, cell_name
 from xlbridge.workbooks.localised import Localised
 
-__all__ = ["diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS", "CORRECTIONS_HEADER", "CORRECTIONS_SPEC"]
+__all__ = ["diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS", "CORRECTIONS_SPEC"]
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -98,8 +98,6 @@ CORRECTIONS_SPEC = SheetSpec("corrections", CORRECTIONS, tables=(Table("correcti
     Column("new", "New value", typed=False, width=15, label_id="corrections.new", wrap=True),
     Column("cause", "Cause", typed=False, width=24, label_id="corrections.cause"),
 )),), freeze=(2, 1), print=Print("landscape", True, (1, 1)))
-#: The English header (a sheet's own header is in its language: :func:`append_corrections`).
-CORRECTIONS_HEADER = [c.label for c in CORRECTIONS_SPEC.tables[0].columns]
 
 
 def _corrections_columns(header: list[Any]) -> list[str]:

@@ -11,7 +11,7 @@ from openpyxl import load_workbook
 from xlbridge.clubs.bridgemania import recalculate
 from xlbridge.clubs.bridgemania.demo import demo_season
 from xlbridge.files.headless import recalc_path
-from xlbridge.workbooks.bridgemania import COMPUTED, SECTIONS, T_FIRST, T_HEADER
+from tests.bm_layout import COMPUTED, SECTIONS, T_FIRST, T_HEADER
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL, RESULT, RESULT_TITLE
 
 COLUMNS = ["rank", "pair", "name", "status", "pct", "f1", "indy", "hybrid"]

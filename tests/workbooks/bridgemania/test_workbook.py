@@ -17,21 +17,9 @@ from tests.emulate import snapshot
 from xlbridge.workbooks.record import RECORD
 from xlbridge.files.headless import backup_path, recalc_path
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-from xlbridge.workbooks.bridgemania import (
-    AFTER_COL,
-    AFTER_HEADERS,
-    C_FIRST,
-    COMPUTED,
-    FINAL_HEADERS,
-    GENERAL_COL,
-    GENERAL_HEADERS,
-    LISTS_COL,
-    P_FIRST,
-    SECTIONS,
-    T_FIRST,
-    T_HEADER,
-    season_workbook,
-)
+from tests.bm_layout import (AFTER_COL, AFTER_HEADERS, C_FIRST, COMPUTED, FINAL_HEADERS, GENERAL_COL, GENERAL_HEADERS,
+                             LISTS_COL, P_FIRST, SECTIONS, T_FIRST, T_HEADER)
+from xlbridge.workbooks.bridgemania import season_workbook
 from xlbridge.workbooks.bridgemania.declaration import FIRST_BOARD_COL as B1
 from xlbridge.workbooks.bridgemania.declaration import RESULT, RESULT_TITLE
 from xlbridge.workbooks.bridgemania.declaration import BLANK_TOURNAMENT, CALENDAR, GUESTS, SEASON

@@ -29,25 +29,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from xlbridge.workbooks.bridgemania.declaration import AFTER, FINAL, GENERAL, LISTS_COL, NEVER_READ, NEXT, PAIRS, RESULTS
-from xlbridge.workbooks.bridgemania.declaration import SECTIONS as _SECTIONS
+from xlbridge.workbooks.bridgemania.declaration import NEVER_READ
 from xlbridge.workbooks.bridgemania.compute import BridgeManiaSeason
 from xlbridge.workbooks.kinds import Button, WorkbookKind
 from xlbridge.workbooks.nextsheet import NEW_TOURNAMENT
 from xlbridge.rules.problems import N_
-
-#: Names other modules and tests use: derived from the declaration.
-T_HEADER = PAIRS.header_row
-T_FIRST = PAIRS.first_row
-COMPUTED = RESULTS.headers()
-C_FIRST = FINAL.first_row
-FINAL_HEADERS = FINAL.headers()
-GENERAL_COL = GENERAL.first_col
-GENERAL_HEADERS = GENERAL.headers()
-AFTER_COL = AFTER.first_col
-AFTER_HEADERS = AFTER.headers()
-P_FIRST = NEXT.first_row
-SECTIONS = tuple(s.title for s in _SECTIONS)  # the titles of the sections below the pairs
 
 #: The championship's language: the workbook is built in Italian unless asked otherwise.
 LANGUAGE = "it"
@@ -92,5 +78,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BridgeManiaSeason", "RECALCULATION", "WORKBOOKS", "LANGUAGE", "plan_next", "IMPORTER",
-           "bridgemania_workbook", "season_workbook", "COMPUTED", "FINAL_HEADERS", "GENERAL_HEADERS", "AFTER_HEADERS",
-           "T_HEADER", "T_FIRST", "C_FIRST", "GENERAL_COL", "AFTER_COL", "LISTS_COL", "P_FIRST", "SECTIONS"]
+           "bridgemania_workbook", "season_workbook"]
