@@ -20,6 +20,7 @@ from xlbridge.rules import award as engine_award
 from xlbridge.rules import awards as engine_awards
 from xlbridge.rules import parse_options
 from xlbridge.rules.tr_tbf import mastery_points, title
+from xlbridge.values import day_of
 
 CATEGORY = "xlbridge"
 ERROR_PREFIX = "#xlbridge: "
@@ -217,9 +218,10 @@ def _as_date(value: Any):
     if isinstance(value, dt.date):
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):  # an Excel serial date
-        if not 1 <= value <= 2958465:  # Excel's dates: 1900-01-01 .. 9999-12-31
+        day = day_of(value)
+        if day is None:
             raise ValueError(f"SE_RANKING: {value!r} is not a date (an Excel date is a serial from 1 to 2958465)")
-        return (dt.datetime(1899, 12, 30) + dt.timedelta(days=float(value))).date()
+        return day
     try:
         return dt.date.fromisoformat(str(value).strip()[:10])
     except ValueError:
