@@ -37,6 +37,7 @@ import re
 import sys
 import tempfile
 import zipfile
+from typing import Any
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path

@@ -167,15 +167,15 @@ def plan_cells(path: Path) -> tuple[set[tuple[str, str]], set[tuple[str, str]], 
     """(computed cells, cells whose fill the recalculation sets, sheets it may add, the computed cells
     on Corrections when they change) of a workbook."""
     from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks.plan import cell_name
+    from xlbridge.workbooks.book import cell_ref
     from xlbridge.workbooks.recalc import detect
 
     book = OpenpyxlBook(load_workbook(path))
     plan = detect(book).plan(book)
-    values = {(b.sheet, cell_name(b.row + r, b.col + c))
+    values = {(b.sheet, cell_ref(b.row + r, b.col + c))
               for b in plan.blocks for r, line in enumerate(b.values) for c in range(len(line))}
-    fills = {(sheet, cell_name(row, col)) for sheet, row, col, _ in plan.fills}
-    audited = {(b.sheet, cell_name(b.row + r, b.col + c))
+    fills = {(sheet, cell_ref(row, col)) for sheet, row, col, _ in plan.fills}
+    audited = {(b.sheet, cell_ref(b.row + r, b.col + c))
                for b in plan.blocks if b.audit for r, line in enumerate(b.values) for c in range(len(line))}
     return values, fills, set(plan.new_sheets), audited
 

@@ -9,7 +9,6 @@ the CSV files to agree cell for cell, and re-derive every printed average row
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from hypothesis import given, settings

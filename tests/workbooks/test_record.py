@@ -27,7 +27,6 @@ from xlbridge.workbooks.messages import HEADER_WARNINGS, MESSAGES, WARNING_MARK,
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.record import DAMAGED_CODE, RECORD, TYPED, TYPED_OVER, TYPED_OVER_CODE, Record
 from xlbridge.workbooks.recalc import recalculate
-from xlbridge.workbooks.localised import localised
 from xlbridge.workbooks.write import RECALCULATED as RECALCULATED_WRITE
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error

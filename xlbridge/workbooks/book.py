@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 Grid = list[list[Any]]
@@ -116,6 +117,12 @@ def column_letter(col: int) -> str:
         col, rest = divmod(col - 1, 26)
         letters = chr(65 + rest) + letters
     return letters
+
+
+@lru_cache(maxsize=1 << 16)
+def cell_ref(row: int, col: int) -> str:
+    """``cell_ref(7, 4) == "D7"`` (remembered: a click asks for every typed cell's, docs/performance.md)."""
+    return f"{column_letter(col)}{row}"
 
 
 def cell_position(ref: str) -> tuple[int, int]:

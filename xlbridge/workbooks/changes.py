@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xlbridge.language import N_
-from xlbridge.workbooks.book import BookAdapter, Grid, cell_position
-from xlbridge.workbooks.plan import Change, LocatedProblem, Plan, at, cell_name
+from xlbridge.workbooks.book import BookAdapter, Grid, cell_position, cell_ref
+from xlbridge.workbooks.plan import Change, LocatedProblem, Plan, at
 from xlbridge.workbooks.record import TYPED, TYPED_OVER, TYPED_OVER_CODE, Date, Record, same_cell
 
 __all__ = ["Comparison", "compare"]
@@ -67,7 +67,7 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
                 grid = book.read(sheet)
             unit, top = units.get((sheet, key[0]), ""), headers.get(sheet, 0)
             header = grid[top - 1][key[1] - 1] if 0 < top <= len(grid) and key[1] <= len(grid[top - 1]) else None
-            out.typed.append(Change(sheet, cell_name(*key), "", unit, str(header) if header is not None else "",
+            out.typed.append(Change(sheet, cell_ref(*key), "", unit, str(header) if header is not None else "",
                                     _decode_shown(old), _decode_shown(new), cause=TYPED))
     warned = {(w.sheet, w.cell) for w in plan.warnings}
     for change in changes:
@@ -112,7 +112,7 @@ def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Compar
                 number_format = block.formats[j] if j < len(block.formats) else "General"
                 column = str(block.columns[j] or "") if j < len(block.columns) else ""
                 unit = str(block.rows[i]) if i < len(block.rows) and block.rows[i] else ""
-                change = Change(block.sheet, cell_name(r, c), block.what, unit, column, old, new, number_format,
+                change = Change(block.sheet, cell_ref(r, c), block.what, unit, column, old, new, number_format,
                                 cause=TYPED_OVER)
                 _typed_over(out, change, warned)
 

@@ -38,14 +38,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 import math
 from typing import Any
 
 from xlbridge.language import _, label
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text, is_blank
-from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, column_letter
+from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, cell_ref
 from xlbridge.workbooks.fontwidths import BOLD_11, REGULAR_11
 from xlbridge.workbooks.plan import Block, LocatedProblem, at
 
@@ -78,12 +77,6 @@ def choice(label_id: str, allowed: Sequence[str], typed: Any) -> str | None:
         if text in (value.lower(), word.lower()):
             return value
     return None
-
-
-@lru_cache(maxsize=1 << 16)
-def cell_ref(row: int, col: int) -> str:
-    """``cell_ref(7, 4) == "D7"`` (remembered: a click asks for every typed cell's, docs/performance.md)."""
-    return f"{column_letter(col)}{row}"
 
 
 def text_pixels(text: str, bold: bool = False) -> float:

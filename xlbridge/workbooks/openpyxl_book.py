@@ -21,7 +21,8 @@ from xlbridge.rules.problems import N_
 from xlbridge.workbooks.book import (DATE_FORMAT, DATETIME_FORMAT, Grid, Layout, Rule, _clean_value_for_write,
                                      _is_number, _ReadOnce, area_name, cells_of, column_letter, looks_like_formula,
                                      same_number)
-from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at, cell_name
+from xlbridge.workbooks.book import cell_ref
+from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at
 from xlbridge.workbooks.style import WRAPPED, fit_row
 
 #: The largest used area of a sheet that is read (rows, columns, cells: 100,000 x
@@ -49,7 +50,7 @@ def far_out(sheet: str, positions: list[tuple[int, int]]) -> list[LocatedProblem
                     key=lambda p: (-(p[0] * p[1]), p))
     if not beyond:  # within rows and columns, but too many cells: the farthest ones
         beyond = sorted(positions, key=lambda p: (-(p[0] * p[1]), p))[:1]
-    return [at(sheet, cell_name(r, c), "file.sheet.far-out", FAR_OUT, rows=MAX_ROWS, columns=MAX_COLUMNS,
+    return [at(sheet, cell_ref(r, c), "file.sheet.far-out", FAR_OUT, rows=MAX_ROWS, columns=MAX_COLUMNS,
                cells=MAX_CELLS) for r, c in sorted(beyond[:MAX_REPORTED])]
 
 
@@ -76,7 +77,7 @@ def add_rule(ws: Any, area: tuple[int, int, int, int], rule: Rule) -> None:
     from openpyxl.worksheet.datavalidation import DataValidation
 
     row, col, nrows, ncols = area
-    ref = f"{cell_name(row, col)}:{cell_name(row + nrows - 1, col + ncols - 1)}"
+    ref = f"{cell_ref(row, col)}:{cell_ref(row + nrows - 1, col + ncols - 1)}"
     if rule.kind == "list":
         dv = DataValidation(type="list", formula1='"' + ",".join(rule.values) + '"', allow_blank=True)
     else:
@@ -157,7 +158,7 @@ class OpenpyxlBook(_ReadOnce):
                 line = values[r - row]
                 for c in range(max(col, area.min_col), min(col + len(line) - 1, area.max_col) + 1):
                     if (r, c) != (area.min_row, area.min_col) and _clean_value_for_write(line[c - col]) is not None:
-                        problems.append(at(sheet, cell_name(r, c), "file.cell.merged", MERGED, area=area.coord))
+                        problems.append(at(sheet, cell_ref(r, c), "file.cell.merged", MERGED, area=area.coord))
         return problems
 
     def write(self, sheet: str, row: int, col: int, values: Sequence[Sequence[Any]]) -> None:

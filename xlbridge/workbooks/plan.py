@@ -18,12 +18,7 @@ from typing import Any, Protocol
 
 from xlbridge.rules.problems import Problem
 from xlbridge.rules.problems import N_, ProblemsError, RuleError
-from xlbridge.workbooks.book import BookAdapter, Grid, Layout, column_letter
-
-
-def cell_name(row: int, col: int) -> str:
-    """``cell_name(7, 4) == "D7"``."""
-    return f"{column_letter(col)}{row}"
+from xlbridge.workbooks.book import BookAdapter, Grid, Layout
 
 
 class LocatedProblem:

@@ -14,7 +14,8 @@ from typing import Any
 from xlbridge.language import N_, _
 from xlbridge.workbooks.book import DATETIME_FORMAT, BookAdapter, Grid, Layout, _clean_value_for_write
 from xlbridge.workbooks.declare import Column, Print, SheetSpec, Table, merge_areas
-from xlbridge.workbooks.plan import Change, Plan, cell_name
+from xlbridge.workbooks.book import cell_ref
+from xlbridge.workbooks.plan import Change, Plan
 from xlbridge.workbooks.localised import Localised
 
 __all__ = ["diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS", "CORRECTIONS_SPEC"]
@@ -50,7 +51,7 @@ def diff(book: BookAdapter, plan: Plan) -> list[Change]:
                 old = grid[row - 1][col - 1] if row <= len(grid) and col <= len(grid[row - 1]) else None
                 if old is not None and not _same(old, new):
                     changes.append(Change(
-                        block.sheet, cell_name(row, col), block.what,
+                        block.sheet, cell_ref(row, col), block.what,
                         block.rows[r] if r < len(block.rows) else "",
                         block.columns[c] if c < len(block.columns) else "",
                         old, new, block.formats[c] if c < len(block.formats) else "General",

@@ -173,7 +173,7 @@ def test_recalculating_twice_changes_nothing(book):
 
 def _engine_cells(settings, frame) -> dict[tuple[str, str], object]:
     """(sheet, cell) -> computed value of every evening sheet, from the engine."""
-    from xlbridge.workbooks.plan import cell_name
+    from xlbridge.workbooks.book import cell_ref
 
     out = recalculate(frame, settings)
     cells = {}
@@ -181,8 +181,8 @@ def _engine_cells(settings, frame) -> dict[tuple[str, str], object]:
         for row, rec in enumerate(out[out["date"] == day].to_dict("records"), start=2):
             for column, col in COLUMN_OF.items():
                 value = rec[column]
-                cells[(evening_sheet(day), cell_name(row, col))] = None if (value == "" or pd.isna(value)) else value
-            cells[(evening_sheet(day), cell_name(row, 12))] = rec["mp"]
+                cells[(evening_sheet(day), cell_ref(row, col))] = None if (value == "" or pd.isna(value)) else value
+            cells[(evening_sheet(day), cell_ref(row, 12))] = rec["mp"]
     return cells
 
 
@@ -210,12 +210,12 @@ def test_a_late_correction_on_evening_3_changes_exactly_the_dependent_cells(book
                 a, b = (old[r] if r < len(old) else []), (new[r] if r < len(new) else [])
                 for c in range(max(len(a), len(b))):
                     if (a[c] if c < len(a) else (None, None)) != (b[c] if c < len(b) else (None, None)):
-                        from xlbridge.workbooks.plan import cell_name
+                        from xlbridge.workbooks.book import cell_ref
 
                         if c + 1 >= RESULT_FIRST_COL:  # the evening's result: sorted anew, not audited
                             assert name == sheet
                             continue
-                        changed.add((name, cell_name(r + 1, c + 1)))
+                        changed.add((name, cell_ref(r + 1, c + 1)))
     # what the engine says depends on that MP
     frame = results.copy()
     mask = (frame["date"] == day) & (frame["pair"] == 6)
