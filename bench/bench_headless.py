@@ -100,26 +100,10 @@ def calamine_read(path: Path) -> None:
         book.get_sheet_by_name(name).to_python(skip_empty_area=False)
 
 
-def typed_over(source: Path, target: Path) -> None:
-    """``source`` with its first recorded computed number typed over (+1000)."""
-    from openpyxl import load_workbook
-
-    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
-    from xlbridge.workbooks.record import read_record
-    from xlbridge.workbooks.localised import language_of, localised
-
-    wb = load_workbook(source)
-    book = localised(OpenpyxlBook(wb), language_of(OpenpyxlBook(wb)))
-    record, _ = read_record(book)
-    local = getattr(book, "local", lambda name: name)  # (an English book is its own view)
-    sheet, (row, col) = next((local(s), key) for s in record.sheets for key, v in record.computed(s).items()
-                             if type(v) in (int, float) and v)
-    wb[sheet].cell(row, col).value += 1000
-    wb.save(target)
-
-
 def measure(path: Path, repeats: int) -> dict[str, dict[str, float]]:
     """Median times (seconds) of the floors and of each recalculation with its split."""
+    from bench.seasons import typed_over
+
     from xlbridge.files import headless
 
     changed = path.with_name("changed-" + path.name)
@@ -154,7 +138,7 @@ def measure(path: Path, repeats: int) -> dict[str, dict[str, float]]:
 
 
 def run(table: Table, *, quick: bool = False) -> None:
-    from bench.bench_season import build_files
+    from bench.seasons import build_files
     from xlbridge.files.headless import recalc_path
 
     sizes = (1,) if quick else (1, 16)

@@ -171,7 +171,7 @@ def check_formulas_result(path: Path, outdir: Path) -> str | None:
 
 
 def run(table: Table, *, quick: bool = False) -> None:
-    from bench.bench_season import build_files
+    from bench.seasons import build_files
     from xlbridge.files.headless import recalc_path
 
     repeats = 2 if quick else 3

@@ -23,25 +23,10 @@ from bench.common import Table, side_by_side
 SIZES = (1, 4, 16)
 
 
-def build_files(folder: Path, kinds=("heeg", "bridgemania"), sizes=SIZES) -> dict[tuple[str, int], Path]:
-    import sys
-
-    from bench import seasons
-
-    files = {}
-    for kind in kinds:
-        for size in sizes:
-            print(f"[bench]   building the {kind} workbook, size {size}", file=sys.stderr, flush=True)
-            path = folder / f"{kind}-{size}.xlsx"
-            seasons.WORKBOOKS[kind](size).save(path)
-            files[(kind, size)] = path
-    return files
-
-
 def measure(path: Path, repeats: int) -> dict[str, float]:
     from openpyxl import load_workbook
 
-    from bench.bench_headless import typed_over
+    from bench.seasons import typed_over
     from xlbridge.files.headless import recalc_path
 
     work = path.with_name("work-" + path.name)
@@ -71,7 +56,7 @@ def run(table: Table, *, quick: bool = False) -> None:
         except ImportError as error:
             table.add("2", f"{kind} season", note=f"cannot run: {error}")
     with tempfile.TemporaryDirectory(prefix="xlbridge-bench-") as tmp:
-        files = build_files(Path(tmp), available, sizes)
+        files = seasons.build_files(Path(tmp), available, sizes)
         for kind in available:
             base = None
             for size in sizes:

@@ -20,6 +20,7 @@ import datetime as dt
 import functools
 import math
 import random
+from pathlib import Path
 
 #: size -> (periods, evenings per period, lines) of the Heeg demo generator
 #: (size 1: 3 x 6 = 18 evenings, lines A and B, 29 pairs; 4: 36 evenings, 59 pairs; 16: 72 evenings, 119 pairs)
@@ -127,3 +128,34 @@ def results_count(kind: str, size: int) -> int:
         return len(heeg_season(size)[1])
     season = bm_season(size)
     return sum(len(v) for t in season.tournaments for v in t.scores.values())
+
+
+def build_files(folder: Path, kinds=("heeg", "bridgemania"), sizes=(1, 4, 16)) -> dict[tuple[str, int], Path]:
+    import sys
+
+    files = {}
+    for kind in kinds:
+        for size in sizes:
+            print(f"[bench]   building the {kind} workbook, size {size}", file=sys.stderr, flush=True)
+            path = folder / f"{kind}-{size}.xlsx"
+            WORKBOOKS[kind](size).save(path)
+            files[(kind, size)] = path
+    return files
+
+
+def typed_over(source: Path, target: Path) -> None:
+    """``source`` with its first recorded computed number typed over (+1000)."""
+    from openpyxl import load_workbook
+
+    from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
+    from xlbridge.workbooks.record import read_record
+    from xlbridge.workbooks.localised import language_of, localised
+
+    wb = load_workbook(source)
+    book = localised(OpenpyxlBook(wb), language_of(OpenpyxlBook(wb)))
+    record, _ = read_record(book)
+    local = getattr(book, "local", lambda name: name)  # (an English book is its own view)
+    sheet, (row, col) = next((local(s), key) for s in record.sheets for key, v in record.computed(s).items()
+                             if type(v) in (int, float) and v)
+    wb[sheet].cell(row, col).value += 1000
+    wb.save(target)
