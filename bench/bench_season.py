@@ -71,7 +71,7 @@ def run(table: Table, *, quick: bool = False) -> None:
                 if size == 1:
                     row.ok = m["recalc"] / m["floor"] <= 1.3
                     base = (m["recalc"], results, m["floor"], path.stat().st_size)
-                table.add("2", f"  openpyxl load + save of the same file", m["floor"])
+                table.add("2", "  openpyxl load + save of the same file", m["floor"])
                 if size > 1 and base is not None:
                     growth = m["recalc"] / base[0]
                     row = table.add("2", f"  growth 1× → {size}× (results ×{results / base[1]:.1f})", None, growth,
