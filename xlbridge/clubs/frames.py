@@ -18,8 +18,8 @@ def plain(value: Any) -> Any:
 
 
 def plain_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """The rows of ``frame`` as dicts (numpy scalars as Python numbers), pandas' missing values as ``None``
-    (what the season logic takes as a blank cell).
+    """The rows of ``frame`` as dicts (numpy scalars as Python numbers), pandas' ``NA`` and ``NaT`` as
+    ``None``; a float column's ``nan`` stays (the season logic takes both as a blank cell).
 
     >>> import numpy as np
     >>> frame = pd.DataFrame({"pair": [1, 2], "pct": [55.5, None], "code": ["", np.int64(3)]})
