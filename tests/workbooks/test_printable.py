@@ -31,7 +31,8 @@ def test_corrections_sheet_is_readable_and_next_to_the_season(tmp_path, built_on
     assert wb.sheetnames[:2] == ["Season", "Corrections"]  # not after 18 evening tabs
     ws = wb["Corrections"]
     header = [c.value for c in ws[1]]
-    assert header == [c.label for c in CORRECTIONS_SPEC.tables[0].columns] == ["When", "Sheet", "Cell", "Pair", "Column", "Old value", "New value", "Cause"]
+    english = [c.label for c in CORRECTIONS_SPEC.tables[0].columns]
+    assert header == english == ["When", "Sheet", "Cell", "Pair", "Column", "Old value", "New value", "Cause"]
     assert all(c.font.bold and c.fill.start_color.rgb == "FF1F4E78" for c in ws[1])  # the house header
     assert ws.freeze_panes == "A2"
     assert ws.column_dimensions["B"].width >= len(evening)  # the sheet name is not cut off

@@ -44,8 +44,8 @@ def write_text(ws: Any, row: int, col: int, value: Any) -> Any:
 
 def how_to(ws: Any, lines: list[str], width: int) -> None:
     """A How-to sheet: one paragraph of ``lines`` (English, translated here; an empty one is a gap) per entry
-    from row 1 in column A, ``width`` characters wide, the first a title.  A paragraph wider than the column in Calibri 11 is broken at spaces over several rows:
-    text running on over empty columns widens the print, and a sheet printed one page wide shrinks to an
+    from row 1 in column A, ``width`` characters wide, the first a title.  A paragraph wider than the column
+    in Calibri 11 is broken at spaces over several rows: text running on over empty columns widens the print, and a sheet printed one page wide shrinks to an
     unreadable size (found by the LibreOffice pictures, tests/test_libreoffice.py); a wrapped cell is no
     remedy, LibreOffice cuts its lines at the page edge.  The lines of a paragraph are as even as the
     column allows (:func:`balanced`), so no word is left alone on a line (issue 26, point 11), and go on
@@ -54,9 +54,9 @@ def how_to(ws: Any, lines: list[str], width: int) -> None:
     rows: list[str] = []
     room = width * 7 + 5 - 2 * CELL_MARGIN  # Excel shows width w as 7 w + 5 pixels
     for line in lines:
-        text = _(line) if line else ""
-        if text.startswith("=") or text_pixels(text) <= room:
-            rows.append(text if line else line)
+        text = _(line) if line else line
+        if not text or text.startswith("=") or text_pixels(text) <= room:
+            rows.append(text)
             continue
         rows.extend(balanced(text, room, "   "))
     for row, line in enumerate(rows, start=1):
