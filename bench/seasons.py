@@ -130,7 +130,8 @@ def results_count(kind: str, size: int) -> int:
     return sum(len(v) for t in season.tournaments for v in t.scores.values())
 
 
-def build_files(folder: Path, kinds=("heeg", "bridgemania"), sizes=(1, 4, 16)) -> dict[tuple[str, int], Path]:
+def build_files(folder: Path, kinds, sizes) -> dict[tuple[str, int], Path]:
+    """Each kind's season workbook of each size, saved in ``folder``."""
     import sys
 
     files = {}
