@@ -116,9 +116,9 @@ MP_A = [48, 46, 44, 42, 40, 38]  # at most 48: the maximum of a line of 5 (E-HEE
 MP_B = [30, 26, 22, 18]
 
 
-def heeg_season(folder: Path) -> Path:
-    """A small Heeg season typed into the blank template: lines A (6 pairs) and B
-    (4 pairs), period 1 with two evenings, period 2 with one; recalculated."""
+def heeg_season(folder: Path, build: Callable[..., Path] = build) -> Path:
+    """A small Heeg season typed into the blank template (``build``: as :func:`xlbridge.excel.shipped.build`):
+    lines A (6 pairs) and B (4 pairs), period 1 with two evenings, period 2 with one; recalculated."""
     path = build("heeg", folder / "heeg.xlsx", blank=True, language="en")
     wb = load_workbook(path)
     ws = wb["Season"]
@@ -169,22 +169,24 @@ def bm_season(folder: Path) -> Path:
 
 
 class Sources:
-    """The workbooks the scenarios start from, built once and copied."""
+    """The workbooks the scenarios start from, built once and copied (``build``: as
+    :func:`xlbridge.excel.shipped.build`; the tests pass ``built_once``, which the other modules share)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, build: Callable[..., Path] = build):
         self.folder = folder
+        self.build = build
         self._bytes: dict[str, bytes] = {}
 
     def __call__(self, kind: str) -> bytes:
         if kind not in self._bytes:
             makers: dict[str, Callable[[], Path]] = {
-                "heeg": lambda: heeg_season(self.folder),
+                "heeg": lambda: heeg_season(self.folder, self.build),
                 "bm": lambda: bm_season(self.folder),
                 "bm-blank": lambda: self._save(season_workbook(None), "bm-blank.xlsx"),
                 "empty": lambda: self._save(Workbook(), "empty.xlsx"),
-                "heeg-demo": lambda: build("heeg", self.folder / "heeg-demo.xlsx", language="en"),
-                "tbf-club": lambda: build("tbf-club", self.folder / "tbf.xlsx", language="en"),
-                "se-masterpoints": lambda: build("se-masterpoints", self.folder / "se.xlsx", language="en"),
+                "heeg-demo": lambda: self.build("heeg", self.folder / "heeg-demo.xlsx", language="en"),
+                "tbf-club": lambda: self.build("tbf-club", self.folder / "tbf.xlsx", language="en"),
+                "se-masterpoints": lambda: self.build("se-masterpoints", self.folder / "se.xlsx", language="en"),
                 # a late correction typed: a recalculation that writes (one that changes nothing saves nothing)
                 "tbf-corrected": lambda: self._corrected(self("tbf-club"), "Tournament", "C20", 66.0),
             }
@@ -1382,8 +1384,8 @@ ISSUE_LIST = {
 
 
 @pytest.fixture(scope="module")
-def sources(tmp_path_factory) -> Sources:
-    return Sources(tmp_path_factory.mktemp("catalogue-sources"))
+def sources(tmp_path_factory, built_once) -> Sources:
+    return Sources(tmp_path_factory.mktemp("catalogue-sources"), built_once)
 
 
 @pytest.fixture
