@@ -64,7 +64,7 @@ CODES = {
     "tr.match.needs-boards", "tr.match.two-teams", "tr.mitchell.ns", "tr.session.boards", "tr.session.first-mp",
     "tr.sessions.needs-boards", "tr.sessions.too-few", "tr.share.range", "tr.tables.not-positive", "tr.tables.too-many",
     "tr.tables.too-few", "tr.tablo1.place", "tr.tablo1.scale", "tr.tablo4.boards", "tr.tablo4.level",
-    "tr.tablo4.segments", "tr.team.eligibility", "tr.team.players", "tr.title.not-a-number",
+    "tr.tablo4.segments", "tr.team.eligibility", "tr.team.not-teams", "tr.team.players", "tr.title.not-a-number",
 }
 
 
@@ -252,6 +252,8 @@ def test_too_few_boards_names_the_boards_option(scheme_id):
          {"scheme": "tr.match.regional", "option": "segments"}),
         (lambda: award("tr.national.open-teams", 1, 12, players=0), "tr.team.players",
          {"scheme": "tr.national.open-teams", "option": "players"}),
+        (lambda: award("tr.club", 1, 12, players=6, segment_records=False), "tr.team.not-teams",
+         {"scheme": "tr.club", "option": "players"}),
         (lambda: award("se.silver.team-series", 1, 2, table="e3", divisions=3, division=9), "se.match.no-figure",
          {"scheme": "se.silver.team-series", "option": "division"}),
         (lambda: award("se.silver.team-series", 1, 2, vp="17-12", scale=7), "se.match.vp-scale",

@@ -81,6 +81,9 @@ def test_walkover_gives_no_points(scheme, table):
     # 'Inga mp utdelas för wo-seger.'
     assert all(p == 0 for p, _ in pts(scheme, [1, 2], table=table, walkover=True))
     assert pts(scheme, [1, 2], table=table)[0][0] > 0
+    # typed in the options text in the club's language: ja / nej
+    assert pts(scheme, [1, 2], table=table, walkover="ja") == pts(scheme, [1, 2], table=table, walkover=True)
+    assert pts(scheme, [1, 2], table=table, walkover="nej") == pts(scheme, [1, 2], table=table)
 
 
 # --------------------------------------------------------------------------- deliberately abandoned events

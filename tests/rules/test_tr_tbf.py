@@ -231,8 +231,12 @@ def test_festival_conditions():
     problems = festival_violations(kind="pairs", tables=30, consecutive_years=4, sessions=1, boards_per_session=22)
     assert problems == [
         "pairs events need at least 2 sessions; got 1",
-        "pairs events need at least 24 boards per session; got 22",
+        "pairs events need at least 2 x 24 = 48 boards over their sessions; got 1 x 22",
     ]
+    # "... veya buna eşdeğer bord ve seans": 3 sessions of 16 boards are as many boards as 2 of 24 (D12)
+    assert festival_violations(kind="pairs", tables=30, consecutive_years=4, sessions=3, boards_per_session=16) == []
+    assert festival_violations(kind="pairs", tables=30, consecutive_years=4, sessions=3, boards_per_session=15) == [
+        "pairs events need at least 2 x 24 = 48 boards over their sessions; got 3 x 15"]
 
 
 # --------------------------------------------------------------- section 10 and team rules
@@ -277,6 +281,26 @@ def test_six_players_without_segment_records_share_four_players_mp():
     assert full.points == 60.0
     assert shared.points == 40.0  # 60 * 4 / 6
     assert team_player_share(60.0, 5, segment_records=True) == 60.0
+
+
+def test_club_and_regional_team_events_share_four_players_mp_too():
+    # Section 8 is "KULÜP TURNUVALARI İLE DİĞER BÖLGESEL TURNUVA VE FESTİVALLERE UYGULANACAK ÖZEL DURUMLAR"
+    # (special cases for club tournaments and other regional tournaments and festivals): a club team event
+    # (kind=teams) of six-player teams without segment records pays each player 4/6 of the award.
+    ranks = list(range(1, 13))
+    full = awards("tr.club", ranks, kind="teams")
+    shared = awards("tr.club", ranks, kind="teams", players=6, segment_records="no")
+    assert [a.points for a in full[:2]] == [0.59, 0.472]  # 1 x the Tablo-3 weight of 12 tables (a team fills one); 80 %
+    assert [a.points for a in shared[:2]] == [0.3933, 0.3147]  # x 4/6, rounded half up to 4 decimals
+    regional = awards("tr.regional", ranks, kind="teams", players=5, segment_records=False)
+    assert regional[0].points == round(awards("tr.regional", ranks, kind="teams")[0].points * 4 / 5, 4)
+
+
+def test_players_on_a_pairs_event_is_a_mistake_said_so():
+    with pytest.raises(RuleError, match="players and segment_records are for team events") as caught:
+        award("tr.club", 1, 26, players=6, segment_records=False)
+    assert caught.value.code == "tr.team.not-teams"
+    assert award("tr.club", 1, 26, players=4).points == award("tr.club", 1, 26).points  # the default says nothing
 
 
 # --------------------------------------------------------------- section 11 and 12

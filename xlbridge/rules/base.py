@@ -113,7 +113,7 @@ class Option:
             text = str(value).strip().lower()
             if text in ("true", "yes", "1", "on", "ja", "evet"):
                 return True
-            if text in ("false", "no", "0", "off", "nee", "hayir", "hayır"):
+            if text in ("false", "no", "0", "off", "nee", "nej", "hayir", "hayır"):
                 return False
             raise RuleError("option.not-yes-no", "{scheme} option {option} must be yes or no; got {value!r}",
                             scheme=scheme, option=self.name, value=value)

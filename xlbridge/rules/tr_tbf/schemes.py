@@ -80,9 +80,7 @@ class TbfEvent(SchemeBase):
         self.units = (self.colour,)
         self.source = SOURCE
         self.section = "Tablo-2" if self.rule != "festival" else "section 7"
-        options = dict(_COMMON_OPTIONS)
-        if self.default_kind == "teams":
-            options.update(_TEAM_OPTIONS)
+        options = dict(_COMMON_OPTIONS, **_TEAM_OPTIONS)  # section 8: club and regional team events too
         if self.rule == "tables_boards":
             options.update(_BOARD_OPTIONS)
         elif self.default_kind == "pairs":
@@ -183,11 +181,15 @@ class TbfEvent(SchemeBase):
             overall = self._overall(self.first_place(units, options), units, options)
             raw = share_ties(ranks, overall)
         factor = 1.0
-        if self.default_kind == "teams":
+        if (options["kind"] or self.default_kind) == "teams":
             try:
                 factor = team_player_share(1.0, options["players"], options["segment_records"])
             except RuleError as error:  # its argument players is this scheme's option players
                 raise option_problem(error, self) from None
+        elif options["players"] != 4 or not options["segment_records"]:
+            raise RuleError("tr.team.not-teams", "{scheme}: players and segment_records are for team events "
+                            "(kind=teams); this one is {kind}", scheme=self.id, option="players",
+                            kind=options["kind"] or self.default_kind)
         return [Award(round_half_up(value * factor, DECIMALS), self.colour) for value in raw]
 
     def _mitchell(self, ranks: Ranks, options: Mapping[str, Any]) -> list[float]:
@@ -359,11 +361,12 @@ def festival_violations(*, kind: str, tables: float, consecutive_years: int,
     problems = []
     if consecutive_years < 4:
         problems.append(f"held under the same conditions at least 4 years in a row; got {consecutive_years}")
-    if kind == "pairs":
+    if kind == "pairs":  # "at least 2 sessions of at least 24 boards, or equivalent boards and sessions" (D12)
         if sessions < 2:
             problems.append(f"pairs events need at least 2 sessions; got {sessions}")
-        if boards_per_session < 24:
-            problems.append(f"pairs events need at least 24 boards per session; got {boards_per_session:g}")
+        if sessions * boards_per_session < 48:
+            problems.append(f"pairs events need at least 2 x 24 = 48 boards over their sessions; got "
+                            f"{sessions} x {boards_per_session:g}")
     if tables < 30:
         problems.append(f"at least 30 tables; got {tables:g}")
     if kind == "teams" and total_boards < 32:
