@@ -56,6 +56,16 @@ def test_mastery_and_title(call):
     assert call("tbf_title", 10.0, None) == [[""]]
 
 
+def test_mastery_reads_text_cells_as_title_does(call):
+    # a total typed as text with a decimal comma, and include_white as text, read as the engine's options are
+    assert call("tbf_mastery", "1,5", None, None, None, None) == [[1.5]]
+    assert call("tbf_mastery", 0.0, 0.0, 0.0, 100.0, "FALSE") == [[0.0]]
+    assert call("tbf_mastery", 0.0, 0.0, 0.0, 100.0, "hayır") == [[0.0]]
+    assert call("tbf_mastery", 0.0, 0.0, 0.0, 100.0, "evet") == call("tbf_mastery", 0.0, 0.0, 0.0, 100.0, None)
+    assert call("tbf_mastery", 0.0, 0.0, 0.0, 100.0, "x") == [
+        ["#xlbridge: TBF_MASTERY option include_white must be yes or no; got 'x'"]]
+
+
 def test_swedish_class_and_ranking(call):
     assert call("se_class", 0.0, 0.0, 2000.0) == [["Rutermästare"]]
     points = [[22.5], [12.0]]

@@ -18,7 +18,7 @@ import xlwings as xw
 
 from xlbridge.rules import award as engine_award
 from xlbridge.rules import awards as engine_awards
-from xlbridge.rules import parse_options
+from xlbridge.rules import Option, parse_options
 from xlbridge.rules.tr_tbf import mastery_points, title
 from xlbridge.values import day_of
 
@@ -31,6 +31,7 @@ Field = Annotated[Any, {"doc": "Number of pairs/teams/players, or the range of a
 Ranks = Annotated[Any, {"doc": "The range of final places, one cell per pair/team/player (equal = tied, blank = not ranked)."}]
 Options = Annotated[str, {"doc": "Optional settings as text, e.g. \"boards=26; movement=mitchell\"."}]
 Number = Annotated[float, {"doc": "A number (blank = 0)."}]
+INCLUDE_WHITE = Option("include_white", "bool", True, "count white (online) MP")
 
 
 def _flatten(value: Any) -> Any:
@@ -107,8 +108,9 @@ def awards(scheme: Scheme, ranks: Ranks, options: Options = None):
 def tbf_mastery(yellow: Number = None, red: Number = None, green: Number = None, white: Number = None,
                 include_white: Annotated[bool, {"doc": "Count white (online) MP? Default TRUE."}] = True):
     """TBF mastery points (ustalık puanı) from the yellow, red, green and white MP totals."""
-    return mastery_points(yellow or 0, red or 0, green or 0, white or 0,
-                          include_white=True if include_white is None else bool(include_white))
+    totals = [_number_argument("TBF_MASTERY", name, value)
+              for name, value in (("yellow", yellow), ("red", red), ("green", green), ("white", white))]
+    return mastery_points(*totals, include_white=INCLUDE_WHITE.convert("TBF_MASTERY", include_white))
 
 
 @xw.func(category=CATEGORY)
