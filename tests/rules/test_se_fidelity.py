@@ -91,6 +91,16 @@ def test_gold_team_barometer_takes_the_same_winner(quote):
     assert given("se.gold.team-barometer", 16, boards=150)[:4] == [(4.0, "gp"), (3.0, "gp"), (2.0, "gp")] + sp(11)
 
 
+def test_gold_individual_is_silver_individual_in_gold_without_a_boards_coefficient(quote):
+    quote("Poäng vid guldtävlingar räknas som för silverpoäng men i guldvaluta.")
+    quote("Tabellen gäller om alla spelare spelar med alla. Segrarens poäng blir 3/4 av antalet deltagare.")
+    # table F has no coefficient for 100+ boards (D has one, E1 'samma koefficient som i tabell D'), so the
+    # gold individual at 250 boards is what it is at 57: the F winner of 28 players, 21 sp -> 3 gp
+    assert given("se.silver.individual", 28, boards=250)[0] == (21.0, "sp")
+    assert given("se.gold.individual", 28, boards=250) == given("se.gold.individual", 28, boards=57)
+    assert given("se.gold.individual", 28, boards=250)[:3] == [(3.0, "gp"), (2.0, "gp"), (10.0, "sp")]
+
+
 # --------------------------------------------------------------------------- 19. printed figures to decide
 
 

@@ -122,6 +122,10 @@ def test_page5_beginners_meeting_scales():
     assert award("se.bronze.beginners-meeting", 1, 60).points == 100
     assert award("se.bronze.beginners-meeting", 2, 60).points == 67
     assert award("se.bronze.beginners-meeting", 1, 120).points == 200
+    # 'osv enligt 50-par skalan': the places of that scale, 17 (one third of 50), at most a third of the field
+    assert len(awarded("se.bronze.beginners-meeting", 99)) == 17 == len(awarded("se.bronze.beginners-meeting", 60))
+    assert len(awarded("se.bronze.beginners-meeting", 30)) == 10
+    assert len(awarded("se.bronze.beginners-meeting", 150)) == 34  # the 100-pair scale's places
 
 
 def test_page5_handicap_half_scale_and_the_better_of_two():
@@ -162,7 +166,15 @@ def test_team_barometer_b1_and_divisions():
     assert awarded("se.bronze.team-barometer", 10) == bp(30, 20, 14, 10)
     # 'div 1 poäng efter 1,2 x lagantalet': 10 teams -> 12 -> 36 24 16 11 (best third of 10 = 4 places)
     assert awarded("se.bronze.team-barometer", 10, division=1) == bp(36, 24, 16, 11)
-    assert awarded("se.bronze.team-barometer", 10, division=2) == bp(24, 16, 11)
+    # 'div 2 poäng efter 0,8 x lagantalet' and 'Bästa tredjedelen lag inom varje division får bronspoäng':
+    # 10 teams -> the row of 8 (24 16 11), and the 4th of the best third 2/3 of 11 = 7.33 -> 8
+    assert awarded("se.bronze.team-barometer", 10, division=2) == bp(24, 16, 11, 8)
+    # 20 teams -> the row of 16 (48 32 22 15 10 7), the 7th 2/3 of 7 = 4.67 -> 5
+    assert awarded("se.bronze.team-barometer", 20, division=2) == bp(48, 32, 22, 15, 10, 7, 5)
+    for teams in range(4, 101):  # every division pays its best third, never more to a worse place
+        for division in (0, 1, 2):
+            paid = [p for p, _ in awarded("se.bronze.team-barometer", teams, division=division)]
+            assert len(paid) == -(-teams // 3) and paid == sorted(paid, reverse=True), (teams, division)
     # more than 32 teams: A2 x 1.5 -> 40 teams: 80 x 1.5 = 120
     assert award("se.bronze.team-barometer", 1, 40).points == 120
     # 'Har man spelat 10 matcher av 15 erhåller berättigade spelare 2/3'
@@ -182,6 +194,12 @@ def test_series_match_points_and_the_vp_definition():
     # B3 four divisions: 80, 64, 56, 48; B4 12-23 boards 32
     assert award("se.bronze.team-series", 1, 2, table="b3", divisions=4, division=3).points == 56
     assert award("se.bronze.team-series", 1, 2, table="b4", boards=16).points == 32
+    # 'Omfattar serien endast en match per omgång, spelas minst 16 brickor': 12 boards are enough only with two
+    assert award("se.bronze.team-series", 1, 2, table="b4", boards=12).points == 32
+    assert award("se.bronze.team-series", 1, 2, table="b4", boards=16, one_match=True).points == 32
+    with pytest.raises(RuleError, match="needs at least 16 boards; got 12") as caught:
+        award("se.bronze.team-series", 1, 2, table="b4", boards=12, one_match="ja")
+    assert caught.value.code == "se.boards.too-few"
     # E2 20 per won match; the E2 example: A, B, C 5 each, D and E 2.5
     won = award("se.silver.team-series", 1, 2, table="e2").points
     assert won == 20 and se.player_share(won, 2) == 5 and se.player_share(won, 1) == 2.5
@@ -215,6 +233,28 @@ def test_silver_team_barometer_e1():
 def test_silver_half_scale_for_36_to_41_boards():
     # '* Spelas med halv silverpoängskala' (16 pairs, 36-41 boards)
     assert awarded("se.silver.pairs", 16, boards=40)[:4] == sp(8, 6, 4, 3)
+    # 'Om antalet bronspoäng för bästa placering överskrider antalet silverpoäng för lägsta placering sker
+    # reducering': on the half scale too. 90 pairs, 36 boards: the 16th gets 6 / 2 = 3 sp (30 bp), so the
+    # printed red 36 and 32 bp of the 17th and 18th come down to 30; 28 bp and below stay
+    result = awarded("se.silver.pairs", 90, boards=36)
+    assert result[15:21] == sp(3) + bp(30, 30, 28, 26, 22)
+    for pairs in range(16, 101):  # never more for a worse place, in value (1 sp = 10 bp)
+        worth = [p * (10 if u == "sp" else 1) for p, u in awarded("se.silver.pairs", pairs, boards=36)]
+        assert worth == sorted(worth, reverse=True), pairs
+    # the A-final with carry-over on 36-41 boards is halved as well: 5 + 5 rounds, 40 pairs -> 26 -> 13 sp
+    final = awarded("se.silver.pairs", 20, qual_rounds=5, final_rounds=5, total=40, boards=40)
+    assert final[:4] == sp(13, 9, 6, 4)
+    assert awarded("se.silver.pairs", 20, qual_rounds=5, final_rounds=5, total=40)[:4] == sp(26, 18, 12, 8)
+
+
+def test_silver_strength_groups_take_the_row_of_the_corrected_pair_count():
+    # table D: 'Vid gruppindelning gäller samma bestämmelser som för bronspoäng. Se tabell A1 och A2.'; under A1:
+    # 'korrigeras parantalet med ovanstående koefficient ... Det är parantalet som multipliceras'
+    assert awarded("se.silver.pairs", 20, groups=2, group="a") == awarded("se.silver.pairs", 22)  # 20 x 1,1
+    assert awarded("se.silver.pairs", 20, groups=2, group="b") == awarded("se.silver.pairs", 18)  # 20 x 0,9
+    assert awarded("se.silver.pairs", 16, groups=2, group="b") == sp(15, 10, 7, 5) + bp(14)  # 14,4 -> the row of 15
+    with pytest.raises(RuleError, match="there is no group C among 2 groups"):
+        award("se.silver.pairs", 1, 20, groups=2, group="c")
 
 
 def test_silver_boards_coefficient():

@@ -6,7 +6,7 @@ Document: *Svenska Mästarpoäng -- Regler gällande från 1 april 2009*, Rev 1.
 Sections implemented here:
 
 - 9 (MP-tabeller), tables A1 and A2 (``se.bronze.pairs``, strength groups by
-  :func:`group_coefficient`), B1 (``se.bronze.team-barometer``, :func:`share_by_matches`),
+  :func:`group_coefficient`, :func:`grouped_size`), B1 (``se.bronze.team-barometer``, :func:`share_by_matches`),
   C (``se.bronze.individual``);
 - 5 (Tävlingarna): Handikapptävlingar (``se.bronze.handicap``, :func:`handicap_awards`),
   Nybörjarträffen (``se.bronze.beginners-meeting``), Reserver (:func:`reserve_share`);
@@ -39,6 +39,24 @@ def group_coefficient(groups: int, group: str) -> float:
     raise KeyError((groups, group))
 
 
+def grouped_size(scheme: str, n: int, options: dict[str, Any]) -> int:
+    """The pair count a strength group's ranking takes its row for (options ``groups``, ``group``): 'Vid
+    gruppindelning för par efter spelstyrka korrigeras parantalet med ovanstående koefficient ... Det är
+    parantalet som multipliceras, inte poängen i tabellen. Decimaler avrundas uppåt.' (under A1; table D:
+    'Vid gruppindelning gäller samma bestämmelser som för bronspoäng')."""
+    groups = options["groups"]
+    if groups == 1:
+        return n
+    if not 2 <= groups <= 5:
+        raise RuleError("se.bronze.groups-range", "{scheme} option groups must be 1-5; got {value}",
+                        scheme=scheme, option="groups", value=groups)
+    letter = options["group"]
+    if "abcde".index(letter) >= groups:
+        raise RuleError("se.bronze.no-such-group", "{scheme}: there is no group {letter} among {groups} groups",
+                        scheme=scheme, option="group", letter=letter.upper(), groups=groups)
+    return ceil(n * group_coefficient(groups, letter))
+
+
 class BronzePairs(Scheme):
     id = "se.bronze.pairs"
     title = "Bronze points, pairs (tables A1 and A2)"
@@ -64,18 +82,7 @@ class BronzePairs(Scheme):
                     "{scheme} needs at least 18 boards (10 in a beginners' event, beginners=yes); got {value}",
                     scheme=self.id, option="boards", value=boards,
                 )
-        size = n
-        groups = options["groups"]
-        if groups != 1:
-            if not 2 <= groups <= 5:
-                raise RuleError("se.bronze.groups-range", "{scheme} option groups must be 1-5; got {value}",
-                                scheme=self.id, option="groups", value=groups)
-            letter = options["group"]
-            if "abcde".index(letter) >= groups:
-                raise RuleError("se.bronze.no-such-group", "{scheme}: there is no group {letter} among {groups} groups",
-                                scheme=self.id, option="group", letter=letter.upper(), groups=groups)
-            size = ceil(n * group_coefficient(groups, letter))
-        values = bronze_row("A", size)[:n]
+        values = bronze_row("A", grouped_size(self.id, n, options))[:n]
         cells = cells_of(values, "bp")
         if beginners_scale:
             return halve(cells, 2), {"bp": 2}
@@ -127,8 +134,13 @@ class BronzeTeamBarometer(Scheme):
         if factor is None:
             raise RuleError("se.bronze.division", "{scheme} option division must be 0, 1 or 2; got {value}",
                             scheme=self.id, option="division", value=division)
-        size = ceil(n * factor)
-        return cells_of(bronze_row("B1", size)[: t.third(n)], "bp"), {}
+        # 'Bästa tredjedelen lag inom varje division får bronspoäng': the row of the multiplied count, to one
+        # third of the real division; a row shorter than that (division 2) goes on by B1's own principle,
+        # 'varje poängberättigad spelare erhåller 2/3 av närmast bättre placerad spelares poäng', at least 4
+        values = bronze_row("B1", ceil(n * factor))[: t.third(n)]
+        while len(values) < t.third(n):
+            values.append(max(BRONZE_MIN, ceil(values[-1] * 2 / 3)))
+        return cells_of(values, "bp"), {}
 
 
 def share_by_matches(points: float, played: int, total: int) -> float:

@@ -26,7 +26,7 @@ from functools import cache
 
 from xlbridge.rules.base import Award, Option, RuleError, load_table, option_problem
 from xlbridge.rules.se_fsb import tables as t
-from xlbridge.rules.se_fsb.helpers import DECIMALS, ceil, need_units
+from xlbridge.rules.se_fsb.helpers import DECIMALS, ceil, need_boards, need_units
 from xlbridge.rules.se_fsb.options import O_BOARDS, Scheme
 
 
@@ -239,7 +239,15 @@ class BronzeTeamSeries(MatchScheme):
     units = ("bp",)
     section = "9, tables B2-B4"
     tables = ("B2", "B3", "B4")
-    options = {"table": Option("table", "str", "b2", "series table", ("b2", "b3", "b4")), **_MATCH_OPTIONS}
+    options = {"table": Option("table", "str", "b2", "series table", ("b2", "b3", "b4")), **_MATCH_OPTIONS,
+               "one_match": Option("one_match", "bool", False, "B4: the series has one match per round (then at "
+                                   "least 16 boards)")}
+
+    def awards(self, ranks, options):
+        # B4: 'Omfattar serien endast en match per omgång, spelas minst 16 brickor.'
+        if options["one_match"] and options["table"].lower() == "b4":
+            need_boards(self.id, options["boards"], 16)
+        return super().awards(ranks, options)
 
 
 class SilverTeamSeries(MatchScheme):

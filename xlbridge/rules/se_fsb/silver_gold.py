@@ -8,8 +8,8 @@ Sections implemented here:
 - 9 (MP-tabeller), table D (``se.silver.pairs``), E1 (``se.silver.team-barometer``),
   F (``se.silver.individual``): silver to the best quarter (at most 16), bronze x 2
   in red to one third (:func:`silver_cells`), the reduction of bronze above the
-  lowest silver, pairs met (option ``met``), the boards coefficient, 36-41 boards
-  on half scale;
+  lowest silver, pairs met (option ``met``), strength groups (``groups``, ``group``), the
+  boards coefficient, 36-41 boards on half scale;
 - 9, Guldpoäng (``se.gold.pairs``, ``se.gold.team-barometer``, ``se.gold.individual``):
   the silver figures in gold, "förhöjt guld", silver to the 16th, bronze x 3
   (:func:`gold_cells`, the fixed scales of :func:`fixed_scale`);
@@ -33,7 +33,8 @@ from xlbridge.rules.se_fsb.helpers import (
     BRONZE_MIN, SILVER_CAP, Cell, a_final_winner, boards_coefficient, boards_problem, ceil, cells_of, halve, met_winner,
     need_boards, need_units, red_cells,
 )
-from xlbridge.rules.se_fsb.options import O_BOARDS, O_MET, O_STOPPED, Scheme
+from xlbridge.rules.se_fsb.bronze import grouped_size
+from xlbridge.rules.se_fsb.options import O_BOARDS, O_GROUP, O_GROUPS, O_MET, O_STOPPED, Scheme
 
 
 def _silver_scale(family: str, winner: int, n: int, places: int | None = None, field: int | None = None) -> list[int]:
@@ -66,8 +67,9 @@ def silver_cells(family: str, bronze_family: str, n: int, *, winner: int, field:
         silver = cells_of(_silver_scale(family, winner, n, field=field), "sp")
         red = red_cells(bronze_family, n, len(silver), factor,
                         lowest_silver=silver[-1][0] if silver else None) if bronze else []
-    if half:
+    if half:  # the reduction holds on the half scale too: no bronze above the (halved) lowest silver
         silver = halve(silver, 1)
+        red = [(min(p, silver[-1][0] * 10), u) for p, u in red] if silver else red
     return silver + red
 
 
@@ -79,6 +81,7 @@ class SilverScheme(Scheme):
     min_boards = 42
     half_boards = 36  # 36-41 boards: half silver scale (pairs only)
     gold = False
+    coefficient = True  # the boards coefficient of 100+ boards (tables D and E1; table F has none)
 
     def winner(self, n: int, options: Mapping[str, Any]) -> tuple[int, int]:
         """The winner's points and the field they are counted for: the field, or 1 + met + half the units
@@ -90,7 +93,8 @@ class SilverScheme(Scheme):
             raise RuleError("se.silver.met", "{scheme} option met must be 0..{most} (0 = all met all) for {n} {what}; got {value}",
                             scheme=self.id, option="met", most=n - 1, n=n, what=self.unit_word, value=met)
         size = met_winner(n, met) if 0 < met < n - 1 else n
-        return min(SILVER_CAP, ceil(t.WINNER[self.family](size) * boards_coefficient(options["boards"]))), size
+        factor = boards_coefficient(options["boards"]) if self.coefficient else 1.0
+        return min(SILVER_CAP, ceil(t.WINNER[self.family](size) * factor)), size
 
     def as_printed(self, n: int, options: Mapping[str, Any]) -> bool:
         """The table's row applies as printed: all met all ('Dessa poäng gäller om alla mött alla') and
@@ -114,10 +118,13 @@ class SilverScheme(Scheme):
     def cells(self, n, options):
         need_units(self.id, self.unit_word, n, self.minimum(options))
         half = self.check_boards(n, options)
-        winner, field = self.winner(n, options)
-        cells = silver_cells(self.family, self.bronze_family, n, winner=winner, field=field, half=half,
-                             all_met=self.as_printed(n, options))
-        return cells, {"bp": 2 * BRONZE_MIN}
+        # strength groups (table D): 'Vid gruppindelning gäller samma bestämmelser som för bronspoäng' -- the
+        # group's pairs take the row of the corrected pair count, more or fewer places than a third
+        size = grouped_size(self.id, n, options) if "groups" in self.options else n
+        winner, field = self.winner(size, options)
+        cells = silver_cells(self.family, self.bronze_family, size, winner=winner, field=field, half=half,
+                             all_met=self.as_printed(size, options))
+        return cells[:n], {"bp": 2 * BRONZE_MIN}
 
 
 class SilverPairs(SilverScheme):
@@ -132,6 +139,8 @@ class SilverPairs(SilverScheme):
         "final_rounds": Option("final_rounds", "int", 0, "A-final with carry-over: rounds of the A-final"),
         "total": Option("total", "int", 0, "A-final with carry-over: pairs in the qualification"),
         "championship": Option("championship", "bool", False, "championship qualification (SM-kval, DM-final): 12 pairs suffice"),
+        "groups": O_GROUPS,
+        "group": O_GROUP,
         "stopped": O_STOPPED,
         "above": Option("above", "int", 0, "B/C final with carry-over: pairs placed in the finals above this one "
                         "(0 = the A-final)"),
@@ -164,10 +173,11 @@ class SilverPairs(SilverScheme):
             raise RuleError("se.silver.a-final-total",
                             "{scheme}: total (pairs of the qualification) must be at least the {n} finalists; got {value}",
                             scheme=self.id, option="total", n=n, value=total)
-        self.check_boards(n, options)
+        half = self.check_boards(n, options)  # page 4: 36-41 boards '* Spelas med halv silverpoängskala'
         winner = min(SILVER_CAP, a_final_winner(q, f, total))
         count = min(t.quarter(winner), n)  # 'De första 11 (43/4) får sp och inga bp delas ut i A-finalen.'
-        return cells_of(t.silver_scale("D", winner)[:count], "sp"), {}
+        silver = cells_of(t.silver_scale("D", winner)[:count], "sp")
+        return (halve(silver, 1) if half else silver), {}
 
     def lower_final(self, n, options):
         """A B- or C-final with carry-over (page 4).  The document allows silver and bronze there only with
@@ -197,9 +207,10 @@ class SilverPairs(SilverScheme):
             raise RuleError("se.silver.carry-over-rounds", "{scheme}: a final with carry-over needs qual_rounds and "
                             "final_rounds (of the A-final) of at least 1; got {qual} and {final}",
                             scheme=self.id, option="qual_rounds" if q < 1 else "final_rounds", qual=q, final=f)
-        self.check_boards(n, options)
+        half = self.check_boards(n, options)
         winner = min(SILVER_CAP, a_final_winner(q, f, total))
         silver = cells_of(t.silver_scale("D", winner)[:t.quarter(winner)], "sp")
+        silver = halve(silver, 1) if half else silver
         overall = silver + red_cells("A", total, len(silver), lowest_silver=silver[-1][0] if silver else None)
         return overall[above:], {"bp": BRONZE_MIN}
 
@@ -337,4 +348,5 @@ class GoldIndividual(GoldScheme):
     title = "Gold points, individual (table F in gold; silver to 16th, bronze x 3)"
     section = "9, Guldpoäng and table F; 5 (28/32 players, 54/57 boards)"
     family, bronze_family, unit_word = "F", "C", "players"
+    coefficient = False  # 'räknas som för silverpoäng': table F (se.silver.individual) has no boards coefficient
     options = dict(_GOLD_OPTIONS)
