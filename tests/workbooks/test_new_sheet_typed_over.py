@@ -88,6 +88,28 @@ def test_a_value_typed_over_a_new_tournaments_score_is_a_warning(tmp_path):
     assert new[cell].value != pytest.approx(99.5)
 
 
+@pytest.mark.slow
+def test_a_new_tournaments_first_night_lists_no_change_of_the_scorer(tmp_path):
+    """New tournament, a recalculation (the tournament not played yet: its sorted result is only the header the
+    builder wrote, recorded as typed), then the night typed and recalculated: the plan now writes that header
+    row, unchanged -- no "your change" rows for cells nobody touched (they were listed, old 'Pos.' new empty)."""
+    path = tmp_path / "bm.xlsx"
+    shutil.copy(ROOT / "workbooks/bridgemania-demo.xlsx", path)
+    assert main(["next", str(path)]) == 0
+    assert main(["recalc", str(path), "--no-backup"]) == 0
+    wb = load_workbook(path)
+    new, t14 = wb["T15"], wb["T14"]
+    for row in t14.iter_rows(min_row=3, max_row=40, max_col=FIRST_BOARD_COL + 40):  # T14's night typed again
+        for cell in row:
+            if cell.row < 7 and cell.column == 2 or cell.row >= 9 and cell.fill.start_color.rgb == "FFFFF2CC":
+                new.cell(cell.row, cell.column, cell.value)
+    book = OpenpyxlBook(wb)
+    report = recalculate(book, when="T1")
+    assert report.typed == []
+    assert [r for r in _corrections(book, "Correzioni") if r[-1] == "la tua modifica"] == []
+    assert report.changes  # the night itself was recalculated
+
+
 def test_the_next_lists_settings_are_routine_input_and_no_correction(tmp_path):
     """Issue 26, point 5: the next host, the number that can play and the unable pairs are typed every week;
     changing them is no correction (a base pair's name is)."""

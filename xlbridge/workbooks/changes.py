@@ -60,6 +60,9 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
         grid: Grid | None = None
         for key in sorted(set(cells) | set(before)):
             old, new = before.get(key), cells.get(key)
+            if new is None and old is not None:  # emptied, or written by this plan (a tournament's first result
+                grid = book.read(sheet) if grid is None else grid  # under its header): the cell as it is now
+                new = grid[key[0] - 1][key[1] - 1] if key[0] <= len(grid) and key[1] <= len(grid[key[0] - 1]) else None
             if (old is None and (sheet not in changed_sheets or record.is_new(sheet))) or same_cell(old, new) \
                     or key in record.computed(sheet) or (sheet, *key) in skipped:
                 continue
