@@ -1015,18 +1015,25 @@ def _emptied_with_boards(wb: Workbook) -> None:
 scenario("E-IMPORT-BOARDS")(lambda ctx: import_file(ctx, "tbf-club", MAGIC_PBN, edit=_emptied_with_boards))
 
 
-def bm_night(ctx: Ctx) -> Path:
-    """A scoring program's night of eight pairs (tests/results/bmfile.py), as PBN."""
+def bm_night(ctx: Ctx, day: dt.date | None = None) -> Path:
+    """A scoring program's night of eight pairs (tests/results/bmfile.py), as PBN (of ``day``)."""
+    from dataclasses import replace
+
     from tests.results.bmfile import night
     from tests.results.pbn_writer import write_pbn
 
+    result = night()
     path = ctx.folder / "night.pbn"
-    path.write_bytes(write_pbn(night()))
+    path.write_bytes(write_pbn(result if day is None else replace(result, event=replace(result.event, date=day))))
     return path
 
 
+T3 = dt.date(2026, 1, 17)  # the date New tournament gives the catalogue's season's T3
+
+
 scenario("E-IMPORT-BM-NOT-EMPTY")(lambda ctx: import_file(ctx, "bm", bm_night(ctx)))
-scenario("E-IMPORT-BM-UNKNOWN-PAIR", alone=False)(lambda ctx: import_file(ctx, "bm", bm_night(ctx), added=True))
+scenario("E-IMPORT-BM-UNKNOWN-PAIR", alone=False)(lambda ctx: import_file(ctx, "bm", bm_night(ctx, T3), added=True))
+scenario("E-IMPORT-BM-DATE")(lambda ctx: import_file(ctx, "bm", bm_night(ctx, dt.date(2026, 1, 24)), added=True))
 scenario("E-IMPORT-BM-SHEET-UNKNOWN")(lambda ctx: import_file(ctx, "bm", bm_night(ctx), "--sheet", "T9"))
 scenario("E-IMPORT-BM-NO-TOURNAMENT")(lambda ctx: import_file(ctx, "bm-blank", bm_night(ctx)))
 scenario("E-IMPORT-BM-SECTION")(lambda ctx: import_file(ctx, "bm", bm_night(ctx), "--section", "NS"))

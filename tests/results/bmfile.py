@@ -34,7 +34,7 @@ def night(pairs: dict[int, tuple[str, str]] = PAIRS, boards: int = BOARDS) -> Re
             i += 1
             lines.append(Line(board=board, ns=str(ns[table]), ew=str(ew[(table + rnd) % 4]), table=table + 1,
                               round=rnd + 1, score=score))
-    return Result(Event("PBN", name="BridgeMania T15", date=dt.date(2020, 7, 17), program="a scoring program",
+    return Result(Event("PBN", name="BridgeMania T15", date=dt.date(2020, 7, 10), program="a scoring program",
                         scoring="MatchPoints;MP1"),
                   pairs=tuple(Pair(str(n), n, tuple(Player(name) for name in pairs[n])) for n in numbers),
                   lines=tuple(lines))

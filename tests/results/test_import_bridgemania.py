@@ -4,7 +4,9 @@ New tournament added, its pairs recognised by their players; then the season is 
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -106,6 +108,26 @@ def test_a_pair_the_season_does_not_know_is_named_and_nothing_is_written(tmp_pat
         f"xlbridge: non è stato scritto nulla: correggere il problema, poi importare di nuovo (xlbridge import {book} "
         f"{results})"]
     assert book.read_bytes() == before and not list(tmp_path.glob("*.backup.xlsx"))
+
+
+def test_a_file_of_another_date_is_refused_unless_the_tournament_is_named(tmp_path, capsys):
+    """A file of a date the calendar has no tournament of is not the last tournament's night: refused, nothing
+    written (it went into T15 without a word); last week's file meets last week's tournament, played already;
+    named with --sheet it is imported as asked, with a warning that the dates differ."""
+    book = season_with_t15(tmp_path, capsys)
+    before = book.read_bytes()
+    results = tmp_path / "old.pbn"
+    old = night()
+    results.write_bytes(write_pbn(replace(old, event=replace(old.event, date=dt.date(2020, 6, 26)))))
+    code, out, err = run(capsys, "import", book, results)
+    assert code == 2 and out == "" and err.splitlines()[0] == (
+        "xlbridge: errore: cartella: il file è del 2020-06-26 e T15, l'ultimo torneo, del 2020-07-10: correggere la "
+        "sua data nel foglio Stagione se il file è la sua serata, o indicare il torneo con --sheet")
+    assert book.read_bytes() == before and not list(tmp_path.glob("*.backup.xlsx"))
+    code, out, err = run(capsys, "import", book, results, "--sheet", "T15", "--no-backup")
+    assert code == 0 and "T15" in out
+    assert err.splitlines() == ["xlbridge: avvertenza: T15: il file è del 2020-06-26 e T15 del 2020-07-10: importato come "
+                                "richiesto (--sheet)"]
 
 
 @pytest.mark.slow

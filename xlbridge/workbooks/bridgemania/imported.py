@@ -58,12 +58,12 @@ class Imported:
                        boards=self.boards, top=self.top).message
 
 
-def _season(book: BookAdapter) -> tuple[dict[frozenset[str], str], list[str]]:
-    """The pairs the season knows by their players (base pairs, then guests) and the calendar's
-    tournaments in order."""
+def _season(book: BookAdapter) -> tuple[dict[frozenset[str], str], list[str], dict[str, str]]:
+    """The pairs the season knows by their players (base pairs, then guests), the calendar's
+    tournaments in order and their dates as typed (ISO for a date)."""
     problems: list[LocatedProblem] = []
     where = SeasonPlaces()
-    base, guests, _reference, _calendar = read_season(book.read(d.SEASON), where, problems)
+    base, guests, _reference, calendar = read_season(book.read(d.SEASON), where, problems)
     if problems:
         raise BookInputError(problems)
     known: dict[frozenset[str], str] = {}
@@ -73,21 +73,35 @@ def _season(book: BookAdapter) -> tuple[dict[frozenset[str], str], list[str]]:
         known[name_key(b.players)] = b.id
         if b.name:
             known.setdefault(name_key([b.name]), b.id)
-    return known, [tid for _row, tid in where.calendar]
+    tournaments = [tid for _row, tid in where.calendar]
+    return known, tournaments, {tid: day for tid, (day, _host) in zip(tournaments, calendar)}
 
 
-def _sheet(book: BookAdapter, calendar: list[str], sheet: str | None) -> str:
+def _sheet(book: BookAdapter, calendar: list[str], dates: dict[str, str], result: Result, sheet: str | None,
+           warnings: list[LocatedProblem], refused: list[LocatedProblem]) -> str:
+    """The tournament to type into: ``--sheet``, the calendar's tournament of the file's date, else the last one;
+    a file of another date than the tournament's is refused (last week's file into this week's tournament),
+    or, with ``--sheet``, imported as asked with a warning."""
     names = book.sheet_names()
+    day = result.event.date.isoformat() if result.event.date is not None else None
     if sheet is not None:
         if sheet not in calendar or sheet not in names:
             raise BookInputError([at(WORKBOOK, None, "bm.import.sheet-unknown", "{sheet!r} is not a tournament of "
                                      "the calendar with its sheet (the tournaments: {tournaments})", sheet=sheet,
                                      tournaments=", ".join(t for t in calendar if t in names) or "-")])
+        if day is not None and dates.get(sheet) and dates[sheet] != day:
+            warnings.append(at(sheet, None, "bm.import.other-date", "the file is of {day} and {sheet} of {sheet_day}: "
+                               "imported as asked (--sheet)", day=day, sheet=shown_name(sheet), sheet_day=dates[sheet]))
         return sheet
     if not calendar or calendar[-1] not in names:
         raise BookInputError([at(WORKBOOK, None, "bm.import.no-tournament", "no tournament to import into: add it "
                                  "first with New tournament (xlbridge next), then import")])
-    return calendar[-1]
+    chosen = next((t for t in reversed(calendar) if t in names and dates.get(t) == day), calendar[-1])
+    if day is not None and dates.get(chosen) and dates[chosen] != day:
+        refused.append(at(WORKBOOK, None, "bm.import.date", "the file is of {day} and {sheet}, the last tournament, "
+                          "of {sheet_day}: correct its date on the Season sheet if the file is its night, or name the "
+                          "tournament with --sheet", day=day, sheet=shown_name(chosen), sheet_day=dates[chosen]))
+    return chosen
 
 
 def _pairs(result: Result, known: dict[frozenset[str], str]) -> dict[str, str]:
@@ -137,13 +151,17 @@ def import_tournament(book: BookAdapter, result: Result, *, sheet: str | None = 
         raise BookInputError([at(WORKBOOK, None, "bm.import.section", "a BridgeMania tournament ranks all its pairs "
                                  "together: leave out --section {ranking!r}", ranking=ranking)])
     book = localised(book, language_of(book))
-    known, calendar = _season(book)
-    tid = _sheet(book, calendar, sheet)
+    known, calendar, dates = _season(book)
+    warnings: list[LocatedProblem] = []
+    refused: list[LocatedProblem] = []
+    tid = _sheet(book, calendar, dates, result, sheet, warnings, refused)
     grid = book.read(tid)
     ts, problems = structure(tid, grid)  # (not a tournament sheet at all: the reader's problem at A1)
     if problems:
         raise BookInputError(problems)
-    rows = _listed(tid, grid, ts)
+    rows = _listed(tid, grid, ts)  # (played already: New tournament forgotten, whatever the dates say)
+    if refused:
+        raise BookInputError(refused)
     ours = _pairs(result, known)
     boards = result.boards()
     if not boards:
@@ -186,4 +204,4 @@ def import_tournament(book: BookAdapter, result: Result, *, sheet: str | None = 
         book.write(tid, rows[pair], ts.board_col(1), [values])
     if is_blank(typed_top):
         book.write(tid, d.TOP.row, d.TOP.col, [[top]])
-    return Imported(tid, len(scores), len(boards), top)
+    return Imported(tid, len(scores), len(boards), top, tuple(warnings))
