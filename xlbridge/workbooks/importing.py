@@ -48,4 +48,6 @@ def import_and_recalculate(book: BookAdapter, result: Result, *, sheet: str | No
         except BookInputError as error:
             error.language = language
             raise
+        if getattr(imported, "waiting", ()):  # (a Heeg evening's other line still to import: recalculated then)
+            return imported, Report(detect(book).name, 0, [], language=language)
         return imported, recalculate(book, language=language)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from xlbridge.clubs.heeg.rules import line_top
+from xlbridge.clubs.heeg.rules import MP_CODES, line_top, normalise_code
 from xlbridge.clubs.heeg.settings import HeegSettings
 from xlbridge.language import N_, current
 from xlbridge.results.matchpoints import board_points
@@ -53,22 +53,28 @@ WORKBOOK = "workbook"
 BY_ROUND = N_("{pairs} pairs of {file} typed into {sheet} (MP per round; lines: {lines}); recalculated.")
 TOTALS = N_("{pairs} pairs of {file} typed into {sheet} (the evening's MP: the file has no rounds; lines: {lines}); "
             "recalculated.")
+WAITING = N_("{pairs} pairs of {file} typed into {sheet} (lines: {lines}); line {waiting} has no MP yet: import its "
+             "file (or type its MP), and the season is recalculated then.")
 
 
 @dataclass(frozen=True)
 class Imported:
-    """What was imported: the evening's sheet, how many pairs, their lines, by round or as totals."""
+    """What was imported: the evening's sheet, how many pairs, their lines, by round or as totals; ``waiting``:
+    the evening's other lines that have no MP yet (a club that scores its lines as two events imports each
+    line's file): the season is not recalculated until they have."""
 
     sheet: str
     pairs: int
     lines: tuple[str, ...]
     by_round: bool
     warnings: tuple[LocatedProblem, ...] = ()
+    waiting: tuple[str, ...] = ()
 
     def message(self, file: object) -> str:
         """The line the import prints (in the language spoken)."""
-        return Problem("heeg.import.done", BY_ROUND if self.by_round else TOTALS, pairs=self.pairs, file=file,
-                       sheet=shown_name(self.sheet), lines=", ".join(self.lines)).message
+        template = WAITING if self.waiting else BY_ROUND if self.by_round else TOTALS
+        return Problem("heeg.import.done", template, pairs=self.pairs, file=file, sheet=shown_name(self.sheet),
+                       lines=", ".join(self.lines), waiting=", ".join(self.waiting)).message
 
 
 def _refuse(sheet: str, ref: str | None, code: str, template: str, /, **params: Any) -> BookInputError:
@@ -293,8 +299,32 @@ def import_evening(book: BookAdapter, result: Result, *, sheet: str | None = Non
                                                   for r in range(1, evening.rounds + 1)]))
     for row, col, values in writes:
         book.write(name, row, col, [values])
-    return Imported(name, len(points), tuple(dict.fromkeys(lines.values())), all(None not in by for by in
-                                                                                points.values()), tuple(warnings))
+    imported = tuple(dict.fromkeys(lines.values()))
+    return Imported(name, len(points), imported, all(None not in by for by in points.values()), tuple(warnings),
+                    _waiting(rows, imported, evening.rounds))
+
+
+def _waiting(rows: dict[Any, tuple[int, str, dict[str, Any]]], imported: tuple[str, ...], rounds: int
+             ) -> tuple[str, ...]:
+    """The evening's lines other than ``imported`` that have no MP or rounds typed yet, though a pair of theirs
+    needs them (its inv code is none of 0, a, 2, =): their file is still to come (one file per line, or
+    ``--section``)."""
+    results = ["mp"] + [f"r{i}" for i in range(1, rounds + 1)]
+    typed: dict[str, bool] = {}
+    needed: set[str] = set()
+    for _row, line, values in rows.values():
+        if line not in imported:
+            typed[line] = typed.get(line, False) or any(not is_blank(values.get(c)) for c in results)
+            if _code(values.get("code")) in MP_CODES:
+                needed.add(line)
+    return tuple(sorted(line for line in needed if not typed[line]))
+
+
+def _code(value: Any) -> str | None:
+    try:
+        return normalise_code(value)
+    except RuleError:  # (not a code: the recalculation says so)
+        return None
 
 
 def _section(result: Result, ranking: str | None) -> Result:
