@@ -298,3 +298,46 @@ def test_a_saved_workbook_without_its_main_sheet_says_how_to_get_the_code_back(t
     assert main(["recalc", str(club), "--no-backup"]) == 0
     assert f"xlbridge: warning: {_documented('W-LITE-LOST')}" in capsys.readouterr().err.splitlines()
     assert lite_files.extract(club) == {}
+
+
+@pytest.mark.slow
+def test_next_and_import_put_back_the_lite_code_as_recalc_does(tmp_path, capsys):
+    """A season another program saved (openpyxl, like LibreOffice, drops the Lite code): New tournament and Import
+    results on the command line give it back with the same warning as a recalculation (they saved it without)."""
+    from openpyxl import load_workbook
+
+    from tests.results.bmfile import ABSENT, night
+    from tests.results.pbn_writer import write_pbn
+    from xlbridge.cli import main
+    from xlbridge.excel.shipped import LITE_PUT_BACK
+    from xlbridge.language import _, speaking
+
+    shipped = ROOT / "workbooks" / "bridgemania-demo.xlsx"
+    book = tmp_path / "bm.xlsx"
+    with speaking("it"):
+        warning = _("xlbridge: warning: {warning}").format(warning=f"{_('workbook')}: {_(LITE_PUT_BACK)}")
+
+    def saved_elsewhere(edit=None) -> None:
+        wb = load_workbook(book)
+        if edit is not None:
+            edit(wb)
+        wb.save(book)
+        assert lite_files.extract(book) == {}
+
+    shutil.copy(shipped, book)
+    saved_elsewhere()
+    assert main(["next", str(book), "--no-backup"]) == 0
+    assert warning in capsys.readouterr().err.splitlines()
+    assert lite_files.extract(book) == lite_files.extract(shipped)
+
+    def statuses(wb) -> None:
+        for row in wb["T15"].iter_rows(min_row=9, max_row=25, max_col=2):
+            if row[0].value in ABSENT:
+                row[1].value = "lista di attesa"
+
+    saved_elsewhere(statuses)
+    results = tmp_path / "t15.pbn"
+    results.write_bytes(write_pbn(night()))
+    assert main(["import", str(book), str(results), "--no-backup"]) == 0
+    assert warning in capsys.readouterr().err.splitlines()
+    assert lite_files.extract(book) == lite_files.extract(shipped)

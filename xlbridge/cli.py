@@ -220,10 +220,12 @@ def cmd_recalc(args: argparse.Namespace) -> None:
 
 
 def _code_put_back(temp, workbook, report) -> None:
-    """A recalculated workbook that lost its xlwings Lite code gets it back (excel/shipped.py)."""
+    """A recalculated workbook that lost its xlwings Lite code gets it back (excel/shipped.py), with a warning."""
     from xlbridge.excel.shipped import put_back_code
 
-    put_back_code(temp, workbook.sheetnames, report)
+    warning = put_back_code(temp, workbook.sheetnames, report.kind, report.language)
+    if warning is not None:
+        report.warnings.append(warning)
 
 
 def _code_lost(names: set[str]) -> bool:
@@ -244,12 +246,20 @@ def cmd_next(args: argparse.Namespace) -> None:
         day = as_date(args.date)
         if day is None:
             raise CliError(f"--date {args.date!r} is not a date; type it as YYYY-MM-DD, e.g. 2026-12-07")
+    put_back: list = []
+
+    def finish(temp, workbook, found) -> None:  # (a workbook another program saved: its Lite code, as recalc)
+        from xlbridge.excel.shipped import put_back_code
+
+        put_back.append(put_back_code(temp, workbook.sheetnames, found.kind, found.language))
+
     found = next_sheet_path(args.path, day=day, name=args.name, next_period=args.next_period,
-                            backup=not args.no_backup, language=args.lang)
+                            backup=not args.no_backup, language=args.lang, finish=finish)
     with speaking(found.language):
         for problem in found.pending:  # the season's, found by the recalculation after the sheet was added
             _error(problem)
-        for warning in found.report.warnings if found.report is not None else ():
+        warnings = found.report.warnings if found.report is not None else []
+        for warning in [*warnings, *(w for w in put_back if w is not None)]:
             print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
         print(f"{args.path}: {added_text(found)}")
 
@@ -265,7 +275,8 @@ def cmd_import(args: argparse.Namespace) -> None:
     except OSError as error:
         raise CliError(describe_os_error(args.results, error)) from None
     imported, report = import_path(args.path, data, sheet=args.sheet, ranking=args.section,
-                                   backup=not args.no_backup, language=args.lang)
+                                   backup=not args.no_backup, language=args.lang,
+                                   finish=lambda temp, workbook, done: _code_put_back(temp, workbook, done[1]))
     with speaking(report.language):
         for warning in (*imported.warnings, *report.warnings):
             print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)

@@ -126,8 +126,8 @@ def test_a_file_of_another_date_is_refused_unless_the_tournament_is_named(tmp_pa
     assert book.read_bytes() == before and not list(tmp_path.glob("*.backup.xlsx"))
     code, out, err = run(capsys, "import", book, results, "--sheet", "T15", "--no-backup")
     assert code == 0 and "T15" in out
-    assert err.splitlines() == ["xlbridge: avvertenza: T15: il file è del 2020-06-26 e T15 del 2020-07-10: importato come "
-                                "richiesto (--sheet)"]
+    assert err.splitlines()[0] == "xlbridge: avvertenza: T15: il file è del 2020-06-26 e T15 del 2020-07-10: " \
+        "importato come richiesto (--sheet)"  # (then the Lite code put back: openpyxl saved the statuses)
 
 
 @pytest.mark.slow

@@ -170,7 +170,7 @@ def test_each_line_imports_on_its_own_with_section(tmp_path, capsys, file):
     results = tmp_path / "avond.pbn"
     results.write_bytes(write_pbn(file))
     code, out, err = run(capsys, "import", book, results, "--no-backup", "--section", "A")
-    assert code == 0 and err == ""
+    assert code == 0, err
     assert out.strip() == f"{book}: 13 paren van {results} ingevuld in {SHEET} (lijnen: A); lijn B heeft nog geen MP: " \
         "importeer het bestand ervan (of typ de MP), dan wordt het seizoen herberekend."
     ws = load_workbook(book)[SHEET]

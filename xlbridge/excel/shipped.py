@@ -80,11 +80,11 @@ LITE_LOST = N_("the workbook has lost its xlwings Lite code (a program other tha
                "run xlbridge recalc again")
 
 
-def put_back_code(path: Path, sheets: list[str], report) -> None:
-    """``xlbridge recalc``'s last step on the saved file ``path``: when it carries no
-    xlwings Lite code, that of its kind (as ``xlbridge new`` embeds it, in the workbook's
-    language) and the buttons, with a warning in ``report`` that says so; when its kind
-    cannot be told, a warning that says how to get them back."""
+def put_back_code(path: Path, sheets: list[str], kind: str, language: str):
+    """The last step of ``xlbridge recalc``, ``import`` and ``next`` on the saved file ``path`` (a workbook of
+    ``kind`` in ``language``): when it carries no xlwings Lite code, that of its kind (as ``xlbridge new`` embeds
+    it, in the workbook's language) and the buttons, and the warning that says so; when its kind cannot be told,
+    the warning that says how to get them back; ``None`` when the code is there."""
     import zipfile
 
     from xlbridge.excel import lite
@@ -92,16 +92,14 @@ def put_back_code(path: Path, sheets: list[str], report) -> None:
 
     with zipfile.ZipFile(path) as archive:
         if lite.WEBEXTENSION in archive.namelist():
-            return
-    kinds = [kind.in_language(report.language) for kind in registry.workbooks().values()
-             if kind.recognised_as == report.kind]
-    fitting = [kind for kind in kinds if kind.button.sheet in sheets]
+            return None
+    kinds = [spec.in_language(language) for spec in registry.workbooks().values() if spec.recognised_as == kind]
+    fitting = [spec for spec in kinds if spec.button.sheet in sheets]
     if len(fitting) != 1:
-        report.warnings.append(at("workbook", None, "recalc.lite-lost", LITE_LOST,
-                                  sheets=" / ".join(sorted({k.button.sheet for k in kinds}))))
-        return
+        return at("workbook", None, "recalc.lite-lost", LITE_LOST,
+                  sheets=" / ".join(sorted({k.button.sheet for k in kinds})))
     embed_code(path, fitting[0], guid=stable_guid(fitting[0].title))
-    report.warnings.append(at("workbook", None, "recalc.lite-put-back", LITE_PUT_BACK))
+    return at("workbook", None, "recalc.lite-put-back", LITE_PUT_BACK)
 
 
 def build(kind: str, path: str | os.PathLike[str], *, blank: bool = False, force: bool = False,

@@ -322,26 +322,29 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
 
 
 def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None = None, next_period: bool = False,
-                    backup: bool = True, language: str | None = None, today=None, budget: Budget = BUDGET):
+                    backup: bool = True, language: str | None = None, today=None, budget: Budget = BUDGET,
+                    finish=None):
     """``xlbridge next PATH``: add the next evening or tournament sheet to the workbook at
     ``path`` (:func:`xlbridge.workbooks.nextsheet.add_next`) with every safety of
-    :func:`recalc_path`: locks, atomic save, backup, nothing written on a problem."""
+    :func:`recalc_path`: locks, atomic save, backup, nothing written on a problem.  ``finish(temp,
+    workbook, next_sheet)``: as :func:`recalc_path`'s."""
     from xlbridge.workbooks.nextsheet import add_next
 
     return _on_path(path, backup, lambda workbook: add_next(OpenpyxlBook(workbook), day=day, name=name,
                                                             next_period=next_period, language=language, today=today),
-                    budget)
+                    budget, finish)
 
 
 def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | None = None,
                 ranking: str | None = None, backup: bool = True, language: str | None = None,
-                budget: Budget = BUDGET):
+                budget: Budget = BUDGET, finish=None):
     """``xlbridge import PATH RESULTS``: type one ranking of a scoring program's file (``results``:
     its bytes, read by :func:`xlbridge.results.read_results` before the workbook is touched) into an
     event sheet, a BridgeMania tournament or a Heeg evening (:func:`xlbridge.workbooks.importing.import_results`) and
     recalculate, with every safety of :func:`recalc_path`; nothing is written on a problem of the
     file, the sheet or the recalculation.  Returns what the kind typed and the recalculation's
-    :class:`~xlbridge.workbooks.recalc.Report`."""
+    :class:`~xlbridge.workbooks.recalc.Report`.  ``finish(temp, workbook, (imported, report))``: as
+    :func:`recalc_path`'s."""
     from xlbridge.results import read_results
     from xlbridge.workbooks.importing import import_and_recalculate
 
@@ -350,7 +353,7 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
     def change(workbook):
         return import_and_recalculate(OpenpyxlBook(workbook), result, sheet=sheet, ranking=ranking, language=language)
 
-    return _on_path(path, backup, change, budget)
+    return _on_path(path, backup, change, budget, finish)
 
 
 def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget, finish=None, fast=None):
