@@ -81,7 +81,11 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
             record, damaged = None, damaged + [aside]
         found = compare(book, plan, record, now, changes, getattr(kind, "routine", ())) if record is not None \
             else Comparison()
-        written = apply(book, plan)
+        try:
+            written = apply(book, plan)
+        except BookInputError as error:  # a computed cell the book cannot take (merged into another)
+            error.language = language
+            raise
         write_record(book, now, record)
         over = {(c.sheet, c.cell) for c in found.over}
         ordered = found.typed + found.over + [c for c in changes if (c.sheet, c.cell) not in over]
