@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import math
 from typing import Any
 
-from xlbridge.language import _, label
+from xlbridge.language import N_, _, label
 from xlbridge.rules.problems import Problem
 from xlbridge.values import as_text, is_blank
 from xlbridge.workbooks.book import Area, Grid, Layout, Rule, cell, cell_ref
@@ -497,9 +497,15 @@ def merge_areas(areas: list[tuple[Area, Any]]) -> list[tuple[Area, Any]]:
     return out
 
 
+#: What a checked cell holds (:func:`shown`), in the language spoken when the problem is found.
+EMPTY_CELL = N_("the cell is empty")
+FOUND = N_("found {found!r}")
+
+
 def shown(value: Any) -> str:
-    """What a checked cell holds, for a message: ``found 'Rondes'`` or ``the cell is empty``."""
-    return "the cell is empty" if is_blank(value) else f"found {value!r}"
+    """What a checked cell holds, for a message: ``found 'Rondes'`` or ``the cell is empty`` (in the
+    language spoken: a part of a message, as its template is)."""
+    return _(EMPTY_CELL) if is_blank(value) else _(FOUND).format(found=value)
 
 
 __all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "Chart", "merge_areas", "rule_of", "RULE_WORDS", "text_of", "cell_ref", "shown",

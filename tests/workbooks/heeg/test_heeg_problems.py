@@ -99,3 +99,20 @@ def test_season_sheet_problems_are_at_their_declared_cells(built, tmp_path):
         ("Season", s.cell, s.id) for s in SETTINGS if s.id in ("lines", "rounds", "boards_per_round", "combi_top",
                                                                 "absence_span")]
     assert all(p.code.startswith("heeg.season.") for p in found)
+
+
+def test_a_header_problem_is_said_whole_in_the_workbooks_language(tmp_path, capsys):
+    """A column inserted into an evening's rounds: the header problems end in Dutch too ("de cel is leeg",
+    "gevonden 'R3'"), not in the English "the cell is empty" / "found 'R3'" of the shared header check."""
+    from xlbridge.cli import main
+
+    book = tmp_path / "heeg.xlsx"
+    shutil.copy(Path(__file__).resolve().parents[3] / "workbooks" / "heeg-demo.xlsx", book)
+    wb = load_workbook(book)
+    wb["Avond 2025-09-18"].insert_cols(5)
+    wb.save(book)
+    assert main(["recalc", str(book), "--no-backup"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "xlbridge: fout: Avond 2025-09-18, E1: verwacht de kop 'C'; de cel is leeg"
+    assert "xlbridge: fout: Avond 2025-09-18, G1: verwacht de kop 'MP'; gevonden 'R3'" in lines
+    assert not any(word in line for line in lines for word in ("found", "the cell", "error"))
