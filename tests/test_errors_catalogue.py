@@ -1362,6 +1362,16 @@ def _(ctx):
     return [str(problem) for problem in caught.value.problems]
 
 
+@scenario("E-RESULTS-BOARD-TOP-TOO-SMALL")
+def _(ctx):
+    from xlbridge.results.matchpoints import board_points
+    from xlbridge.results.model import Line
+
+    with pytest.raises(ResultsFileError) as caught:
+        board_points(2, [Line(2, str(n), str(n + 4), score=100 * n) for n in range(1, 9)], 6)
+    return [str(problem) for problem in caught.value.problems]
+
+
 # ------------------------------------------------------------------ the tests
 
 ENTRIES = catalogue() if CATALOGUE.exists() else {}

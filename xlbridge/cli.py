@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -276,7 +277,8 @@ def cmd_import(args: argparse.Namespace) -> None:
         raise CliError(describe_os_error(args.results, error)) from None
     imported, report = import_path(args.path, data, sheet=args.sheet, ranking=args.section,
                                    backup=not args.no_backup, language=args.lang,
-                                   finish=lambda temp, workbook, done: _code_put_back(temp, workbook, done[1]))
+                                   finish=lambda temp, workbook, done: _code_put_back(temp, workbook, done[1]),
+                                   source=os.path.basename(args.results))
     with speaking(report.language):
         for warning in (*imported.warnings, *report.warnings):
             print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)

@@ -128,14 +128,18 @@ def test_the_swedish_workbook_names_its_sheet_and_takes_the_results(tmp_path, ca
     assert ws["A9"].value == 7 and ws["C9"].value == 61.21 and ws["D9"].value == 1
 
 
-def test_a_damaged_results_file_is_refused_before_the_workbook_is_touched(tmp_path, capsys):
+def test_a_damaged_results_file_is_refused_in_the_workbooks_language_and_nothing_written(tmp_path, capsys):
+    """Each problem of the file at the file's name, in the workbook's language (Turkish here: it was "error: 1
+    problem in the results file: ..." in English, or half translated), then that nothing was written."""
     book = copy(tmp_path, "templates/tbf-club.xlsx")
     before = book.read_bytes()
     junk = tmp_path / "junk.pbn"
     junk.write_bytes(b'[Event "x"]\n[TotalScoreTable "Rank\\2R;PairId\\2R"]\n 1 \x00\x01\n')
     code, out, err = run(capsys, "import", book, junk)
-    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("xlbridge: error: ")
-    assert book.read_bytes() == before
+    assert code == 2 and err.splitlines() == [
+        "xlbridge: hata: junk.pbn: dosya metin değil (sıfır baytlar içeriyor): ne PBN ne USEBIO",
+        f"xlbridge: hiçbir şey yazılmadı: sorunu düzeltin, sonra yeniden içe aktarın (xlbridge import {book} {junk})"]
+    assert book.read_bytes() == before and not list(tmp_path.glob("*.backup.xlsx"))
     code, out, err = run(capsys, "import", book, tmp_path / "missing.pbn")
     assert code == 2 and len(err.splitlines()) == 1 and "missing.pbn" in err
 

@@ -19,7 +19,8 @@ from cases import CASES  # noqa: E402
 
 #: Every code the readers raise (stable: a workbook or a translation keys on them).
 CODES = set(CASES) | {"results.pbn.number", "results.pbn.score", "results.usebio.whole", "results.usebio.place","results.file.too-large", "results.limit.boards", "results.limit.lines", "results.limit.pairs",
-                      "results.top.too-small", "results.board.multiplicity", "results.board.no-score"}
+                      "results.top.too-small", "results.board.top-too-small", "results.board.multiplicity",
+                      "results.board.no-score"}
 
 
 def raised(data: bytes) -> list[str]:
@@ -66,6 +67,17 @@ def test_a_top_smaller_than_the_results_make():
     with pytest.raises(ResultsFileError) as caught:
         matchpoints([100, 200, 300], top=2)
     assert [str(p) for p in caught.value.problems] == ["a TOP of 2 is less than 3 results make (2 x (3 - 1) = 4)"]
+
+
+def test_a_board_with_more_results_than_its_top_allows_is_named():
+    from xlbridge.results.matchpoints import board_points
+    from xlbridge.results.model import Line
+
+    lines = [Line(2, str(n), str(n + 4), score=100 * n) for n in range(1, 9)]  # eight results, a section of 8 pairs
+    with pytest.raises(ResultsFileError) as caught:
+        board_points(2, lines, 6)
+    assert [str(p) for p in caught.value.problems] == [
+        "board 2: a TOP of 6 is less than its 8 results make (2 x (8 - 1) = 14)"]
 
 
 def test_a_board_whose_lines_cannot_be_scored():

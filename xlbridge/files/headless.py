@@ -337,21 +337,36 @@ def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None 
 
 def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | None = None,
                 ranking: str | None = None, backup: bool = True, language: str | None = None,
-                budget: Budget = BUDGET, finish=None):
+                budget: Budget = BUDGET, finish=None, source: str = "results"):
     """``xlbridge import PATH RESULTS``: type one ranking of a scoring program's file (``results``:
     its bytes, read by :func:`xlbridge.results.read_results` before the workbook is touched) into an
     event sheet, a BridgeMania tournament or a Heeg evening (:func:`xlbridge.workbooks.importing.import_results`) and
     recalculate, with every safety of :func:`recalc_path`; nothing is written on a problem of the
     file, the sheet or the recalculation.  Returns what the kind typed and the recalculation's
     :class:`~xlbridge.workbooks.recalc.Report`.  ``finish(temp, workbook, (imported, report))``: as
-    :func:`recalc_path`'s."""
+    :func:`recalc_path`'s.  A problem of the results file is a :class:`BookInputError` at ``source`` (the
+    file's name), in the workbook's language: the file is read first, and told once the workbook is open."""
     from xlbridge.results import read_results
+    from xlbridge.results.problems import ResultsFileError
     from xlbridge.workbooks.importing import import_and_recalculate
+    from xlbridge.workbooks.localised import language_of
+    from xlbridge.workbooks.plan import LocatedProblem
 
-    result = read_results(results)
+    try:
+        result, unreadable = read_results(results), None
+    except ResultsFileError as error:
+        result, unreadable = None, error
 
     def change(workbook):
-        return import_and_recalculate(OpenpyxlBook(workbook), result, sheet=sheet, ranking=ranking, language=language)
+        book = OpenpyxlBook(workbook)
+        try:
+            if unreadable is not None:
+                raise unreadable
+            return import_and_recalculate(book, result, sheet=sheet, ranking=ranking, language=language)
+        except ResultsFileError as error:  # (unreadable, or a board the import cannot score)
+            refused = BookInputError([LocatedProblem(source, None, p) for p in error.problems])
+            refused.language = language or language_of(book)
+            raise refused from None
 
     return _on_path(path, backup, change, budget, finish)
 

@@ -84,14 +84,16 @@ def board_points(board: int, lines: Sequence[Line], top: int | Fraction | None =
     """
     standard = board_top(len(lines))
     top = Fraction(standard if top is None else top)
+    if top < standard:  # (a board listed at more tables than its section has: its lines twice, or another's)
+        check([Problem("results.board.top-too-small", "board {board}: a TOP of {top} is less than its {rows} results "
+                       "make (2 x ({rows} - 1) = {standard})", board=board, top=top, rows=len(lines),
+                       standard=standard)])
     if any(line.count != 1 for line in lines):
         check([Problem("results.board.multiplicity", "board {board}: a line stands for several tables without "
                        "naming their pairs", board=board)])
     if all(line.score is not None for line in lines):
         ns = matchpoints([line.score for line in lines], top)  # type: ignore[misc]
     elif all(line.mp_ns is not None and line.mp_ew is not None and line.mp_ns + line.mp_ew > 0 for line in lines):
-        if top < standard:
-            matchpoints([0] * len(lines), top)  # (the same problem as for scores: a TOP too small)
         ns = [rescale(line.mp_ns, line.mp_ns + line.mp_ew, standard) + (top - standard) / 2  # type: ignore[operator]
               for line in lines]
     else:
