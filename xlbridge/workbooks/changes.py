@@ -23,7 +23,7 @@ from typing import Any
 from xlbridge.language import N_
 from xlbridge.workbooks.book import BookAdapter, Grid, cell_position, cell_ref
 from xlbridge.workbooks.plan import Change, LocatedProblem, Plan, at
-from xlbridge.workbooks.record import TYPED, TYPED_OVER, TYPED_OVER_CODE, Date, Record, same_cell
+from xlbridge.workbooks.record import TYPED, TYPED_OVER, TYPED_OVER_CODE, Date, Record, Rows, same_cell
 
 __all__ = ["Comparison", "compare"]
 
@@ -51,42 +51,74 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
     units, headers = _units(plan)
     skipped = set(routine)
     existing = set(book.sheet_names())
+    moves: dict[str, Rows] = {}
     for sheet in now.sheets:
         if sheet not in record.sheets or sheet not in existing:  # (a deleted sheet the plan adds again: no cells)
             continue
         if record.sheets[sheet].get("t") == now.sheets[sheet].get("t"):
             continue  # the same typed runs: no typed cell changed (at once)
         before, cells = record.typed(sheet), now.typed(sheet)
+        moves[sheet] = Rows.aligned(before, cells)
+        listed = sheet in changed_sheets and not record.is_new(sheet)  # (a typed cell empty before: listed too)
         grid: Grid | None = None
-        for key in sorted(set(cells) | set(before)):
-            old, new = before.get(key), cells.get(key)
-            if new is None and old is not None:  # emptied, or written by this plan (a tournament's first result
-                grid = book.read(sheet) if grid is None else grid  # under its header): the cell as it is now
-                new = grid[key[0] - 1][key[1] - 1] if key[0] <= len(grid) and key[1] <= len(grid[key[0] - 1]) else None
-            if (old is None and (sheet not in changed_sheets or record.is_new(sheet))) or same_cell(old, new) \
-                    or key in record.computed(sheet) or (sheet, *key) in skipped:
+        for then, at_now, old, new in _typed_pairs(before, cells, moves[sheet]):
+            if new is None and old is not None and at_now is not None:  # emptied, or written by this plan now (a
+                grid = book.read(sheet) if grid is None else grid  # tournament's first result under its header)
+                new = _at(grid, at_now)
+            place = at_now or then  # (a deleted row's cell: where it was)
+            if (old is None and not listed) or same_cell(old, new) or then in record.computed(sheet) \
+                    or (sheet, *place) in skipped:
                 continue
-            if grid is None:
-                grid = book.read(sheet)
-            unit, top = units.get((sheet, key[0]), ""), headers.get(sheet, 0)
-            header = grid[top - 1][key[1] - 1] if 0 < top <= len(grid) and key[1] <= len(grid[top - 1]) else None
-            out.typed.append(Change(sheet, cell_ref(*key), "", unit, str(header) if header is not None else "",
-                                    _decode_shown(old), _decode_shown(new), cause=TYPED))
+            grid = book.read(sheet) if grid is None else grid
+            top = headers.get(sheet, 0)
+            header = _at(grid, (top, place[1])) if top > 0 else None
+            out.typed.append(Change(sheet, cell_ref(*place), "", units.get((sheet, place[0]), ""),
+                                    str(header) if header is not None else "", _decode_shown(old),
+                                    _decode_shown(new), cause=TYPED))
     warned = {(w.sheet, w.cell) for w in plan.warnings}
     for change in changes:
         if change.sheet not in record.sheets:
             continue
         written = record.computed(change.sheet)
-        key = cell_position(change.cell)  # (a new sheet's computed cells: left empty, so any value was typed)
+        key = _before(moves, change.sheet, cell_position(change.cell))  # (a new sheet's computed cells: left empty,
         if (key not in written and not record.is_new(change.sheet)) or same_cell(change.old, written.get(key)):
-            continue
+            continue  # so any value was typed; a row the scorer inserted: nothing was written there)
         _typed_over(out, replace(change, cause=TYPED_OVER), warned)
-    _views_typed_over(book, plan, record, out, warned, existing)
+    _views_typed_over(book, plan, record, out, warned, existing, moves)
     return out
 
 
+def _typed_pairs(before: dict, cells: dict, rows: Rows):
+    """(position then, position now, value then, value now) of every typed cell then, where it went (now
+    ``None``: its row was deleted); then of every typed cell now that no cell then went to (its value then
+    ``None``; its position then ``None`` when its row was inserted)."""
+    reached = set()
+    for key in sorted(before):
+        r = rows.new(key[0])
+        at_now = None if r is None else (r, key[1])
+        reached.add(at_now)
+        yield key, at_now, before[key], None if at_now is None else cells.get(at_now)
+    for key in sorted(set(cells) - reached):
+        r = rows.old(key[0])
+        yield (None if r is None else (r, key[1])), key, None, cells[key]
+
+
+def _at(grid: Grid, key: tuple[int, int]) -> Any:
+    r, c = key
+    return grid[r - 1][c - 1] if 0 < r <= len(grid) and 0 < c <= len(grid[r - 1]) else None
+
+
+def _before(moves: dict[str, Rows], sheet: str, key: tuple[int, int]) -> tuple[int, int] | None:
+    """The record's position of the cell at ``key`` now (``None``: its row was inserted since)."""
+    rows = moves.get(sheet)
+    if rows is None:
+        return key
+    old = rows.old(key[0])
+    return None if old is None else (old, key[1])
+
+
 def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Comparison, warned: set,
-                      existing: set[str]) -> None:
+                      existing: set[str], moves: dict[str, Rows]) -> None:
     """The views (standings, sorted results: never audited, so not among the changes) whose cell
     holds a value other than the one xlbridge left there: typed over, as a computed cell."""
     grids: dict[str, Grid] = {}
@@ -108,7 +140,8 @@ def _views_typed_over(book: BookAdapter, plan: Plan, record: Record, out: Compar
                     continue
                 seen.add((block.sheet, r, c))
                 old = grid[r - 1][c - 1] if r <= len(grid) and c <= len(grid[r - 1]) else None
-                if old is None or ((r, c) not in left and not new_sheet) or same_cell(old, left.get((r, c))) \
+                then = _before(moves, block.sheet, (r, c))  # (rows inserted or deleted: where it was)
+                if old is None or (then not in left and not new_sheet) or same_cell(old, left.get(then)) \
                         or same_cell(old, new):
                     continue
                 # the view's headers and number formats: the declaration's (Table.block)

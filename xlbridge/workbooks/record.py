@@ -44,6 +44,7 @@ import datetime as dt
 import json
 import math
 from collections.abc import Iterable, Sequence
+from difflib import SequenceMatcher
 from typing import Any
 
 from xlbridge.language import N_, _
@@ -53,7 +54,7 @@ from xlbridge.workbooks.plan import Plan, LocatedProblem, at
 from xlbridge.workbooks.write import RECORD_SHEET
 from xlbridge.workbooks.write import _same as same
 
-__all__ = ["RECORD", "CHUNK", "Record", "read_record", "make_record", "write_record", "same_cell", "Date",
+__all__ = ["RECORD", "CHUNK", "Record", "Rows", "read_record", "make_record", "write_record", "same_cell", "Date",
            "foreign", "note_new_sheet", "TYPED", "TYPED_OVER", "TYPED_OVER_CODE", "DAMAGED_CODE", "FOREIGN_CODE",
            "TOO_LARGE_CODE", "MAX_RECORD_TEXT", "MAX_RECORD_CELLS", "FOREIGN_MIN"]
 
@@ -257,6 +258,64 @@ def _too_large() -> LocatedProblem:
         cells=MAX_RECORD_CELLS, text=MAX_RECORD_TEXT)
 
 
+class Rows:
+    """Where the rows of the record are now: the scorer may have inserted or deleted rows (a pair added in the
+    middle of the roster, an empty row among the pairs), and the cells below moved with them.  The rows of
+    typed cells then and now are aligned as a diff aligns lines (:class:`difflib.SequenceMatcher`): a row
+    the same or changed in place keeps its place in the alignment, an inserted row has no row then, a deleted
+    one no row now; below the last typed row every row moved as much as the last one did."""
+
+    def __init__(self, forward: dict[int, int] | None = None, shift: int = 0, last: int = 0):
+        self._forward = forward
+        self._backward = {n: o for o, n in forward.items()} if forward is not None else None
+        self._shift, self._last = shift, last
+
+    @classmethod
+    def aligned(cls, before: dict[tuple[int, int], Any], now: dict[tuple[int, int], Any]) -> Rows:
+        def lines(cells: dict[tuple[int, int], Any]) -> list[tuple]:
+            by_row: dict[int, list] = {}
+            for (r, c), value in cells.items():
+                by_row.setdefault(r, []).append((c, type(value).__name__, str(value)))
+            return [tuple(sorted(by_row.get(r, ()))) for r in range(1, max(by_row, default=0) + 1)]
+
+        old, new = lines(before), lines(now)
+        ops = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        if all(i1 == j1 and i2 == j2 for _tag, i1, i2, j1, j2 in ops):
+            return cls()  # nothing inserted or deleted: every row where it was
+        forward = {}
+        for tag, i1, i2, j1, j2 in ops:
+            if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):  # (changed in place)
+                forward.update((i1 + k + 1, j1 + k + 1) for k in range(i2 - i1))
+            elif tag == "replace":  # rows inserted or deleted among changed ones: the most cells in common
+                forward.update((i + 1, j + 1) for i, j in _matched(old, new, range(i1, i2), range(j1, j2)))
+        return cls(forward, len(new) - len(old), len(old))
+
+    def new(self, row: int) -> int | None:
+        """Where the record's ``row`` is now (``None``: deleted)."""
+        if self._forward is None:
+            return row
+        return self._forward.get(row) if row <= self._last else row + self._shift
+
+    def old(self, row: int) -> int | None:
+        """Which row of the record ``row`` (now) was (``None``: inserted since)."""
+        if self._backward is None:
+            return row
+        return self._backward.get(row) if row <= self._last + self._shift else row - self._shift
+
+
+def _matched(old: list[tuple], new: list[tuple], olds: range, news: range) -> list[tuple[int, int]]:
+    """The rows of ``olds`` and ``news`` paired in order so that they share the most cells (each pair at least
+    one): a row changed and moved by a row inserted above it is still itself."""
+    best: dict[tuple[int, int], tuple[int, list[tuple[int, int]]]] = {}
+    for i in reversed(olds):
+        for j in reversed(news):
+            shared = len(set(old[i]) & set(new[j]))
+            take = (shared + best.get((i + 1, j + 1), (0, []))[0], [(i, j)] + best.get((i + 1, j + 1), (0, []))[1]) \
+                if shared else (-1, [])
+            best[(i, j)] = max(take, best.get((i + 1, j), (0, [])), best.get((i, j + 1), (0, [])), key=lambda t: t[0])
+    return best.get((olds.start, news.start), (0, []))[1]
+
+
 def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
     """A warning when ``record`` is not a record of this workbook (``now``: the record of this run): made
     for another kind, or more than half of the typed values it holds (and more than :data:`FOREIGN_MIN`)
@@ -269,10 +328,11 @@ def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
         if sheet not in record.sheets:
             continue
         before, cells, computed = record.typed(sheet), now.typed(sheet), record.computed(sheet)
-        for key, old in before.items():
-            if old is not None and key not in computed:
+        rows = Rows.aligned(before, cells) if record.sheets[sheet].get("t") != now.sheets[sheet].get("t") else Rows()
+        for (r, c), old in before.items():  # (rows inserted or deleted since: each cell where it went)
+            if old is not None and (r, c) not in computed:
                 held += 1
-                differing += not same_cell(old, cells.get(key))
+                differing += not same_cell(old, cells.get((rows.new(r), c)))
     other_kind = record.kind != kind
     if not other_kind and (differing <= FOREIGN_MIN or 2 * differing <= held):
         return None
