@@ -279,6 +279,9 @@ class Rows:
             return [tuple(sorted(by_row.get(r, ()))) for r in range(1, max(by_row, default=0) + 1)]
 
         old, new = lines(before), lines(now)
+        if len(old) == len(new) and all(a == b or 2 * len(set(a) & set(b)) > min(len(a), len(b))
+                                        for a, b in zip(old, new)):
+            return cls()  # every row the same, or changed in place (most of its cells kept): at once
         ops = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
         if all(i1 == j1 and i2 == j2 for _tag, i1, i2, j1, j2 in ops):
             return cls()  # nothing inserted or deleted: every row where it was
