@@ -8,6 +8,7 @@ or ``'quoted'`` name was written.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,21 @@ def test_a_scorer_s_sheet_named_chart_in_a_dutch_workbook_is_left_alone(tmp_path
     report = recalc_path(path, backup=False)
     assert report.kind == "heeg"
     assert load_workbook(path)["Corrections"]["B2"].value == 42
+
+
+@pytest.mark.slow
+def test_a_renamed_period_sheet_is_said_once_the_recalculation_adds_it_again(sources, tmp_path: Path) -> None:
+    """"Period 1" renamed "Period one": xlbridge cannot follow a rename, adds "Period 1" again and fills it; the
+    renamed copy keeps its old standings, which was said nowhere. Now a warning at its title, once; the Year and a
+    sheet of the scorer's own with another title say nothing."""
+    path = _copy(sources["heeg"], tmp_path)
+    wb = load_workbook(path)
+    wb["Period 1"].title = "Period one"
+    wb.create_sheet("My notes")["A1"] = "Period 1 was a good one"  # (a title that only starts with the word)
+    wb.save(path)
+    report = recalc_path(path, backup=False)
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
+    documented = re.search(r"^\| `W-SHEET-RENAMED` \|[^|]*\| `([^`]+)` \|", docs, re.M)[1]
+    assert [str(w) for w in report.warnings] == [documented]
+    assert "Period 1" in load_workbook(path).sheetnames
+    assert recalc_path(path, backup=False).warnings == []

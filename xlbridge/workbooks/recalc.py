@@ -20,8 +20,8 @@ from xlbridge.workbooks.kinds import kinds
 from xlbridge.workbooks.plan import BookInputError, Kind, LocatedProblem, Report, at
 from xlbridge.workbooks.changes import Comparison, compare
 from xlbridge.workbooks.record import RECORD, Record, foreign, make_record, read_record, write_record
-from xlbridge.workbooks.sheetnames import misnamed
-from xlbridge.workbooks.localised import language_of, localised
+from xlbridge.workbooks.sheetnames import misnamed, renamed_copies
+from xlbridge.workbooks.localised import Localised, language_of, localised
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
 
 __all__ = ["recalculate", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
@@ -63,7 +63,7 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
     language = language or getattr(book, "language", None) or language_of(book)
     with speaking(language):
         misnamed_sheets = misnamed(book, language)  # (by the names the scorer sees)
-        book = localised(book, language)
+        seen, book = book, localised(book, language)
         kinds_view = _WithoutRecord(book)
         try:
             if misnamed_sheets:
@@ -74,6 +74,10 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
             error.language = language
             raise
         changes = diff(book, plan)
+        there = set(book.sheet_names())
+        titles = {b.sheet: b.values[0][0] for b in plan.blocks if b.row == b.col == 1 and b.values and b.values[0]}
+        copies = renamed_copies(seen, {Localised.local_name(s, language): titles.get(s) for s in plan.new_sheets
+                                       if s not in there}, language)
         record, damaged = read_record(book) if record is None else record
         now = make_record(kinds_view, plan, getattr(kind, "never_read", ()), record, kind.name)
         aside = foreign(record, now, kind.name) if record is not None else None
@@ -95,7 +99,8 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
     results = sum(1 for block in plan.blocks if block.audit for line in block.values for v in line
                   if isinstance(v, (int, float)) and not isinstance(v, bool))  # results, not headers
     return Report(kind.name, written, found.over + [c for c in changes if (c.sheet, c.cell) not in over],
-                  list(plan.warnings) + found.warnings + damaged, results, language, plan=plan, typed=found.typed)
+                  list(plan.warnings) + found.warnings + damaged + copies, results, language, plan=plan,
+                  typed=found.typed)
 
 
 class _WithoutRecord:

@@ -31,7 +31,8 @@ from xlbridge.workbooks.record import TITLE
 from xlbridge.workbooks.localised import SHEET_NAMES
 from xlbridge.workbooks.write import RECORD_SHEET
 
-__all__ = ["MAX_LENGTH", "FORBIDDEN", "owned", "name_problem", "misnamed", "other_sheets", "is_record"]
+__all__ = ["MAX_LENGTH", "FORBIDDEN", "owned", "name_problem", "misnamed", "renamed_copies", "other_sheets",
+           "is_record"]
 
 #: Excel's longest sheet name and the characters it refuses in one.
 MAX_LENGTH = 31
@@ -76,6 +77,30 @@ def name_problem(name: str, taken: Sequence[str] = ()) -> Problem | None:
         return Problem("sheet.name.taken", N_("the sheet {sheet!r} is already there (Excel does not tell "
                                               "{name!r} from it): give another name"), sheet=same, name=name)
     return None
+
+
+def renamed_copies(book: BookAdapter, added: dict[str, object], language: str) -> list[LocatedProblem]:
+    """A warning at each sheet of the scorer's whose title (A1) is that of one of xlbridge's sheets the
+    recalculation adds again (``added``: their names as the scorer sees them, and the title each gets), up to
+    its dash (``Period 1 — standings ...``: the rest tells how far the season is): that sheet renamed
+    ("Period 1" -> "Period one"), which xlbridge cannot follow; the sheet it adds is the one kept up to date."""
+    def head(title: object) -> object:
+        return title.split(" \u2014 ")[0] if isinstance(title, str) else title
+
+    own = owned(language)
+    titles = {head(title): name for name, title in added.items() if isinstance(title, str) and title.strip()}
+    out = []
+    for name in book.sheet_names() if titles else ():
+        if name.casefold() in own:
+            continue
+        grid = book.read(name)
+        meant = titles.get(head(grid[0][0] if grid and grid[0] else None))
+        if meant is not None:
+            out.append(at(name, "A1", "sheet.name.renamed", N_(
+                "the sheet {sheet!r} is xlbridge's sheet {name!r} renamed (its title says so): xlbridge added "
+                "{name!r} again and keeps that one up to date; {sheet!r} is not updated any more: delete it"),
+                sheet=name, name=meant))
+    return out
 
 
 def other_sheets(book: BookAdapter) -> list[str]:
