@@ -44,6 +44,16 @@ def _corrections(book: OpenpyxlBook, sheet: str = "Correcties") -> list[list]:
     return [[c.value for c in row] for row in book.wb[sheet].iter_rows(min_row=2)]
 
 
+def _t14_night_typed_into_t15(wb):
+    """The demo's T14 night typed again on T15 (New tournament's sheet): its settings and yellow cells."""
+    new, t14 = wb["T15"], wb["T14"]
+    for row in t14.iter_rows(min_row=3, max_row=40, max_col=FIRST_BOARD_COL + 40):
+        for cell in row:
+            if cell.row < 7 and cell.column == 2 or cell.row >= 9 and cell.fill.start_color.rgb == "FFFFF2CC":
+                new.cell(cell.row, cell.column, cell.value)
+    return new
+
+
 def test_a_value_typed_over_a_new_evenings_percentage_is_a_warning_and_kept(tmp_path):
     book = _heeg(tmp_path, 62.5)
     report = recalculate(book, when="T1")
@@ -71,11 +81,7 @@ def test_a_value_typed_over_a_new_tournaments_score_is_a_warning(tmp_path):
     shutil.copy(ROOT / "workbooks/bridgemania-demo.xlsx", path)
     assert main(["next", str(path)]) == 0
     wb = load_workbook(path)
-    new, t14 = wb["T15"], wb["T14"]
-    for row in t14.iter_rows(min_row=3, max_row=40, max_col=FIRST_BOARD_COL + 40):  # T14's night typed again
-        for cell in row:
-            if cell.row < 7 and cell.column == 2 or cell.row >= 9 and cell.fill.start_color.rgb == "FFFFF2CC":
-                new.cell(cell.row, cell.column, cell.value)
+    new = _t14_night_typed_into_t15(wb)
     wb["Stagione"]["L19"] = wb["Stagione"]["L18"].value
     with speaking("it"):
         score = RESULTS.column("pct").text()
@@ -98,11 +104,7 @@ def test_a_new_tournaments_first_night_lists_no_change_of_the_scorer(tmp_path):
     assert main(["next", str(path)]) == 0
     assert main(["recalc", str(path), "--no-backup"]) == 0
     wb = load_workbook(path)
-    new, t14 = wb["T15"], wb["T14"]
-    for row in t14.iter_rows(min_row=3, max_row=40, max_col=FIRST_BOARD_COL + 40):  # T14's night typed again
-        for cell in row:
-            if cell.row < 7 and cell.column == 2 or cell.row >= 9 and cell.fill.start_color.rgb == "FFFFF2CC":
-                new.cell(cell.row, cell.column, cell.value)
+    _t14_night_typed_into_t15(wb)
     book = OpenpyxlBook(wb)
     report = recalculate(book, when="T1")
     assert report.typed == []
