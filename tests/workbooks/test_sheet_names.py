@@ -186,3 +186,26 @@ def test_a_renamed_period_sheet_is_said_once_the_recalculation_adds_it_again(sou
     assert [str(w) for w in report.warnings] == [documented]
     assert "Period 1" in load_workbook(path).sheetnames
     assert recalc_path(path, backup=False).warnings == []
+
+
+@pytest.mark.slow
+def test_an_evening_added_beside_others_is_no_renamed_sheet(tmp_path: Path) -> None:
+    """The evening sheets' A1 is the header 'Pair', no title: a recalculation that adds an evening said every
+    other evening was it renamed, and to delete it (the first W-SHEET-RENAMED: a sheet's title names it)."""
+    import datetime as dt
+
+    from xlbridge.excel.shipped import build
+
+    path = build("heeg", tmp_path / "blank.xlsx", blank=True, language="en")
+    wb = load_workbook(path)
+    for row in range(17, 25):  # eight pairs, two lines
+        for col, value in enumerate((row - 16, f"Player {row} - Player {row + 8}", "A" if row < 21 else "B"), 1):
+            wb["Season"].cell(row, col, value)
+    wb.save(path)
+    next_sheet_path(path, day=dt.date(2026, 9, 3), backup=False)
+    wb = load_workbook(path)
+    wb["Season"]["D12"] = dt.datetime(2026, 9, 10)  # the next evening's date typed: the recalculation adds it
+    wb.save(path)
+    report = recalc_path(path, backup=False)
+    assert "Evening 2026-09-10" in load_workbook(path).sheetnames
+    assert [w.code for w in report.warnings if w.code == "sheet.name.renamed"] == []

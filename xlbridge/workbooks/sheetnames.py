@@ -81,14 +81,16 @@ def name_problem(name: str, taken: Sequence[str] = ()) -> Problem | None:
 
 def renamed_copies(book: BookAdapter, added: dict[str, object], language: str) -> list[LocatedProblem]:
     """A warning at each sheet of the scorer's whose title (A1) is that of one of xlbridge's sheets the
-    recalculation adds again (``added``: their names as the scorer sees them, and the title each gets), up to
-    its dash (``Period 1 — standings ...``: the rest tells how far the season is): that sheet renamed
-    ("Period 1" -> "Period one"), which xlbridge cannot follow; the sheet it adds is the one kept up to date."""
+    recalculation adds again (``added``: their names as the scorer sees them, and the A1 each gets; a title
+    only when it begins with the sheet's name), up to its dash (``Period 1 — standings ...``: the rest tells
+    how far the season is): that sheet renamed ("Period 1" -> "Period one"), which xlbridge cannot follow; the
+    sheet it adds is the one kept up to date."""
     def head(title: object) -> object:
         return title.split(" \u2014 ")[0] if isinstance(title, str) else title
 
     own = owned(language)
-    titles = {head(title): name for name, title in added.items() if isinstance(title, str) and title.strip()}
+    titles = {head(title): name for name, title in added.items()  # (a title that names its sheet: not the
+              if isinstance(title, str) and title.startswith(name)}  # header 'Pair' of every evening sheet)
     out = []
     for name in book.sheet_names() if titles else ():
         if name.casefold() in own:

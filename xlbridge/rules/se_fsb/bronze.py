@@ -44,9 +44,15 @@ def grouped_size(scheme: str, n: int, options: dict[str, Any]) -> int:
     gruppindelning för par efter spelstyrka korrigeras parantalet med ovanstående koefficient ... Det är
     parantalet som multipliceras, inte poängen i tabellen. Decimaler avrundas uppåt.' (under A1; table D:
     'Vid gruppindelning gäller samma bestämmelser som för bronspoäng')."""
+    factor = group_factor(scheme, options)
+    return n if factor == 1.0 else ceil(n * factor)
+
+
+def group_factor(scheme: str, options: dict[str, Any]) -> float:
+    """The coefficient of A1's strength groups for ``options`` (``groups``, ``group``); 1 without groups."""
     groups = options["groups"]
     if groups == 1:
-        return n
+        return 1.0
     if not 2 <= groups <= 5:
         raise RuleError("se.bronze.groups-range", "{scheme} option groups must be 1-5; got {value}",
                         scheme=scheme, option="groups", value=groups)
@@ -54,7 +60,7 @@ def grouped_size(scheme: str, n: int, options: dict[str, Any]) -> int:
     if "abcde".index(letter) >= groups:
         raise RuleError("se.bronze.no-such-group", "{scheme}: there is no group {letter} among {groups} groups",
                         scheme=scheme, option="group", letter=letter.upper(), groups=groups)
-    return ceil(n * group_coefficient(groups, letter))
+    return group_coefficient(groups, letter)
 
 
 class BronzePairs(Scheme):

@@ -33,7 +33,7 @@ from xlbridge.rules.se_fsb.helpers import (
     BRONZE_MIN, SILVER_CAP, Cell, a_final_winner, boards_coefficient, boards_problem, ceil, cells_of, halve, met_winner,
     need_boards, need_units, red_cells,
 )
-from xlbridge.rules.se_fsb.bronze import grouped_size
+from xlbridge.rules.se_fsb.bronze import group_factor
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_GROUP, O_GROUPS, O_MET, O_STOPPED, Scheme
 
 
@@ -83,7 +83,7 @@ class SilverScheme(Scheme):
     gold = False
     coefficient = True  # the boards coefficient of 100+ boards (tables D and E1; table F has none)
 
-    def winner(self, n: int, options: Mapping[str, Any]) -> tuple[int, int]:
+    def winner(self, n: int, options: Mapping[str, Any], groups: float = 1.0) -> tuple[int, int]:
         """The winner's points and the field they are counted for: the field, or 1 + met + half the units
         not met (rounded up); the table's winner for it times the boards coefficient (rounded up), at
         most 100.  The coefficient multiplies the points, not the units: 'utdelas poäng efter 1,2 x
@@ -93,6 +93,7 @@ class SilverScheme(Scheme):
             raise RuleError("se.silver.met", "{scheme} option met must be 0..{most} (0 = all met all) for {n} {what}; got {value}",
                             scheme=self.id, option="met", most=n - 1, n=n, what=self.unit_word, value=met)
         size = met_winner(n, met) if 0 < met < n - 1 else n
+        size = size if groups == 1.0 else ceil(size * groups)  # strength groups: the pair count multiplied
         factor = boards_coefficient(options["boards"]) if self.coefficient else 1.0
         return min(SILVER_CAP, ceil(t.WINNER[self.family](size) * factor)), size
 
@@ -120,10 +121,11 @@ class SilverScheme(Scheme):
         half = self.check_boards(n, options)
         # strength groups (table D): 'Vid gruppindelning gäller samma bestämmelser som för bronspoäng' -- the
         # group's pairs take the row of the corrected pair count, more or fewer places than a third
-        size = grouped_size(self.id, n, options) if "groups" in self.options else n
-        winner, field = self.winner(size, options)
+        factor = group_factor(self.id, options) if "groups" in self.options else 1.0
+        size = n if factor == 1.0 else ceil(n * factor)
+        winner, field = self.winner(n, options, factor)  # (pairs met: of the group's real pairs)
         cells = silver_cells(self.family, self.bronze_family, size, winner=winner, field=field, half=half,
-                             all_met=self.as_printed(size, options))
+                             all_met=self.as_printed(n, options))
         return cells[:n], {"bp": 2 * BRONZE_MIN}
 
 
