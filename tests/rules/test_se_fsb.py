@@ -255,6 +255,12 @@ def test_silver_strength_groups_take_the_row_of_the_corrected_pair_count():
     assert awarded("se.silver.pairs", 16, groups=2, group="b") == sp(15, 10, 7, 5) + bp(14)  # 14,4 -> the row of 15
     with pytest.raises(RuleError, match="there is no group C among 2 groups"):
         award("se.silver.pairs", 1, 20, groups=2, group="c")
+    # pairs met are the group's real pairs: 19 of 20 is all met all, as 0 is (it was refused: 'met 0..17')
+    for group in "ab":
+        assert awarded("se.silver.pairs", 20, groups=2, group=group, met=19) == \
+            awarded("se.silver.pairs", 20, groups=2, group=group)
+    # 10 of 20 met: 1 + 10 + 9/2 = 15.5 -> 16, x 0,9 = 14.4 -> the winner of 15 pairs
+    assert awarded("se.silver.pairs", 20, groups=2, group="b", met=10)[0] == (15, "sp")
 
 
 def test_silver_boards_coefficient():
