@@ -73,6 +73,19 @@ def test_bad_scores_are_all_reported_and_nothing_is_written(club):
     assert not backup_path(club).exists()
 
 
+def test_a_row_of_names_only_is_a_pair_without_its_score(club):
+    """Names typed, no pair number and no score: the row counted as empty, one pair fewer in the field (0.325
+    for the winner of 20 instead of 0.35 of 21), without a word."""
+    wb = load_workbook(club)
+    wb["Tournament"]["B29"] = "Eva - Olle"
+    wb.save(club)
+    before = club.read_bytes()
+    with pytest.raises(BookInputError) as caught:
+        recalc_path(club)
+    assert [str(p) for p in caught.value.problems] == ["Tournament, C29: Pair Eva - Olle: the score is empty"]
+    assert club.read_bytes() == before and not backup_path(club).exists()
+
+
 def test_engine_rule_errors_point_at_the_settings(club):
     wb = load_workbook(club)
     for row in range(14, 29):  # keep 5 pairs: 2.5 tables

@@ -152,7 +152,7 @@ def _scores(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[lis
     for row in range(FIRST_ROW, len(grid) + 1):
         typed = TABLE.row(grid, row) or {}  # (by column id)
         unit, score = typed.get(UNIT), typed.get(SCORE)
-        if unit is None and score is None:
+        if unit is None and score is None and is_blank(typed.get(NAMES)):
             units.append("")
             scores.append(None)
             continue
@@ -173,9 +173,9 @@ def _scores(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[lis
                                other=seen[key]))
         elif key:
             seen[key] = row
-        if is_blank(score):
+        if is_blank(score):  # (a row of names only too: it counted as empty, one pair fewer in the field)
             problems.append(at(sheet, where, "event.score.empty", "{label} {unit}: the score is empty",
-                               field=SCORE, label=label, unit=unit))
+                               field=SCORE, label=label, unit=unit if not is_blank(unit) else typed.get(NAMES)))
         elif number is None:
             problems.append(at(sheet, where, "event.score.text", "score {value!r} is not a number", field=SCORE,
                                value=score))
