@@ -83,15 +83,23 @@ def test_a_file_the_sheet_cannot_take_is_one_line_and_nothing_is_written(tmp_pat
 
 
 def test_one_ranking_of_a_two_winner_mitchell_with_section(tmp_path, capsys):
-    """Compscore's 4-table Mitchell: two rankings; EW chosen, its four pairs go to the sheet -- and the TBF
-    club scheme, which needs 3 tables, refuses their 2 at its cell: the import is refused with it."""
+    """Compscore's 4-table Mitchell: two rankings. A Swedish sheet takes one direction as its event ("ren Mitchell
+    räknas som två tävlingar"): EW chosen, its four pairs go to the sheet. TBF awards the directions over both
+    together (section 8), which one ranking on a sheet cannot: refused, saying how (it was awarded as a Howell of
+    the direction's pairs, without a word)."""
     found = rankings(read_results((DATA / "compscore-shape.xml").read_bytes()))
     assert {name: [p.id for p in pairs] for name, pairs in found.items()} == {
         "NS": ["1NS", "2NS", "3NS", "4NS"], "EW": ["1EW", "2EW", "3EW", "4EW"]}
     book = copy(tmp_path, "templates/tbf-club.xlsx")
     code, out, err = run(capsys, "import", book, DATA / "compscore-shape.xml", "--section", "EW")
-    assert code == 2 and err.splitlines()[0] == "xlbridge: hata: Turnuva, B3: tr.club en az 3 masa gerektirir; bulunan 2"
+    assert code == 2 and err.splitlines()[0].startswith("xlbridge: hata: Turnuva, B3: tr.club iki birincili bir "
+                                                        "Mitchell'i iki yön birlikte dağıtır (TBF bölüm 8")
     assert book.read_bytes() == (ROOT / "templates/tbf-club.xlsx").read_bytes()
+    swedish = copy(tmp_path, "templates/se-masterpoints.xlsx")
+    code, out, err = run(capsys, "import", swedish, DATA / "compscore-shape.xml", "--section", "EW", "--sheet",
+                         "Brons par")
+    # (taken as the event: refused further on, for its few boards, which the Swedish bronze rules need 18 of)
+    assert "två vinnare" not in err and "kräver minst 18 brickor" in err, err
 
 
 def test_nothing_typed_is_replaced_and_a_second_import_is_refused(tmp_path, capsys):

@@ -206,6 +206,9 @@ class SchemeBase:
     source: ClassVar[str]
     section: ClassVar[str]
     options: ClassVar[Mapping[str, Option]] = {}
+    #: Whether each direction of a two-winner Mitchell is an event of its own (Sweden: "ren Mitchell räknas som
+    #: två tävlingar"); TBF awards the directions over both together (section 8).
+    directions_apart: ClassVar[bool] = True
 
     def default_ranks(self, field: int, options: Mapping[str, Any]) -> Ranks:
         return [float(p) for p in range(1, field + 1)]

@@ -68,6 +68,8 @@ _SESSION_OPTIONS = {
 class TbfEvent(SchemeBase):
     """One row of Tablo-2: an event kind with its distribution rule and colour."""
 
+    directions_apart = False  # section 8: a direction's k-th gets the mean of the overall 2k-1 and 2k
+
     def __init__(self, row: Mapping[str, str]):
         self.id = row["id"]
         self.name = row["name"]

@@ -22,11 +22,12 @@ from fractions import Fraction
 
 from xlbridge.language import N_, _
 from xlbridge.results.model import Pair, Result, ranking_of
-from xlbridge.rules.problems import Problem
+from xlbridge.rules import get_scheme
+from xlbridge.rules.problems import Problem, RuleError
 from xlbridge.values import is_blank
 from xlbridge.workbooks.book import BookAdapter, cell
-from xlbridge.workbooks.events.declaration import BOARDS, NAMES, READER, ROOM, SCORE, UNIT
-from xlbridge.workbooks.events.kind import FIRST_ROW, TABLE, is_event_sheet, ranks_by_score
+from xlbridge.workbooks.events.declaration import BOARDS, NAMES, READER, ROOM, SCHEME, SCORE, UNIT
+from xlbridge.workbooks.events.kind import FIRST_ROW, MITCHELL, TABLE, is_event_sheet, ranks_by_score
 from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at
 
 __all__ = ["Imported", "rankings", "import_ranking"]
@@ -72,6 +73,21 @@ def rankings(result: Result) -> dict[str, tuple[Pair, ...]]:
     for p, ranking in zip(pairs, ranking_of(pairs)):
         found.setdefault(" ".join(part for part in ranking if part), []).append(p)
     return {name: tuple(members) for name, members in found.items()}
+
+
+def _directions(result: Result) -> set[str]:
+    """The names of the file's rankings that are one direction of a two-winner Mitchell (see :func:`rankings`)."""
+    pairs = [p for p in result.pairs if p.place is not None or p.percentage is not None or p.total is not None]
+    return {" ".join(part for part in ranking if part) for ranking in ranking_of(pairs) if ranking[1]}
+
+
+def _directions_apart(scheme: object) -> bool:
+    """Whether the sheet's scheme awards each direction of a Mitchell as an event of its own (an unknown scheme:
+    the recalculation says so)."""
+    try:
+        return get_scheme(str(scheme)).directions_apart
+    except (RuleError, KeyError, ValueError):
+        return True
 
 
 def _sheet(book: BookAdapter, sheet: str | None) -> str:
@@ -162,9 +178,12 @@ def import_ranking(book: BookAdapter, result: Result, *, sheet: str | None = Non
     raises :class:`BookInputError` and writes nothing on a problem."""
     name = _sheet(book, sheet)
     chosen, pairs = _ranking(result, ranking)
+    grid = book.read(name)
+    scheme = READER.setting(SCHEME).value(grid)
+    if chosen in _directions(result) and not _directions_apart(scheme):
+        raise BookInputError([at(name, READER.setting(SCHEME).cell, "import.mitchell", MITCHELL, scheme=scheme)])
     scores, percentages = _scores(pairs)
     warnings = _same_places(pairs, scores)
-    grid = book.read(name)
     typed = [r for r in range(FIRST_ROW, len(grid) + 1)
              if any(not is_blank(cell(grid, r, TABLE.col(c))) for c in (UNIT, NAMES, SCORE))]
     if typed:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from xlbridge.rules import awards, check_options, parse_options
+from xlbridge.language import N_
 from xlbridge.rules.problems import Problem
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, is_blank, pair_key
@@ -100,6 +101,13 @@ def _layout_problems(sheet: str, grid: Grid) -> list[LocatedProblem]:
     return out
 
 
+#: A two-winner Mitchell on an event sheet (``movement=mitchell``, or one direction imported) -- TBF's.
+MITCHELL = N_("{scheme} awards a two-winner Mitchell over both directions together (TBF section 8: a direction's "
+              "k-th gets the mean of the overall 2k-1 and 2k places), which an event sheet of one ranking cannot: "
+              "award it with xlbridge awards {scheme} --ranks (the NS places, then the EW places) --option "
+              "movement=mitchell")
+
+
 def _not_values(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> set[str]:
     """The settings whose cell holds a formula or an error value (reported once, at the cell)."""
     bad = set()
@@ -142,6 +150,8 @@ def _settings(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[A
         else:
             options.update(typed)
             typed_in.update({name: OPTIONS for name in typed})
+            if str(typed.get("movement", "")).strip().lower() == "mitchell":  # (one list: no two directions)
+                problems.append(at(sheet, READER.setting(OPTIONS).cell, "event.mitchell", MITCHELL, scheme=scheme))
     return scheme, options, typed_in, len(problems) == start
 
 
