@@ -57,7 +57,8 @@ CODES = {
     "se.sanction.date", "se.number.not-whole", "se.dm-bonus.players", "se.rally.event",
     "se.sessions.no-session", "se.silver.a-final-rounds", "se.silver.a-final-total",
     "se.silver.above-needs-rounds", "se.silver.above-range", "se.silver.carry-over-rounds", "se.silver.met",
-    "se.silver.needs-approval", "se.silver.rounds", "se.unit.unknown",
+    "se.silver.needs-approval", "se.silver.rounds", "se.unit.unknown", "se.bronze.group-missing",
+    "se.bronze.group-without-groups",
     # Turkey
     "tr.boards.not-positive", "tr.festival.too-few-tables", "tr.ledger.level", "tr.lehman.needs-boards",
     "tr.lehman.needs-tables", "tr.lehman.sessions", "tr.mastery.negative", "tr.mastery.not-a-number",

@@ -255,6 +255,15 @@ def test_silver_strength_groups_take_the_row_of_the_corrected_pair_count():
     assert awarded("se.silver.pairs", 16, groups=2, group="b") == sp(15, 10, 7, 5) + bp(14)  # 14,4 -> the row of 15
     with pytest.raises(RuleError, match="there is no group C among 2 groups"):
         award("se.silver.pairs", 1, 20, groups=2, group="c")
+    # a group without the number of groups, or groups without the group, is a mistake said so (group=b alone was
+    # ignored, 40 bp; groups=2 alone meant group A, 44 bp)
+    for scheme in ("se.bronze.pairs", "se.silver.pairs"):
+        with pytest.raises(RuleError) as caught:
+            award(scheme, 1, 20, group="b")
+        assert caught.value.code == "se.bronze.group-without-groups"
+        with pytest.raises(RuleError) as caught:
+            award(scheme, 1, 20, groups=2)
+        assert caught.value.code == "se.bronze.group-missing"
     # pairs met are the group's real pairs: 19 of 20 is all met all, as 0 is (it was refused: 'met 0..17')
     for group in "ab":
         assert awarded("se.silver.pairs", 20, groups=2, group=group, met=19) == \

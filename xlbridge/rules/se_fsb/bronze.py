@@ -50,13 +50,18 @@ def grouped_size(scheme: str, n: int, options: dict[str, Any]) -> int:
 
 def group_factor(scheme: str, options: dict[str, Any]) -> float:
     """The coefficient of A1's strength groups for ``options`` (``groups``, ``group``); 1 without groups."""
-    groups = options["groups"]
+    groups, letter = options["groups"], options["group"]
     if groups == 1:
+        if letter:  # ('group=b' alone was ignored: the whole field's row)
+            raise RuleError("se.bronze.group-without-groups", "{scheme}: option group {letter} needs groups, the "
+                            "number of strength groups (2-5)", scheme=scheme, option="groups", letter=letter.upper())
         return 1.0
     if not 2 <= groups <= 5:
         raise RuleError("se.bronze.groups-range", "{scheme} option groups must be 1-5; got {value}",
                         scheme=scheme, option="groups", value=groups)
-    letter = options["group"]
+    if not letter:  # ('groups=2' alone meant group A)
+        raise RuleError("se.bronze.group-missing", "{scheme}: with {groups} strength groups, option group says which "
+                        "this ranking is (a = the strongest)", scheme=scheme, option="group", groups=groups)
     if "abcde".index(letter) >= groups:
         raise RuleError("se.bronze.no-such-group", "{scheme}: there is no group {letter} among {groups} groups",
                         scheme=scheme, option="group", letter=letter.upper(), groups=groups)

@@ -30,7 +30,7 @@ O_MET = Option("met", "int", 0, "pairs/teams met by each ('antal par man mött')
 O_GROUPS = Option("groups", "int", 1, "strength groups the pairs were split into (2-5; 'gruppindelning')")
 O_STOPPED = Option("stopped", "bool", False,
                    "the silver/gold event was deliberately abandoned before all boards were played: no mp")
-O_GROUP = Option("group", "str", "a", "this ranking's group letter (A = strongest)", ("a", "b", "c", "d", "e"))
+O_GROUP = Option("group", "str", "", "this ranking's group letter (A = strongest), with groups", ("a", "b", "c", "d", "e"))
 
 
 class Scheme(SchemeBase):
