@@ -163,7 +163,7 @@ class Record:
             return False
         for sheet in self.sheets:
             for cells in (Record.typed, Record.computed, Record.views):
-                mine, theirs = cells(self, sheet), cells(other, sheet)
+                mine, theirs = _held(cells(self, sheet)), _held(cells(other, sheet))
                 if mine.keys() != theirs.keys() or \
                         not all(same_cell(_checked(mine[key]), _checked(theirs[key])) for key in mine):
                     return False
@@ -178,6 +178,13 @@ class Record:
                     for j, v in enumerate(line):
                         cells[(r + i, c + j)] = v  # (a later block over an earlier one: the later value)
         return cells
+
+
+def _held(cells: Cells) -> Cells:
+    """The cells that hold a value: a block written with empty rows at its end (a sheet of 20 pairs cut to 12, the
+    8 rows emptied) is the same record as the 12 rows the next run writes (it was written again, and its backup
+    replaced by the first run's output)."""
+    return cells if None not in cells.values() else {key: value for key, value in cells.items() if value is not None}
 
 
 def _check_cell(r: Any, c: Any) -> None:

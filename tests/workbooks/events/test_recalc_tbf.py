@@ -86,6 +86,21 @@ def test_a_row_of_names_only_is_a_pair_without_its_score(club):
     assert club.read_bytes() == before and not backup_path(club).exists()
 
 
+def test_a_field_cut_short_is_recalculated_once_and_then_left_alone(club):
+    """The 20 pairs cut to 12 (rows 21-28 cleared): the first run empties their places and points; the second
+    found its record differing only by those emptied rows and wrote the file again, its backup replaced by the
+    first run's output (the version before both was lost)."""
+    wb = load_workbook(club)
+    for row in wb["Tournament"].iter_rows(min_row=21, max_row=28, max_col=3):
+        for cell in row:
+            cell.value = None
+    wb.save(club)
+    recalc_path(club, when="T1")
+    first, kept = club.read_bytes(), backup_path(club).read_bytes()
+    recalc_path(club, when="T2")
+    assert club.read_bytes() == first and backup_path(club).read_bytes() == kept
+
+
 def test_engine_rule_errors_point_at_the_settings(club):
     wb = load_workbook(club)
     for row in range(14, 29):  # keep 5 pairs: 2.5 tables
