@@ -512,3 +512,19 @@ def test_only_rule_errors_escape_from_swedish_schemes(data):
         return
     assert len(result) == len(ranks)
     assert all(a.points >= 0 and a.unit in ("gp", "sp", "bp") for a in result)
+
+
+def test_swedish_messages_say_their_words_in_swedish():
+    """'boards', 'pairs' and 'did you mean' were English inside a Swedish message (parameters, not the template)."""
+    from xlbridge.language import speaking
+
+    with speaking("sv"):
+        with pytest.raises(RuleError) as boards:
+            award("se.silver.pairs", 1, 20, boards=30)
+        with pytest.raises(RuleError) as met:
+            award("se.silver.pairs", 1, 20, met=25)
+        with pytest.raises(RuleError) as scheme:
+            award("se.brons.pairs", 1, 20)
+        texts = [str(boards.value), str(met.value), str(scheme.value)]
+    assert "36 brickor" in texts[0] and "20 par" in texts[1] and "menade du se.bronze.pairs?" in texts[2], texts
+    assert not any(word in text for text in texts for word in ("boards", "pairs;", "did you mean"))

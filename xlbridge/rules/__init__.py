@@ -69,8 +69,11 @@ def get_scheme(scheme: str) -> RuleSet:
     if key in registry:
         return registry[key]
     close = difflib.get_close_matches(key, list(registry), n=1)
-    hint = f"; did you mean {close[0]}?" if close else "; run 'xlbridge schemes' for the list"
-    raise RuleError("scheme.unknown", "unknown scheme {given!r}{hint}", argument="scheme", given=scheme, hint=hint)
+    if close:
+        raise RuleError("scheme.unknown", "unknown scheme {given!r}; did you mean {close}?", argument="scheme",
+                        given=scheme, close=close[0])
+    raise RuleError("scheme.unknown", "unknown scheme {given!r}; run 'xlbridge schemes' for the list",
+                    argument="scheme", given=scheme)
 
 
 def schemes() -> list[SchemeInfo]:

@@ -101,6 +101,22 @@ def test_a_field_cut_short_is_recalculated_once_and_then_left_alone(club):
     assert club.read_bytes() == first and backup_path(club).read_bytes() == kept
 
 
+def test_a_date_for_a_score_and_a_number_for_the_scheme_are_said_as_typed(club):
+    """A date in a score cell was shown as Python writes it (datetime.datetime(2026, 3, 1, 0, 0)); a number in
+    the Scheme cell was "the scheme is empty"."""
+    import datetime as dt
+
+    wb = load_workbook(club)
+    wb["Tournament"]["C10"] = dt.datetime(2026, 3, 1)
+    wb["Tournament"]["B3"] = 12345
+    wb.save(club)
+    with pytest.raises(BookInputError) as caught:
+        recalc_path(club)
+    assert [str(p) for p in caught.value.problems] == [
+        "Tournament, C10: score '2026-03-01' is not a number",
+        "Tournament, B3: unknown scheme '12345'; run 'xlbridge schemes' for the list"]
+
+
 def test_engine_rule_errors_point_at_the_settings(club):
     wb = load_workbook(club)
     for row in range(14, 29):  # keep 5 pairs: 2.5 tables

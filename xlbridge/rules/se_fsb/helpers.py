@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from xlbridge.rules.base import Award, Ranks, RuleError, tie_groups
+from xlbridge.rules.problems import N_, translate
 from xlbridge.rules.se_fsb import tables as t
 
 SOURCE = "FSB Svenska Mästarpoäng 2009, Rev 1.1"
@@ -34,11 +35,16 @@ Cell = tuple[float, str]
 ceil = t.ceil
 
 
+#: The words a field is counted in (``need_units``), said in the language spoken.
+UNIT_WORDS = {"pairs": N_("pairs"), "teams": N_("teams"), "players": N_("players")}
+
+
 def need_units(scheme: str, word: str, value: int, minimum: int) -> None:
     """The field has at least ``minimum`` pairs, teams or players (``word``)."""
     if value < minimum:
         raise RuleError("se.field.too-small", "{scheme} needs at least {minimum} {what}; got {value}",
-                        scheme=scheme, argument="field", minimum=minimum, what=word, value=value)
+                        scheme=scheme, argument="field", minimum=minimum, what=translate(UNIT_WORDS.get(word, word)),
+                        value=value)
 
 
 def need_boards(scheme: str, boards: int, minimum: int) -> None:
@@ -49,8 +55,8 @@ def need_boards(scheme: str, boards: int, minimum: int) -> None:
 
 def boards_problem(scheme: str, boards: int, minimum: int) -> RuleError:
     """Too few boards: fewer than ``minimum`` were played."""
-    return RuleError("se.boards.too-few", "{scheme} needs at least {minimum} {what}; got {value}",
-                     scheme=scheme, option="boards", minimum=minimum, what="boards", value=boards)
+    return RuleError("se.boards.too-few", "{scheme} needs at least {minimum} boards; got {value}",
+                     scheme=scheme, option="boards", minimum=minimum, value=boards)
 
 
 def no_ties(scheme: str, ranks: Ranks) -> None:

@@ -29,9 +29,10 @@ from typing import Any
 
 from xlbridge.rules.base import Option, RuleError, load_table
 from xlbridge.rules.se_fsb import tables as t
+from xlbridge.rules.problems import translate
 from xlbridge.rules.se_fsb.helpers import (
-    BRONZE_MIN, SILVER_CAP, Cell, a_final_winner, boards_coefficient, boards_problem, ceil, cells_of, halve, met_winner,
-    need_boards, need_units, red_cells,
+    BRONZE_MIN, SILVER_CAP, UNIT_WORDS, Cell, a_final_winner, boards_coefficient, boards_problem, ceil, cells_of, halve,
+    met_winner, need_boards, need_units, red_cells,
 )
 from xlbridge.rules.se_fsb.bronze import group_factor
 from xlbridge.rules.se_fsb.options import O_BOARDS, O_GROUP, O_GROUPS, O_MET, O_STOPPED, Scheme
@@ -90,8 +91,9 @@ class SilverScheme(Scheme):
         poängantalet' (table D), 'samma koefficient som i tabell D' (E1: 16 teams, 24 x 1,2 = 28,8 -> 29)."""
         met = options.get("met", 0)
         if met < 0 or met > n - 1:
-            raise RuleError("se.silver.met", "{scheme} option met must be 0..{most} (0 = all met all) for {n} {what}; got {value}",
-                            scheme=self.id, option="met", most=n - 1, n=n, what=self.unit_word, value=met)
+            raise RuleError("se.silver.met", "{scheme} option met must be 0..{most} (0 = all met all) for {n} {what}; "
+                            "got {value}", scheme=self.id, option="met", most=n - 1, n=n,
+                            what=translate(UNIT_WORDS[self.unit_word]), value=met)
         size = met_winner(n, met) if 0 < met < n - 1 else n
         size = size if groups == 1.0 else ceil(size * groups)  # strength groups: the pair count multiplied
         factor = boards_coefficient(options["boards"]) if self.coefficient else 1.0
@@ -305,7 +307,8 @@ class GoldScheme(SilverScheme):
         if n >= self.three_from:
             if options["boards"] < 57:
                 raise RuleError("se.gold.boards", "{scheme}: {n} {what} need at least 57 boards; got {value}",
-                                scheme=self.id, option="boards", n=n, what=self.unit_word, value=options["boards"])
+                                scheme=self.id, option="boards", n=n, what=translate(UNIT_WORDS[self.unit_word]),
+                                value=options["boards"])
             return 3
         return 2
 

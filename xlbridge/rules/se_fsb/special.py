@@ -68,8 +68,8 @@ class RallyBonus(Scheme):
 
     def cells(self, n, options):
         if options["events"] < 6:
-            raise RuleError("se.rally.too-few-events", "{scheme} needs at least {minimum} {what}; got {value}",
-                            scheme=self.id, option="events", minimum=6, what="silver events", value=options["events"])
+            raise RuleError("se.rally.too-few-events", "{scheme} needs at least {minimum} silver events; got {value}",
+                            scheme=self.id, option="events", minimum=6, value=options["events"])
         total = options["pairs"] + 2 * options["teams"] + options["players"] / 2
         if total > 200:
             scale = "rally-201"

@@ -10,13 +10,15 @@ the scheme at the Scheme cell.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from typing import Any
 
 from xlbridge.rules import awards, check_options, parse_options
 from xlbridge.language import N_
 from xlbridge.rules.problems import Problem
 from xlbridge.rules.problems import RuleError
-from xlbridge.values import as_number, is_blank, pair_key
+from xlbridge.values import as_number, as_text, is_blank, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
 from xlbridge.workbooks.events.declaration import NEVER_READ
 from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, IN_PLACE_ORDER, NAMES, OPTIONS, PLACE, READER,
@@ -128,6 +130,8 @@ def _settings(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[A
     bad = _not_values(sheet, grid, problems)
     typed_in: dict[str, str] = {}
     scheme = READER.setting(SCHEME).value(grid)
+    if SCHEME not in bad and not is_blank(scheme) and not isinstance(scheme, str):  # (a number: an unknown scheme)
+        scheme = as_text(scheme)
     if SCHEME not in bad and (not isinstance(scheme, str) or not scheme.strip()):
         problems.append(at(sheet, READER.setting(SCHEME).cell, "event.scheme.empty",
                            "the scheme is empty (e.g. tr.club; xlbridge schemes lists them)", field=SCHEME))
@@ -186,9 +190,9 @@ def _scores(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[lis
         if is_blank(score):  # (a row of names only too: it counted as empty, one pair fewer in the field)
             problems.append(at(sheet, where, "event.score.empty", "{label} {unit}: the score is empty",
                                field=SCORE, label=label, unit=unit if not is_blank(unit) else typed.get(NAMES)))
-        elif number is None:
+        elif number is None:  # (a date in a score cell: as the scorer sees it, not as Python writes it)
             problems.append(at(sheet, where, "event.score.text", "score {value!r} is not a number", field=SCORE,
-                               value=score))
+                               value=score.date().isoformat() if isinstance(score, dt.datetime) else score))
         elif number < 0:
             problems.append(at(sheet, where, "event.score.negative", "score {value!r} is negative", field=SCORE,
                                value=score))
