@@ -84,6 +84,7 @@ def test_walkover_gives_no_points(scheme, table):
     # typed in the options text in the club's language: ja / nej
     assert pts(scheme, [1, 2], table=table, walkover="ja") == pts(scheme, [1, 2], table=table, walkover=True)
     assert pts(scheme, [1, 2], table=table, walkover="nej") == pts(scheme, [1, 2], table=table)
+    assert pts(scheme, [1, 2], table=table, walkover="sì") == pts(scheme, [1, 2], table=table, walkover=True)
 
 
 # --------------------------------------------------------------------------- deliberately abandoned events

@@ -111,7 +111,7 @@ class Option:
             if isinstance(value, (int, float)) and value in (0, 1):
                 return bool(value)
             text = str(value).strip().lower()
-            if text in ("true", "yes", "1", "on", "ja", "evet"):
+            if text in ("true", "yes", "1", "on", "ja", "evet", "sì", "si"):
                 return True
             if text in ("false", "no", "0", "off", "nee", "nej", "hayir", "hayır"):
                 return False
