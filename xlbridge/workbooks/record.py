@@ -316,14 +316,24 @@ class Rows:
 def _matched(old: list[tuple], new: list[tuple], olds: range, news: range) -> list[tuple[int, int]]:
     """The rows of ``olds`` and ``news`` paired in order so that they share the most cells (each pair at least
     one): a row changed and moved by a row inserted above it is still itself."""
-    best: dict[tuple[int, int], tuple[int, list[tuple[int, int]]]] = {}
-    for i in reversed(olds):
-        for j in reversed(news):
-            shared = len(set(old[i]) & set(new[j]))
-            take = (shared + best.get((i + 1, j + 1), (0, []))[0], [(i, j)] + best.get((i + 1, j + 1), (0, []))[1]) \
-                if shared else (-1, [])
-            best[(i, j)] = max(take, best.get((i + 1, j), (0, [])), best.get((i, j + 1), (0, [])), key=lambda t: t[0])
-    return best.get((olds.start, news.start), (0, []))[1]
+    cells = [set(old[i]) for i in olds], [set(new[j]) for j in news]
+    n, m = len(olds), len(news)
+    best = [[0] * (m + 1) for _ in range(n + 1)]  # best[i][j]: the most shared cells of rows i.. and j..
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            shared = len(cells[0][i] & cells[1][j])
+            best[i][j] = max(best[i + 1][j], best[i][j + 1], best[i + 1][j + 1] + shared if shared else 0)
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        shared = len(cells[0][i] & cells[1][j])
+        if shared and best[i][j] == best[i + 1][j + 1] + shared:
+            pairs.append((olds[i], news[j]))
+            i, j = i + 1, j + 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return pairs
 
 
 def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
