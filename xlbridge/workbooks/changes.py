@@ -23,7 +23,7 @@ from typing import Any
 from xlbridge.language import N_
 from xlbridge.workbooks.book import BookAdapter, Grid, cell_position, cell_ref
 from xlbridge.workbooks.plan import Change, LocatedProblem, Plan, at
-from xlbridge.workbooks.record import TYPED, TYPED_OVER, TYPED_OVER_CODE, Date, Record, Rows, same_cell
+from xlbridge.workbooks.record import TYPED, TYPED_OVER, TYPED_OVER_CODE, Date, Record, Rows, moved_rows, same_cell
 
 __all__ = ["Comparison", "compare"]
 
@@ -39,29 +39,29 @@ class Comparison:
 
 
 def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes: Sequence[Change],
-            routine: Sequence[tuple[str, int, int]] = ()) -> Comparison:
+            routine: Sequence[tuple[str, int, int]] = (), moves: dict[str, Rows] | None = None) -> Comparison:
     """The scorer's changes since ``record`` (``now``: the record of this plan) and the
     computed cells typed over.  A typed cell is listed when it held a value before, or when it
     is on a sheet where a computed value changed (filling in a new evening lists nothing).  On a sheet added
     by New evening / New tournament since (:meth:`Record.is_new`) every computed cell was left empty: a value
     there was typed over it.  ``routine``: (sheet, row, column) of the kind's routine settings, whose changes
-    correct no result and are never listed (:attr:`~xlbridge.workbooks.declare.Setting.routine`)."""
+    correct no result and are never listed (:attr:`~xlbridge.workbooks.declare.Setting.routine`).  ``moves``:
+    where the rows the scorer inserted or deleted went (:func:`~xlbridge.workbooks.record.moved_rows`)."""
     out = Comparison()
     changed_sheets = {c.sheet for c in changes}
     units, headers = _units(plan)
     skipped = set(routine)
     existing = set(book.sheet_names())
-    moves: dict[str, Rows] = {}
+    moves = moved_rows(record, now) if moves is None else moves
     for sheet in now.sheets:
         if sheet not in record.sheets or sheet not in existing:  # (a deleted sheet the plan adds again: no cells)
             continue
         if record.sheets[sheet].get("t") == now.sheets[sheet].get("t"):
             continue  # the same typed runs: no typed cell changed (at once)
         before, cells = record.typed(sheet), now.typed(sheet)
-        moves[sheet] = Rows.aligned(before, cells)
         listed = sheet in changed_sheets and not record.is_new(sheet)  # (a typed cell empty before: listed too)
         grid: Grid | None = None
-        for then, at_now, old, new in _typed_pairs(before, cells, moves[sheet]):
+        for then, at_now, old, new in _typed_pairs(before, cells, moves.get(sheet, Rows())):
             if new is None and old is not None and at_now is not None:  # emptied, or written by this plan now (a
                 grid = book.read(sheet) if grid is None else grid  # tournament's first result under its header)
                 new = _at(grid, at_now)

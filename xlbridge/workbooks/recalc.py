@@ -19,7 +19,7 @@ from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import kinds
 from xlbridge.workbooks.plan import BookInputError, Kind, LocatedProblem, Report, at
 from xlbridge.workbooks.changes import Comparison, compare
-from xlbridge.workbooks.record import RECORD, Record, foreign, make_record, read_record, write_record
+from xlbridge.workbooks.record import RECORD, Record, foreign, make_record, moved_rows, read_record, write_record
 from xlbridge.workbooks.sheetnames import misnamed, renamed_copies
 from xlbridge.workbooks.localised import Localised, language_of, localised
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
@@ -80,11 +80,12 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
                                        if s not in there}, language)
         record, damaged = read_record(book) if record is None else record
         now = make_record(kinds_view, plan, getattr(kind, "never_read", ()), record, kind.name)
-        aside = foreign(record, now, kind.name) if record is not None else None
+        moves = moved_rows(record, now) if record is not None else {}  # (rows inserted or deleted: once)
+        aside = foreign(record, now, kind.name, moves) if record is not None else None
         if aside is not None:  # another workbook's record: never "your change" rows
             record, damaged = None, damaged + [aside]
-        found = compare(book, plan, record, now, changes, getattr(kind, "routine", ())) if record is not None \
-            else Comparison()
+        found = compare(book, plan, record, now, changes, getattr(kind, "routine", ()), moves) \
+            if record is not None else Comparison()
         try:
             written = apply(book, plan)
         except BookInputError as error:  # a computed cell the book cannot take (merged into another)

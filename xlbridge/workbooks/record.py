@@ -54,7 +54,7 @@ from xlbridge.workbooks.plan import Plan, LocatedProblem, at
 from xlbridge.workbooks.write import RECORD_SHEET
 from xlbridge.workbooks.write import _same as same
 
-__all__ = ["RECORD", "CHUNK", "Record", "Rows", "read_record", "make_record", "write_record", "same_cell", "Date",
+__all__ = ["RECORD", "CHUNK", "Record", "Rows", "moved_rows", "read_record", "make_record", "write_record", "same_cell", "Date",
            "foreign", "note_new_sheet", "TYPED", "TYPED_OVER", "TYPED_OVER_CODE", "DAMAGED_CODE", "FOREIGN_CODE",
            "TOO_LARGE_CODE", "MAX_RECORD_TEXT", "MAX_RECORD_CELLS", "FOREIGN_MIN"]
 
@@ -336,10 +336,18 @@ def _matched(old: list[tuple], new: list[tuple], olds: range, news: range) -> li
     return pairs
 
 
-def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
+def moved_rows(record: Record, now: Record) -> dict[str, Rows]:
+    """Where the rows of each sheet whose typed cells changed since ``record`` are in ``now`` (:class:`Rows`);
+    a sheet not in it: every row where it was."""
+    return {sheet: Rows.aligned(record.typed(sheet), now.typed(sheet)) for sheet in now.sheets
+            if sheet in record.sheets and record.sheets[sheet].get("t") != now.sheets[sheet].get("t")}
+
+
+def foreign(record: Record, now: Record, kind: str, moves: dict[str, Rows] | None = None) -> LocatedProblem | None:
     """A warning when ``record`` is not a record of this workbook (``now``: the record of this run): made
     for another kind, or more than half of the typed values it holds (and more than :data:`FOREIGN_MIN`)
-    differ from the cells now -- a record copied from another workbook."""
+    differ from the cells now, each where its row went (``moves``: :func:`moved_rows`) -- a record copied
+    from another workbook."""
     if record.kind == kind and all(record.sheets[s].get("t") == now.sheets[s].get("t")
                                    for s in now.sheets if s in record.sheets):
         return None  # the same typed runs: none differs (at once)
@@ -348,7 +356,7 @@ def foreign(record: Record, now: Record, kind: str) -> LocatedProblem | None:
         if sheet not in record.sheets:
             continue
         before, cells, computed = record.typed(sheet), now.typed(sheet), record.computed(sheet)
-        rows = Rows.aligned(before, cells) if record.sheets[sheet].get("t") != now.sheets[sheet].get("t") else Rows()
+        rows = (moved_rows(record, now) if moves is None else moves).get(sheet, Rows())
         for (r, c), old in before.items():  # (rows inserted or deleted since: each cell where it went)
             if old is not None and (r, c) not in computed:
                 held += 1
