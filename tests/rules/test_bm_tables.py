@@ -207,7 +207,7 @@ def test_extra_point():
         (lambda: award("bm.f1-hybrid", 1, 8, tables="many"), "'many'"),
         (lambda: award("bm.f1-hybrid", 8, 8, tables=3), "place 8 does not exist with 3 tables"),
         (lambda: award("bm.f1-fast", 1, 8, status="sick"), "status must be one of"),
-        (lambda: award("bm.f1-fast", 0, 8), "rank 1"),
+        (lambda: award("bm.f1-fast", 0, 8), "place must be a whole number from 1"),
     ],
 )
 def test_bad_input_is_a_rule_error(call, message):

@@ -33,7 +33,7 @@ CODES = {
     "scheme.unknown", "option.syntax", "option.unknown", "option.not-yes-no", "option.not-a-number",
     "option.out-of-range", "option.not-whole", "option.not-a-choice", "field.not-a-number", "field.not-whole",
     "field.not-finite", "field.too-large", "tr.mastery.too-large",
-    "place.empty", "place.outside-field", "ranks.empty", "ranks.not-a-place", "ranks.not-competition",
+    "place.empty", "place.not-a-place", "place.outside-field", "ranks.empty", "ranks.not-a-place", "ranks.not-competition",
     # BridgeMania
     "bm.extra.not-played", "bm.field.too-small", "bm.place.beyond-table", "bm.tables.not-a-number",
     "bm.tables.not-half", "bm.tables.too-few",
@@ -263,7 +263,7 @@ def test_too_few_boards_names_the_boards_option(scheme_id):
         (lambda: award("bm.f1-hybrid", 1, 4), "bm.field.too-small", {"scheme": "bm.f1-hybrid", "argument": "field"}),
         (lambda: award("tr.club", 1, "twenty"), "field.not-a-number", {"scheme": "tr.club", "argument": "field"}),
         (lambda: award("tr.club", 1, [1, 2, 2, 3]), "ranks.not-competition", {"scheme": "tr.club", "argument": "field"}),
-        (lambda: award("tr.club", 0, 20), "ranks.not-a-place", {"scheme": "tr.club", "argument": "place"}),
+        (lambda: award("tr.club", 0, 20), "place.not-a-place", {"scheme": "tr.club", "argument": "place"}),
         (lambda: award("tr.club", 21, 20), "place.outside-field", {"scheme": "tr.club", "argument": "place"}),
         (lambda: awards("tr.club", [1, 2, 2, 3]), "ranks.not-competition", {"scheme": "tr.club", "argument": "ranks"}),
         (lambda: awards("tr.club", []), "ranks.empty", {"scheme": "tr.club", "argument": "ranks"}),

@@ -114,7 +114,7 @@ def test_unknown_option_names_the_known_ones():
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: award("tr.club", 0, 20), "rank 1 must be a whole number from 1; got 0"),
+        (lambda: award("tr.club", 0, 20), "tr.club: place must be a whole number from 1; got 0"),
         (lambda: award("tr.club", 21, 20), "place 21 is not in a field of 20"),
         (lambda: award("tr.club", 1, "twenty"), "field must be the number of units"),
         (lambda: award("tr.club", 1, 20.5), "field must be a whole number"),

@@ -239,8 +239,9 @@ def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
             ranks = _default_ranks(rule_set.id, size, key)
     try:
         wanted = convert_ranks(rule_set.id, [place])[0]
-    except RuleError as error:
-        raise concerning(error, argument="place") from None
+    except RuleError:  # (its message names "rank 1" of a list: the place is one value)
+        raise RuleError("place.not-a-place", "{scheme}: place must be a whole number from 1; got {value!r}",
+                        scheme=rule_set.id, argument="place", value=place) from None
     if wanted is None:
         raise RuleError("place.empty", "{scheme}: place is empty", scheme=rule_set.id, argument="place")
     try:
