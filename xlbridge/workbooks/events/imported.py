@@ -68,17 +68,21 @@ def rankings(result: Result) -> dict[str, tuple[Pair, ...]]:
     """The file's rankings by name: one per section (``""`` when the file names none), and per
     direction where both directions of a section have a winner (``"A NS"``, ``"A EW"``); the pairs
     without a place and without a score are left out."""
-    pairs = [p for p in result.pairs if p.place is not None or p.percentage is not None or p.total is not None]
     found: dict[str, list[Pair]] = {}
-    for p, ranking in zip(pairs, ranking_of(pairs)):
+    for p, ranking in _ranked(result):
         found.setdefault(" ".join(part for part in ranking if part), []).append(p)
     return {name: tuple(members) for name, members in found.items()}
 
 
+def _ranked(result: Result) -> list[tuple[Pair, tuple[str, str]]]:
+    """Each ranked pair of the file (a place or a score) with its ranking, (section, direction or "")."""
+    pairs = [p for p in result.pairs if p.place is not None or p.percentage is not None or p.total is not None]
+    return list(zip(pairs, ranking_of(pairs)))
+
+
 def _directions(result: Result) -> set[str]:
     """The names of the file's rankings that are one direction of a two-winner Mitchell (see :func:`rankings`)."""
-    pairs = [p for p in result.pairs if p.place is not None or p.percentage is not None or p.total is not None]
-    return {" ".join(part for part in ranking if part) for ranking in ranking_of(pairs) if ranking[1]}
+    return {" ".join(part for part in ranking if part) for _pair, ranking in _ranked(result) if ranking[1]}
 
 
 def _directions_apart(scheme: object) -> bool:
