@@ -371,7 +371,7 @@ def excel_and_headless(path: Any) -> tuple[Any, Any, list[str]]:
 
     headless = load_workbook(path)
     try:
-        recalc.recalculate(OpenpyxlBook(headless))
+        recalc.recalculate_and_list(OpenpyxlBook(headless))  # (as xlbridge recalc: the Messages sheet too)
     except recalc.BookInputError:
         pass
     excel = load_workbook(path)

@@ -437,14 +437,14 @@ def failing(error: OSError) -> Callable[..., object]:
 
 def during_the_run(action: Callable[[], object]):
     """``action()`` in the middle of the recalculation (between the read and the replace)."""
-    real = headless.recalculate
+    real = headless.recalculate_and_list
 
     def recalculate(book, **kwargs):
         report = real(book, **kwargs)
         action()
         return report
 
-    return patched(headless, "recalculate", recalculate)
+    return patched(headless, "recalculate_and_list", recalculate)
 
 
 @scenario("E-FILE-OPEN-IN-LIBREOFFICE")

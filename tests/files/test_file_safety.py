@@ -3,7 +3,7 @@
 Each test is an attack that succeeded before (the file or the backup was lost or
 damaged, a link was followed, a mode or a lock file changed) and is refused or
 handled now.  Another program's save "during the run" is made deterministic: it
-happens inside the recalculation (``headless.recalculate`` is wrapped), between
+happens inside the recalculation (``headless.recalculate_and_list`` is wrapped), between
 the read and the replace, where a real save would land on a large season.
 """
 
@@ -51,14 +51,14 @@ def club(tmp_path, built_once) -> Path:
 
 def during_the_run(monkeypatch, action) -> None:
     """Run ``action()`` in the middle of the next recalculation."""
-    real = headless.recalculate
+    real = headless.recalculate_and_list
 
     def recalculate(book, **kwargs):
         report = real(book, **kwargs)
         action()
         return report
 
-    monkeypatch.setattr(headless, "recalculate", recalculate)
+    monkeypatch.setattr(headless, "recalculate_and_list", recalculate)
 
 
 def excel_like_save(path: Path, value: float) -> None:

@@ -251,7 +251,7 @@ def _headless(pw: PyodideWorkbook, edit=None):
     if edit:
         edit(wb)
     try:
-        recalc.recalculate(OpenpyxlBook(wb), when=STAMP)
+        recalc.recalculate_and_list(OpenpyxlBook(wb), when=STAMP)  # (as xlbridge recalc)
         return wb, None
     except recalc.BookInputError as error:
         return wb, error
@@ -521,8 +521,8 @@ def _import_case(book, pw_data: bytes) -> tuple[Callable | None, str, bytes, lis
     return None
 
 
-def _import_headless(pw: PyodideWorkbook, edit, data: bytes, fields: list[str], monkeypatch):
-    """The workbook ``xlbridge import`` makes of the same (the clock pinned as in Pyodide)."""
+def _import_headless(pw: PyodideWorkbook, edit, name: str, data: bytes, fields: list[str], monkeypatch):
+    """The workbook ``xlbridge import`` makes of the same file ``name`` (the clock pinned as in Pyodide)."""
     from xlbridge.results import read_results
     from xlbridge.workbooks.importing import import_and_recalculate
 
@@ -530,9 +530,9 @@ def _import_headless(pw: PyodideWorkbook, edit, data: bytes, fields: list[str], 
     wb = fresh(pw)
     if edit:
         edit(wb)
-    file, sheet, section = (fields or ["", "", ""])
+    _file, sheet, section = (fields or ["", "", ""])
     imported, _report = import_and_recalculate(OpenpyxlBook(wb), read_results(data), sheet=sheet or None,
-                                               ranking=section or None)
+                                               ranking=section or None, file=name)
     return wb, imported
 
 
@@ -562,14 +562,13 @@ def test_import_script_matches_the_headless_import(target, monkeypatch):
     if edit:
         edit(excel)
     alerts = apply_actions(excel, actions)
-    headless, imported = _import_headless(pw, edit, data, fields, monkeypatch)
-    # the Messages sheet says what the command line prints: the rest is cell for cell the same
+    headless, imported = _import_headless(pw, edit, name, data, fields, monkeypatch)
+    # cell for cell the same, the Messages sheet too (it says what the command line prints)
     language = KINDS[book.kind].language
     messages = Localised.local_name("Messages", language)
     got, want = snapshot(excel), snapshot(headless)
     want = _within_an_ulp(got, want)
-    said = [line[0][0] for line in got.pop(messages)]
-    want.pop(messages)
+    said = [line[0][0] for line in got[messages]]
     assert got == want, f"{pw.label}: the import script's result differs from xlbridge import:\n" \
                         + _differences(got, want)
     with speaking(language):

@@ -23,10 +23,10 @@ import xlwings as xw
 
 from xlbridge.excel.book import XlwingsBook
 from xlbridge.language import speaking
-from xlbridge.workbooks.messages import ACTION, clear_marks, done_text, report_problems
+from xlbridge.workbooks.messages import ACTION, clear_marks, report_problems
 from xlbridge.workbooks.nextsheet import add_next, added_text, nothing_added
 from xlbridge.workbooks.plan import BookInputError, LocatedProblem, at
-from xlbridge.workbooks.recalc import recalculate as recalculate_adapter
+from xlbridge.workbooks.recalc import recalculate_and_list
 from xlbridge.workbooks.localised import language_of, localised
 
 
@@ -58,13 +58,10 @@ def _recalculate(book) -> None:
     language = language_of(adapter)  # the workbook's own (its sheet names)
     with speaking(language):
         local = localised(adapter, language)  # the kinds' sheet names over the workbook's
-        clear_marks(local)  # first: the recalculation may fill a cell marked last time
         try:
-            report = recalculate_adapter(local, language=language)
-        except BookInputError as error:
+            recalculate_and_list(local, language=language)  # (the Messages sheet too, as headless)
+        except BookInputError as error:  # (the last run's marks cleared already)
             report_problems(local, error.problems, clear_old=False)
-        else:
-            report_problems(local, [], done=done_text(report), clear_old=False, warnings=report.warnings)
     adapter.flush()  # everything waited until here: sent in the order that fails before any value
 
 
@@ -85,10 +82,7 @@ def add_next_sheet(book, day: dt.date | None = None, name: str | None = None, ne
             shown = "\n".join(str(p) for p in error.problems[:10])
             adapter.alert(f"{nothing_added(len(error.problems))}\n{shown}")
         else:
-            if found.pending or found.report is not None:  # the season recalculated too: its Messages sheet
-                report_problems(localised(adapter, language), found.pending, done=added_text(found),
-                                warnings=found.report.warnings if found.report is not None else ())
-            if found.report is None:  # (report_problems told the recalculation's outcome already)
+            if found.report is None:  # (add_next listed a recalculation's outcome on the Messages sheet)
                 adapter.alert(added_text(found))
     adapter.flush()
 
@@ -114,20 +108,16 @@ def import_results_file(book, file: str = "", sheet: str = "", section: str = ""
     adapter = XlwingsBook(book)
     language = language_of(adapter)
     with speaking(language):
-        local = localised(adapter, language)
-        clear_marks(local)
         name = file
         try:
             name, data = _results_file(LITE_FILES, file, MAX_BYTES)
-            imported, report = import_and_recalculate(adapter, read_results(data), sheet=sheet or None,
-                                                      ranking=section or None, language=language)
+            import_and_recalculate(adapter, read_results(data), sheet=sheet or None, ranking=section or None,
+                                   language=language, file=name)  # (listed on the Messages sheet, as headless)
         except BookInputError as error:
             problems = error.problems
         except ResultsFileError as error:
             problems = [LocatedProblem(name, None, p) for p in error.problems]
         else:
-            report_problems(local, [], done=imported.message(name), clear_old=False,
-                            warnings=[*imported.warnings, *report.warnings])
             adapter.flush()
             return
     fresh = XlwingsBook(book)  # (the import's cells wait in ``adapter``, never sent)

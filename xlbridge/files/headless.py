@@ -1,7 +1,8 @@
 """``xlbridge recalc PATH``: the recalculation without Excel, safely.
 
 - The file is read with openpyxl and recalculated by the same code as the Excel
-  button (:func:`xlbridge.workbooks.recalc.recalculate`) -- only after its
+  button (:func:`xlbridge.workbooks.recalc.recalculate_and_list`, the Messages sheet
+  kept as a click keeps it) -- only after its
   signature, its size and every part are checked against one memory budget
   (:mod:`xlbridge.files.budget`): a zip bomb is refused before it is unpacked.
 - Nothing is written when the workbook has a problem: every problem is reported.
@@ -47,7 +48,7 @@ from xlbridge.files.package import CONTENT_TYPES, Package
 from xlbridge.files.problems import LOCKED, FileProblem, from_os_error
 from xlbridge.files.unchanged import unchanged_report
 from xlbridge.workbooks.plan import at
-from xlbridge.workbooks.recalc import BookInputError, LocatedProblem, Report, recalculate
+from xlbridge.workbooks.recalc import BookInputError, LocatedProblem, Report, recalculate_and_list
 
 LOCK_WAIT_SECONDS = 60
 
@@ -317,7 +318,8 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
                     return None
         return unchanged_report(data, when=when, language=language)
 
-    return _on_path(path, backup, lambda workbook: recalculate(OpenpyxlBook(workbook), when=when, language=language),
+    return _on_path(path, backup, lambda workbook: recalculate_and_list(OpenpyxlBook(workbook), when=when,
+                                                                        language=language),
                     budget, finish, fast)
 
 
@@ -362,7 +364,8 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
         try:
             if unreadable is not None:
                 raise unreadable
-            return import_and_recalculate(book, result, sheet=sheet, ranking=ranking, language=language)
+            return import_and_recalculate(book, result, sheet=sheet, ranking=ranking, language=language,
+                                          file=source)
         except ResultsFileError as error:  # (unreadable, or a board the import cannot score)
             refused = BookInputError([LocatedProblem(source, None, p) for p in error.problems])
             refused.language = language or language_of(book)

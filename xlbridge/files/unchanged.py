@@ -3,10 +3,10 @@
 Most runs of ``xlbridge recalc`` find every computed cell up to date.  Loading the file
 with openpyxl and saving it again costs most of such a run (Heeg 16x: 7.0 s + 7.4 s of
 19.4 s; docs/performance.md), so :func:`unchanged_report` first runs the very same
-recalculation (:func:`xlbridge.workbooks.recalc.recalculate`) on :class:`CalamineBook`,
+recalculation (:func:`xlbridge.workbooks.recalc.recalculate_and_list`) on :class:`CalamineBook`,
 a read-only adapter over python-calamine (a Rust reader) that keeps every write it is
 asked for and notes whether one would change a cell.  When none would -- no computed
-cell, no record, no sheet, no Corrections row, no warning -- that recalculation's
+cell, no record, no sheet, no Corrections row, no Messages line, no warning -- that recalculation's
 :class:`~xlbridge.workbooks.plan.Report` is the run's, and the file is not touched.
 
 Anything else returns ``None`` and the caller takes the openpyxl path as it always did:
@@ -208,7 +208,6 @@ class CalamineBook(_ReadOnce):
         from python_calamine import SheetTypeEnum, SheetVisibleEnum
 
         self.wb = workbook
-        self.messages: list[str] = []
         self._grids: dict[str, Grid] = {}
         meta = workbook.sheets_metadata
         if any(m.typ != SheetTypeEnum.WorkSheet for m in meta):
@@ -258,7 +257,7 @@ class CalamineBook(_ReadOnce):
             raise Changes  # the record's sheet shown (or very hidden): hidden again
 
     def alert(self, message: str) -> None:
-        self.messages.append(message)
+        pass  # a message box changes no cell
 
     def activate(self, sheet: str, cell: str = "A1") -> None:
         raise Changes
@@ -275,12 +274,12 @@ def _holds(old: Any, value: Any) -> bool:
 
 
 def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
-    """The report of a recalculation (``recalculate(book, **recalc)``) of the workbook whose bytes
+    """The report of a recalculation (``recalculate_and_list(book, **recalc)``) of the workbook whose bytes
     are ``data`` when it would change nothing, read with python-calamine; ``None`` when it
     would, or when only the openpyxl path can tell (see the module docstring)."""
     from python_calamine import CalamineWorkbook
 
-    from xlbridge.workbooks.recalc import recalculate
+    from xlbridge.workbooks.recalc import recalculate_and_list
 
     try:
         if differs_from_openpyxl(data):  # (first: it also finds what would make calamine's grid huge)
@@ -289,10 +288,10 @@ def unchanged_report(data: bytes, **recalc: Any) -> Report | None:
         last = read_record(localised(book, recalc.get("language") or language_of(book)))
         if typed_since(book, recalc.get("language"), last):
             return None
-        report = recalculate(book, record=last, **recalc)  # (the record read once)
+        report = recalculate_and_list(book, record=last, **recalc)  # (the record read once)
     except Exception:  # noqa: BLE001 - NotFast, a BookInputError, whatever calamine cannot read: openpyxl reports
         return None  # as it always did
-    if book.messages or report.changes or report.typed or report.warnings:
+    if report.changes or report.typed or report.warnings:  # (a message box changes no cell)
         return None
     return report
 

@@ -19,7 +19,8 @@ from xlbridge.language import speaking
 from xlbridge.results.model import Result
 from xlbridge.workbooks.book import BookAdapter
 from xlbridge.workbooks.kinds import importer
-from xlbridge.workbooks.localised import language_of
+from xlbridge.workbooks.localised import language_of, localised
+from xlbridge.workbooks.messages import clear_marks, report_problems
 from xlbridge.workbooks.plan import BookInputError, at
 from xlbridge.workbooks.recalc import Report, detect, recalculate
 
@@ -36,18 +37,27 @@ def import_results(book: BookAdapter, result: Result, *, sheet: str | None = Non
 
 
 def import_and_recalculate(book: BookAdapter, result: Result, *, sheet: str | None = None,
-                           ranking: str | None = None, language: str | None = None) -> tuple[Any, Report]:
+                           ranking: str | None = None, language: str | None = None,
+                           file: object = "results") -> tuple[Any, Report]:
     """What both doors do (``xlbridge import``, the Import results script): type ``result`` into ``book``
-    (:func:`import_results`), then recalculate it, in the workbook's language (``language`` to say it).
+    (:func:`import_results`), then recalculate it, in the workbook's language (``language`` to say it),
+    and list the outcome on the Messages sheet (``file``: the results file's name in it), as every
+    recalculation does (:func:`~xlbridge.workbooks.recalc.recalculate_and_list`).
     A problem of either raises :class:`BookInputError` (``.language`` set); the caller then writes
     nothing of ``book``."""
     language = language or getattr(book, "language", None) or language_of(book)
     with speaking(language):  # (the sheet's labels in its language)
+        local = localised(book, language)
+        clear_marks(local)  # (first: the recalculation may fill a cell marked last time)
         try:
             imported = import_results(book, result, sheet=sheet, ranking=ranking)
         except BookInputError as error:
             error.language = language
             raise
         if getattr(imported, "waiting", ()):  # (a Heeg evening's other line still to import: recalculated then)
-            return imported, Report(detect(book).name, 0, [], language=language)
-        return imported, recalculate(book, language=language)
+            report = Report(detect(book).name, 0, [], language=language)
+        else:
+            report = recalculate(book, language=language)
+        report_problems(local, [], done=imported.message(file), clear_old=False,
+                        warnings=[*imported.warnings, *report.warnings])
+    return imported, report

@@ -31,6 +31,7 @@ from xlbridge.workbooks.recalc import detect, recalculate
 from xlbridge.workbooks.record import note_new_sheet
 from xlbridge.workbooks.sheetnames import misnamed, other_sheets
 from xlbridge.workbooks.localised import language_of, localised
+from xlbridge.workbooks.messages import report_problems
 from xlbridge.workbooks.write import RECORD_SHEET, apply
 
 __all__ = ["NextSheet", "add_next", "plan_next", "NEW_EVENING", "NEW_TOURNAMENT", "added_text",
@@ -100,6 +101,9 @@ def add_next(book: BookAdapter, *, day: dt.date | None = None, name: str | None 
         activate = getattr(book, "activate", None)
         if activate is not None:
             activate(found.sheet, found.select)
+        if found.pending or found.report is not None:  # the season recalculated too: its Messages sheet, as ever
+            report_problems(book, found.pending, done=added_text(found),
+                            warnings=found.report.warnings if found.report is not None else ())
     found.language = language
     return found
 

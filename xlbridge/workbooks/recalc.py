@@ -22,9 +22,10 @@ from xlbridge.workbooks.changes import Comparison, compare
 from xlbridge.workbooks.record import RECORD, Record, foreign, make_record, moved_rows, read_record, write_record
 from xlbridge.workbooks.sheetnames import misnamed, renamed_copies
 from xlbridge.workbooks.localised import Localised, language_of, localised
+from xlbridge.workbooks.messages import clear_marks, done_text, report_problems
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
 
-__all__ = ["recalculate", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
+__all__ = ["recalculate", "recalculate_and_list", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
            "BookInputError", "LocatedProblem", "Report"]
 
 
@@ -102,6 +103,22 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
     return Report(kind.name, written, found.over + [c for c in changes if (c.sheet, c.cell) not in over],
                   list(plan.warnings) + found.warnings + damaged + copies, results, language, plan=plan,
                   typed=found.typed)
+
+
+def recalculate_and_list(book: BookAdapter, *, when: dt.datetime | str | None = None, language: str | None = None,
+                         record: tuple[Record | None, list[LocatedProblem]] | None = None) -> Report:
+    """:func:`recalculate`, and the Messages sheet kept as every door keeps it
+    (:mod:`~xlbridge.workbooks.messages`): the marks of the last run cleared first (the
+    recalculation may fill a cell marked then), then this run's outcome listed there and its
+    warnings marked.  A problem raises :class:`BookInputError` as :func:`recalculate` does: the
+    caller lists it (Excel) or writes nothing (headless)."""
+    language = language or getattr(book, "language", None) or language_of(book)
+    with speaking(language):
+        local = localised(book, language)
+        clear_marks(local)
+        report = recalculate(book, when=when, language=language, record=record)
+        report_problems(local, [], done=done_text(report), clear_old=False, warnings=report.warnings)
+    return report
 
 
 class _WithoutRecord:

@@ -114,7 +114,25 @@ def test_the_cli_prints_the_warning_and_recalculates(demo_en: Path, capsys: pyte
     assert err.splitlines() == [f"xlbridge: warning: {_documented('W-HEEG-MP-NOT-ROUNDS')}",  # (saved by openpyxl,
                                 f"xlbridge: warning: {_documented('W-LITE-PUT-BACK')}"]  # which drops the Lite code)
     assert "2 warnings above" in out
-    assert load_workbook(demo)[name].cell(row=row, column=MP).value == _sum(wb, name, row)
+    after = load_workbook(demo)
+    assert after[name].cell(row=row, column=MP).value == _sum(wb, name, row)
+    # the Messages sheet lists the warning at its cell, marked orange, as a click in Excel does (the Lite code
+    # put back concerns the file, not a cell: the CLI alone says it)
+    messages = [[c.value for c in line] for line in after[MESSAGES].iter_rows(max_col=2)]
+    assert messages == [["Recalculated 10466 cells; 1 earlier value changed (see Corrections). 1 warning: see the "
+                         "Messages sheet.", None], [HEADER_WARNINGS, None],
+                        [_documented("W-HEEG-MP-NOT-ROUNDS"), f"{name}!{mp_ref}"]]
+    assert after[name][mp_ref].fill.fgColor.rgb == "FF" + WARNING_MARK[1:]
+    # the next run has nothing to say: the list goes, the cell gets its typed-cell yellow back; then nothing to write
+    assert main(["recalc", str(demo)]) == 0
+    capsys.readouterr()
+    after = load_workbook(demo)
+    assert [[c.value for c in line] for line in after[MESSAGES].iter_rows(max_col=2)] == [
+        ["Recalculated 10466 cells.", None], [None, None], [None, None]]
+    assert after[name][mp_ref].fill.fgColor.rgb == "FFFFF2CC"
+    saved = demo.read_bytes()
+    assert main(["recalc", str(demo)]) == 0
+    assert demo.read_bytes() == saved
 
 
 def _sum(wb, name: str, row: int):
