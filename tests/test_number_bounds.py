@@ -53,7 +53,7 @@ def test_a_huge_heeg_setting_is_one_message_at_its_cell(heeg, ref, value, messag
     assert located(heeg, "Season", **{ref: value}) == [("Season", ref, "heeg.season.too-large", message)]
 
 
-TOO_LARGE = "{what} {value!r} is more than {maximum:,g}, the largest that makes sense"
+TOO_LARGE = "{what} {value!r} is more than {maximum:,}, the largest that makes sense"
 
 
 @pytest.mark.slow
@@ -109,6 +109,16 @@ def test_heeg_functions_name_the_argument_beyond_its_range(call, code, field):
     (lambda: fn.award("tr.club", 1, 1e308), "#xlbridge: tr.club: field of 1e+308 units is more than the largest"),
     (lambda: fn.award("tr.club", 1, float("inf")), "#xlbridge: tr.club: field must be a finite number of units"),
     (lambda: fn.award("tr.club", 1, 20, "boards=1e25"), "#xlbridge: tr.club option boards must lie between"),
+    # points beyond any holding: decimal.InvalidOperation / OverflowError text in the cell, or a silent result
+    (lambda: fn.se_ranking(1e70, "sp", "silver", 44713.0),
+     "#xlbridge: ranking_points: points 1e+70 is more than 1,000,000,000, the largest that makes sense"),
+    (lambda: fn.se_ranking(1e308, "gp", "gold", 44713.0), "#xlbridge: ranking_points: points 1e+308 is more than"),
+    (lambda: fn.se_ranking(1e60, "sp", "silver", 44713.0), "#xlbridge: ranking_points: points 1e+60 is more than"),
+    (lambda: fn.se_class(1e308), "#xlbridge: master_class: gp 1e+308 is more than 1,000,000,000"),
+    (lambda: fn.tbf_title(1e300, 1e300), "#xlbridge: Tablo-5: mastery points 1e+300 is more than 1,000,000,000"),
+    # the Heeg maximum as its docs print it (it was 1.08e+06)
+    (lambda: fn.heeg_pct(5.0, 2e6, ""),
+     "#xlbridge: maximum MP 2000000 is more than 1,080,000, the largest that makes sense"),
 ])
 def test_worksheet_functions_show_a_number_beyond_its_range_as_readable_text(call, start):
     assert str(call()).startswith(start)

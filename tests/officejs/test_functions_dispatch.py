@@ -44,6 +44,18 @@ def test_awards_spills_points_and_unit(call):
     assert result[2][0] == 0.0
 
 
+def test_blank_cells_after_the_last_place_are_no_pairs(call):
+    """A ranks range taken longer than the field (the How-to's D9:D28 for 14 pairs, a whole column: Excel sends
+    its empty cells as empty strings) counts the pairs that are there; a blank between places is a pair
+    without a place, counted in the field (section 8: 14 pairs are 7 tables, 0.4 for the first on 26 boards)."""
+    fourteen = [[float(place)] for place in range(1, 15)]
+    assert call("awards", "tr.club", fourteen, "boards=26")[0] == [0.4, "green"]
+    longer = call("awards", "tr.club", fourteen + [[""]] * 6, "boards=26")
+    assert len(longer) == 14 and longer[0] == [0.4, "green"]
+    assert call("award", "tr.club", 1.0, fourteen + [[""]] * 6, "boards=26") == [[0.4]]
+    assert call("award", "tr.club", 1.0, fourteen[:7] + [[""]] + fourteen[7:] + [[""]], "boards=26") == [[0.42]]
+
+
 def test_bad_argument_shows_a_readable_message(call):
     assert call("award", "tr.club", 1.0, 5.0, None) == [["#xlbridge: tr.club needs at least 3 tables; got 2.5"]]
     assert call("award", "tr.clb", 1.0, 26.0, None) == [["#xlbridge: unknown scheme 'tr.clb'; did you mean tr.club?"]]
@@ -73,3 +85,31 @@ def test_swedish_class_and_ranking(call):
     events = [["gold"], [""]]
     dates = [["2025-03-01T00:00:00.000Z"], ["2025-06-01T00:00:00.000Z"]]
     assert call("se_ranking", points, units, events, dates, None) == [[350.0]]
+
+
+def test_blank_cells_read_as_the_scorer_knows_them(call):
+    """A blank cell is 'an empty cell' in a message, never Python's None nor a TypeError's text; BM_FINAL on a
+    blank row is that row's blank place (a per-row =BM_FINAL(I17,J17,K17) showed 'unexpected TypeError')."""
+    assert call("bm_final", [[""]], [[""]], [[""]], None, None, None) == [[""]]
+    ranks = ([[1.0], [2.0], [""]], [[2.0], [1.0], [""]], [[1.0], [1.0], [""]])
+    assert call("bm_final", *ranks, [[8.0], [7.0], [""]], None, None) == [[2], [1], [""]]  # (a row not eligible)
+    assert call("bm_final", *ranks, [[8.0], [""], [""]], None, None) == [
+        ["#xlbridge: BM_FINAL: played is empty in row 2, a pair with its three places: type its number"]]
+    assert call("heeg_pct", 5.0, "", "", None, None, None) == [
+        ["#xlbridge: maximum MP must be a number above 0; got an empty cell"]]
+    assert call("se_ranking", [[12.0]], [["sp"]], [["silver"]], [[""]], None) == [
+        ["#xlbridge: SE_RANKING: an empty cell is not a date"]]
+    assert call("se_ranking", [[12.0]], [[""]], [["silver"]], [[45000.0]], None) == [
+        ["#xlbridge: ranking_points: unit must be gp, sp or bp; got an empty cell"]]
+    assert call("se_ranking", [[12.0], [1.0]], [["sp"]], [["silver"]], [[45000.0]], None) == [
+        ["#xlbridge: SE_RANKING: points, units, events and dates must be ranges of the same size; got 2, 1, 1, 1"]]
+
+
+def test_a_date_where_a_number_belongs_is_shown_as_a_date():
+    """Classic xlwings sends a date cell as a datetime: the field showed 'unexpected TypeError: float() argument
+    must be ...'; now the engine's message with the date as Excel shows it."""
+    import datetime as dt
+
+    assert functions.award("tr.club", 1.0, dt.datetime(2020, 1, 31)) == (
+        "#xlbridge: tr.club: field must be the number of units or the list of places; got 2020-01-31")
+    assert functions.award_unit("tr.club", 1.0, dt.date(2020, 1, 31)).endswith("; got 2020-01-31")

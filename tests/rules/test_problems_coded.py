@@ -32,7 +32,7 @@ CODES = {
     # any scheme: the arguments of award/awards and the option text
     "scheme.unknown", "option.syntax", "option.unknown", "option.not-yes-no", "option.not-a-number",
     "option.out-of-range", "option.not-whole", "option.not-a-choice", "field.not-a-number", "field.not-whole",
-    "field.not-finite", "field.too-large", "tr.mastery.too-large",
+    "field.not-finite", "field.too-large", "tr.mastery.too-large", "tr.title.too-large", "se.number.too-large",
     "place.empty", "place.not-a-place", "place.outside-field", "ranks.empty", "ranks.not-a-place", "ranks.not-competition",
     # BridgeMania
     "bm.extra.not-played", "bm.field.too-small", "bm.place.beyond-table", "bm.tables.not-a-number",

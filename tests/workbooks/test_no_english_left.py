@@ -11,8 +11,10 @@ club's language. Every text cell is read and fails when it still shows English:
   (:data:`NEVER`), as a whole word.
 
 A text that starts with ``=`` (a How-to line showing a worksheet function, ``=BM_PCT(...) -> ...``)
-fails only when it is a whole English entry: the function names stay English on purpose
-(docs/languages.md), what the line says of them is translated (issue 26, point 9).
+fails when it is a whole English entry, or when what it says after ``->`` has an English word that
+no other language uses (:data:`ENGLISH_GLUE`; a line the builder never marked for translation has no
+entry to find): the function names stay English on purpose (docs/languages.md), what the line says
+of them is translated (issue 26, point 9).
 
 Not read: the typed example data of the demos (pair names, notes; :data:`TYPED`) and technical
 tokens (file names, ``xlbridge recalc``, codes).
@@ -37,6 +39,10 @@ ROOT = Path(__file__).resolve().parents[2]
 NEVER = ("waiting", "unable", "split", "partial", "irreversible", "guest", "guests", "points like", "list",
          "played", "Recalculate", "Season", "Evening", "Year", "Period", "Corrections", "Messages", "still tied",
          "ill", "tournaments", "Blank", "How to", "Participation", "Championship")
+
+#: English words found in any English sentence and in no sentence of nl, it, sv or tr: what a How-to line says
+#: of a worksheet function after its ``->`` must not hold one.
+ENGLISH_GLUE = ("the", "of", "for", "every", "with", "within", "and", "its", "two")
 
 #: Typed example data of the demos: the scorer's own words, not the builder's.
 TYPED = {
@@ -97,6 +103,10 @@ def findings(path: Path, language: str) -> list[str]:
             out.append(f"{where}: {text!r} is an English entry")
             continue
         if text.startswith("="):  # a worksheet function's line: its names are the same in every language
+            said = " ".join(TECHNICAL.sub(" ", part) for part in text.split("->")[1:])
+            hits = [w for w in ENGLISH_GLUE if _phrase(w).search(said)]
+            if hits:
+                out.append(f"{where}: {text!r} says in English {hits} what the function gives")
             continue
         plain = TECHNICAL.sub(" ", text)
         hits = [w for w, p in never if p.search(plain)] + [w for w, p in phrases if p.search(plain)]

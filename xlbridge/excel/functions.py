@@ -18,7 +18,7 @@ import xlwings as xw
 
 from xlbridge.rules import award as engine_award
 from xlbridge.rules import awards as engine_awards
-from xlbridge.rules import Option, parse_options
+from xlbridge.rules import Option, RuleError, parse_options
 from xlbridge.rules.tr_tbf import mastery_points, title
 from xlbridge.values import day_of
 
@@ -27,8 +27,8 @@ ERROR_PREFIX = "#xlbridge: "
 
 Scheme = Annotated[str, {"doc": "Scheme id, e.g. \"tr.club\" (xlbridge schemes lists them)."}]
 Place = Annotated[float, {"doc": "Final place (1 = first)."}]
-Field = Annotated[Any, {"doc": "Number of pairs/teams/players, or the range of all final places (equal = tied, blank = not ranked)."}]
-Ranks = Annotated[Any, {"doc": "The range of final places, one cell per pair/team/player (equal = tied, blank = not ranked)."}]
+Field = Annotated[Any, {"doc": "Number of pairs/teams/players, or the range of all final places (equal = tied, blank = not ranked; blanks after the last place are no pairs)."}]
+Ranks = Annotated[Any, {"doc": "The range of final places, one cell per pair/team/player (equal = tied, blank = not ranked; blanks after the last place are no pairs)."}]
 Options = Annotated[str, {"doc": "Optional settings as text, e.g. \"boards=26; movement=mitchell\"."}]
 Number = Annotated[float, {"doc": "A number (blank = 0)."}]
 INCLUDE_WHITE = Option("include_white", "bool", True, "count white (online) MP")
@@ -49,6 +49,19 @@ def _column(value: Any) -> list[Any]:
     return _flatten(value) if isinstance(value, (list, tuple)) else [value]
 
 
+def _ranking(value: Any) -> Any:
+    """A range of places as one list without the blank cells after the last place: a range taken longer
+    than the field (a template's 20 rows for 14 pairs, a whole column) counts the pairs that are there.  A
+    blank between places stays a unit without a place, counted in the field.  A number stays a number."""
+    if not isinstance(value, (list, tuple)):
+        return value
+    places = _flatten(value)
+    end = len(places)
+    while end and (places[end - 1] is None or isinstance(places[end - 1], str) and not places[end - 1].strip()):
+        end -= 1
+    return places[:end]
+
+
 def _options(text: Any) -> dict[str, str]:
     if text is None or (isinstance(text, str) and not text.strip()):
         return {}
@@ -59,12 +72,13 @@ def _number_argument(function: str, name: str, value: Any) -> float:
     """A numeric argument (blank = 0) or a message naming the function and argument."""
     if value is None or value == "":
         return 0.0
-    if isinstance(value, bool):
-        raise ValueError(f"{function}: {name} must be a number; got {value!r}")
-    try:
-        return float(str(value).replace(",", ".")) if isinstance(value, str) else float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{function}: {name} must be a number; got {value!r}") from None
+    if not isinstance(value, bool):
+        try:
+            return float(str(value).replace(",", ".")) if isinstance(value, str) else float(value)
+        except (TypeError, ValueError):
+            pass
+    raise RuleError("fn.not-a-number", "{function}: {argument} must be a number; got {value!r}", function=function,
+                    argument=name, value=value)
 
 
 def cell_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -86,21 +100,21 @@ def cell_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 @cell_errors
 def award(scheme: Scheme, place: Place, field: Field, options: Options = None):
     """Masterpoint award (points) for one final place. Example: =AWARD("tr.club", 1, 26, "boards=24") gives 0.62."""
-    return engine_award(scheme, place, _flatten(field), **_options(options)).points
+    return engine_award(scheme, place, _ranking(field), **_options(options)).points
 
 
 @xw.func(category=CATEGORY)
 @cell_errors
 def award_unit(scheme: Scheme, place: Place, field: Field, options: Options = None):
     """Unit of the award for one final place (green, yellow, bp, sp, ...). Example: =AWARD_UNIT("tr.club", 1, 26) gives green. A Swedish tie across currencies adds its further parts: sp + 7 bp."""
-    return engine_award(scheme, place, _flatten(field), **_options(options)).unit_text
+    return engine_award(scheme, place, _ranking(field), **_options(options)).unit_text
 
 
 @xw.func(category=CATEGORY)
 @cell_errors
 def awards(scheme: Scheme, ranks: Ranks, options: Options = None):
-    """Awards of a whole ranking: spills two columns (points, unit), one row per place of the ranks range."""
-    return [[a.points, a.unit_text] for a in engine_awards(scheme, _column(ranks), **_options(options))]
+    """Awards of a whole ranking: spills two columns (points, unit), one row per place of the ranks range, down to its last place."""
+    return [[a.points, a.unit_text] for a in engine_awards(scheme, _column(_ranking(ranks)), **_options(options))]
 
 
 @xw.func(category=CATEGORY)
@@ -145,10 +159,11 @@ def bm_final(ranks1: StandingRanks, ranks2: StandingRanks, ranks3: StandingRanks
     """BridgeMania final places (C.04, Ricalibratura): 2 points per place in each standing, summed, lowest first; ties broken by fewer tournaments played, more TOPs, fewer POTs. Spills one column."""
     from xlbridge.clubs.bridgemania import bm_final as engine_bm_final
 
-    def column(value: Any) -> Any:
+    def column(value: Any) -> Any:  # (a tie-break left out, or one blank cell: none)
         return None if value is None else _column(value)
 
-    places = engine_bm_final(column(ranks1), column(ranks2), column(ranks3), column(played), column(tops), column(pots))
+    places = engine_bm_final(_column(ranks1), _column(ranks2), _column(ranks3), column(played), column(tops),
+                             column(pots))
     return [["" if place is None else place] for place in places]
 
 
@@ -222,18 +237,21 @@ def _as_date(value: Any):
     if isinstance(value, (int, float)) and not isinstance(value, bool):  # an Excel serial date
         day = day_of(value)
         if day is None:
-            raise ValueError(f"SE_RANKING: {value!r} is not a date (an Excel date is a serial from 1 to 2958465)")
+            raise RuleError("fn.date.serial", "SE_RANKING: {value!r} is not a date (an Excel date is a serial from 1 "
+                            "to 2958465)", argument="dates", value=value)
         return day
     try:
         return dt.date.fromisoformat(str(value).strip()[:10])
     except ValueError:
-        raise ValueError(f"SE_RANKING: {value!r} is not a date") from None
+        raise RuleError("fn.date.not-a-date", "SE_RANKING: {value!r} is not a date", argument="dates",
+                        value=value) from None
 
 
 def _result_rows(points: Any, units: Any, events: Any, dates: Any) -> list[tuple[Any, Any, Any, Any]]:
     columns = [_column(c) for c in (points, units, events, dates)]
     if len({len(c) for c in columns}) != 1:
-        raise ValueError("points, units, events and dates must be ranges of the same size")
+        raise RuleError("fn.se-ranking.sizes", "SE_RANKING: points, units, events and dates must be ranges of the "
+                        "same size; got {sizes}", argument="points", sizes=", ".join(str(len(c)) for c in columns))
     rows = []
     for p, u, e, d in zip(*columns):
         if p in (None, "") and u in (None, ""):

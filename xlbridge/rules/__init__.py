@@ -143,7 +143,7 @@ def _field_size(rule_set: RuleSet, field: Any) -> int:
     try:
         size = float(str(field).strip().replace(",", ".")) if isinstance(field, str) else \
             field if isinstance(field, int) else float(field)
-    except (ValueError, OverflowError):
+    except (TypeError, ValueError, OverflowError):  # (TypeError: a date, a complex number)
         raise _field_not_a_number(rule_set, field) from None
     if isinstance(size, float) and not math.isfinite(size):
         raise RuleError("field.not-finite", "{scheme}: field must be a finite number of units; got {value!r}",

@@ -31,6 +31,7 @@ Standard library only: this runs in xlwings Lite.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -101,6 +102,31 @@ def _as_typed(value: float, sign: str) -> _AsTyped:
     return typed
 
 
+class _Shown(str):
+    """A value shown in a message as the scorer knows it, quoted or not: an empty cell (``None``, what a
+    blank cell arrives as) in words, a date as Excel shows it in ISO form, never Python's ``datetime.date(...)``.
+
+    >>> "got {0!r}, {1!r}".format(_Shown("an empty cell"), _Shown("2020-01-31"))
+    'got an empty cell, 2020-01-31'
+    """
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _shown(value: Any, sign: str) -> Any:
+    """A parameter as a message shows it (see :class:`_AsTyped`, :class:`_Shown`)."""
+    if value.__class__ is float:
+        return _as_typed(value, sign)
+    if value is None:
+        return _Shown(_translator(EMPTY_CELL))
+    if isinstance(value, dt.datetime):
+        return _Shown(value.date().isoformat() if value.time() == dt.time() else value.isoformat(sep=" "))
+    if isinstance(value, dt.date):
+        return _Shown(value.isoformat())
+    return value
+
+
 def N_(message: str) -> str:  # noqa: N802 (the gettext convention)
     """Marks ``message`` for the catalogues (extracted by Babel); translated where it is shown."""
     return message
@@ -119,6 +145,8 @@ def N_plural(singular: str, plural: str) -> Plural:  # noqa: N802 (the gettext c
 #: The decimal sign of a number in a message, as a catalogue entry: each language's own
 #: ("," in nl, it, sv and tr), so that a message shows 62,5 where the scorer types 62,5.
 DECIMAL_SIGN = N_(".")
+#: What a message says for a cell left empty (a ``None`` parameter).
+EMPTY_CELL = N_("an empty cell")
 
 
 class Problem:
@@ -148,9 +176,10 @@ class Problem:
     def message(self) -> str:
         """The message, built from the (translated) template and the parameters; a
         number is shown as typed (a whole float without ``.0``: Excel sends a typed
-        130 as 130.0, the message says ``MP 130``)."""
+        130 as 130.0, the message says ``MP 130``), an empty cell and a date as the scorer
+        knows them (:func:`_shown`)."""
         sign = _translator(DECIMAL_SIGN)
-        params = {k: _as_typed(v, sign) if v.__class__ is float else v for k, v in self.params.items()}
+        params = {k: _shown(v, sign) for k, v in self.params.items()}
         return translate(self.template, self.params.get("count")).format(**params)
 
     def concerns(self) -> dict[str, Any]:

@@ -42,15 +42,23 @@ def ricalibratura_points(rank1: Any, rank2: Any, rank3: Any) -> int:
     return total
 
 
-def _tie_break(name: str, values: Sequence[Any] | None, sign: int, n: int) -> list[float]:
-    """One tie-break column, signed so that lower is better (``None``: no tie-break)."""
+def _tie_break(name: str, values: Sequence[Any] | None, sign: int, eligible: list[bool]) -> list[float]:
+    """One tie-break column, signed so that lower is better (``None``: no tie-break); the row of a pair
+    that is not eligible is not read (0)."""
+    n = len(eligible)
     if values is None:
         return [0.0] * n
     if len(values) != n:
         raise RuleError("bm.final.length", "BM_FINAL: {argument} has {count} entries, the ranks {ranks}",
                         argument=name, count=len(values), ranks=n)
     column = []
-    for value in values:
+    for row, (value, counted) in enumerate(zip(values, eligible), start=1):
+        if not counted:
+            column.append(0.0)
+            continue
+        if value is None or isinstance(value, str) and not value.strip():
+            raise RuleError("bm.final.tie-break-empty", "BM_FINAL: {argument} is empty in row {row}, a pair with "
+                            "its three places: type its number", argument=name, row=row)
         number = as_number(value)
         if number is None or number < 0:
             raise RuleError("bm.final.tie-break", "BM_FINAL: {argument} must be numbers from 0; got {value!r}",
@@ -76,14 +84,16 @@ def bm_final(ranks1: Sequence[Any], ranks2: Sequence[Any], ranks3: Sequence[Any]
     if len(ranks2) != n or len(ranks3) != n:
         raise RuleError("bm.final.lengths", "BM_FINAL: the three rank lists differ in length ({one}, {two}, {three})",
                         argument="ranks", one=n, two=len(ranks2), three=len(ranks3))
-    extras = [_tie_break("played", played, 1, n), _tie_break("tops", tops, -1, n), _tie_break("pots", pots, 1, n)]
+    eligible = [not any(c is None or (isinstance(c, str) and not c.strip()) for c in cells)
+                for cells in zip(ranks1, ranks2, ranks3)]
+    extras = [_tie_break("played", played, 1, eligible), _tie_break("tops", tops, -1, eligible),
+              _tie_break("pots", pots, 1, eligible)]
     keys: list[tuple[float, ...] | None] = []
     for i in range(n):
-        cells = (ranks1[i], ranks2[i], ranks3[i])
-        if any(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
+        if not eligible[i]:
             keys.append(None)
             continue
-        keys.append((ricalibratura_points(*cells), extras[0][i], extras[1][i], extras[2][i]))
+        keys.append((ricalibratura_points(ranks1[i], ranks2[i], ranks3[i]), extras[0][i], extras[1][i], extras[2][i]))
     ordered = sorted(key for key in keys if key is not None)  # (n log n: a long range is no hang, issue 14)
     return [None if key is None else 1 + bisect_left(ordered, key) for key in keys]
 

@@ -95,7 +95,7 @@ class _Row:
 
 #: A typed number beyond the largest that makes sense (:data:`~xlbridge.clubs.heeg.rules.MAXIMA`).
 TOO_LARGE = "heeg.number.too-large"
-TOO_LARGE_TEMPLATE = "{what} {value!r} is more than {maximum:,g}, the largest that makes sense"
+TOO_LARGE_TEMPLATE = "{what} {value!r} is more than {maximum:,}, the largest that makes sense"
 
 
 def _number(row: _Row, raw: Any, field: str, code: str, template: str, low: float, above: bool) -> float | None:

@@ -47,7 +47,7 @@ def too_large(field: str, value: Any, number: float, what: str) -> RuleError | N
     """The problem of a number above its :data:`MAXIMA` (``None`` when within)."""
     if number <= MAXIMA[field]:
         return None
-    return RuleError("heeg.number.too-large", "{what} {value!r} is more than {maximum:,g}, the largest that makes "
+    return RuleError("heeg.number.too-large", "{what} {value!r} is more than {maximum:,}, the largest that makes "
                      "sense", field=field, value=value, what=what, maximum=MAXIMA[field])
 
 

@@ -142,7 +142,7 @@ class HeegSettings:
         for name in ("rounds", "boards_per_round", "combi_top"):
             value = getattr(self, name)
             if is_number(value) and value > MAXIMA[name]:
-                bad("heeg.settings.too-large", "{setting} {value!r} is more than {maximum:,g}, the largest that makes "
+                bad("heeg.settings.too-large", "{setting} {value!r} is more than {maximum:,}, the largest that makes "
                     "sense", name, value, setting=name.replace("_", " "), maximum=MAXIMA[name])
         if self.absence_span not in ("period", "season"):
             bad("heeg.settings.absence-span", "absence_span must be 'period' or 'season'; got {value!r}",
@@ -158,7 +158,7 @@ class HeegSettings:
                 bad("heeg.settings.period-twice", "period {value!r} is listed twice", "periods", period.label)
             labels.add(period.label)
             if _whole_from(period.promote, 0) and period.promote > MAXIMA["promote"]:
-                bad("heeg.settings.too-large", "period {period}: promotion count {value!r} is more than {maximum:,g}, "
+                bad("heeg.settings.too-large", "period {period}: promotion count {value!r} is more than {maximum:,}, "
                     "the largest that makes sense", "promote", period.promote, period=period.label,
                     maximum=MAXIMA["promote"])
             if not _whole_from(period.promote, 0):

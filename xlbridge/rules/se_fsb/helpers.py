@@ -193,7 +193,15 @@ def amount(rule: str, name: str, value) -> Fraction:
     if number < 0:
         raise RuleError("se.number.negative", "{rule}: {argument} must not be negative; got {value!r}",
                         rule=rule, argument=name, value=value)
+    if number > MAX_AMOUNT:  # (1e70 points: decimal.InvalidOperation further on; 1e60: a silent result)
+        raise RuleError("se.number.too-large", "{rule}: {argument} {value!r} is more than {maximum:,}, the largest "
+                        "that makes sense", rule=rule, argument=name, value=value, maximum=MAX_AMOUNT)
     return number
+
+
+#: The largest number of points (or kronor) a plain function takes: far above any player's holding or fee
+#: (docs/reliability.md, "Bounds of the numbers in rules").
+MAX_AMOUNT = 10**9
 
 
 def _not_a_number(rule: str, name: str, value) -> RuleError:

@@ -149,11 +149,11 @@ def ranking_points(points, unit: str, event: str = "silver") -> int:
     if kind not in RANKING_FACTORS:
         raise RuleError("se.ranking.event", "{rule}: event must be one of {events}; got {value!r}",
                         rule=rule, argument="event", events=", ".join([*RANKING_FACTORS, *EXCLUDED]), value=event)
-    unit = str(unit).strip().lower()
+    typed, unit = unit, "" if unit is None else str(unit).strip().lower()
     if unit == "bp":
         return 0
     if unit not in ("gp", "sp"):
-        raise _unit_problem(rule, unit)
+        raise _unit_problem(rule, typed)
     per_gp, per_sp = RANKING_FACTORS[kind]
     if unit == "gp" and kind == "silver":
         per_gp = 15  # gold earned in a silver-labelled list counts as gold

@@ -100,6 +100,9 @@ def title(mastery: float, yellow: float, *, english: bool = False) -> str:
         if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
             raise RuleError("tr.title.not-a-number", "Tablo-5: {what} must be a number of 0 or more; got {value!r}",
                             argument=name, what=what, value=value)
+        if value > MAX_HOLDING:  # (1e300 was a silent Platin Büyük Usta)
+            raise RuleError("tr.title.too-large", "Tablo-5: {what} {value:g} is more than {maximum:,.0f}, the largest "
+                            "that makes sense", argument=name, what=what, value=value, maximum=MAX_HOLDING)
     best = ""
     for t in titles():
         if mastery >= t.min_mastery and yellow >= t.min_yellow:

@@ -101,9 +101,9 @@ def tbf_club(blank: bool = False) -> Workbook:
         N_("Worksheet functions (with the xlbridge add-in):"),
         '=AWARD("tr.club", 1, 26, "boards=24")  ->  0.62',
         '=AWARD_UNIT("tr.club", 1, 26)  ->  green',
-        '=AWARDS("tr.club", D9:D28, "boards=26")  ->  two columns: MP and colour for every place',
-        "=TBF_MASTERY(yellow, red, green, white)  ->  mastery points (ustalık puanı)",
-        "=TBF_TITLE(mastery, yellow)  ->  the Tablo-5 title",
+        N_('=AWARDS("tr.club", D9:D28, "boards=26")  ->  two columns: MP and colour for every place'),
+        N_("=TBF_MASTERY(yellow, red, green, white)  ->  mastery points (ustalık puanı)"),
+        N_("=TBF_TITLE(mastery, yellow)  ->  the Tablo-5 title"),
         "",
         N_("MP are kept to 4 decimals and shown with 2 (TBF Masterpoint v2.0, section 13)."),
     ])
@@ -161,7 +161,7 @@ def se_masterpoints(blank: bool = False) -> Workbook:
         N_("Worksheet functions (with the xlbridge add-in):"),
         '=AWARD("se.silver.pairs", 1, 60, "met=30; boards=60")  ->  46',
         '=AWARD_UNIT("se.silver.pairs", 13, 60, "met=30")  ->  bp',
-        "=SE_CLASS(gp, sp, bp)  ->  the master class with its stars, e.g. Rutermästare",
-        "=SE_RANKING(points, units, events, dates, [as of])  ->  ranking points: 18 best results within 24 months",
+        N_("=SE_CLASS(gp, sp, bp)  ->  the master class with its stars, e.g. Rutermästare"),
+        N_("=SE_RANKING(points, units, events, dates, [as of])  ->  ranking points: 18 best results within 24 months"),
     ])
     return wb

@@ -265,7 +265,7 @@ def _promote(sheet: _Season, table: Table, row: int, name: str) -> int:
 
 
 def _too_large(sheet: _Season, ref: str, field: str, what: str, value: Any) -> None:
-    sheet.bad_at(ref, "heeg.season.too-large", "{what} {value!r} is more than {maximum:,g}, the largest that makes "
+    sheet.bad_at(ref, "heeg.season.too-large", "{what} {value!r} is more than {maximum:,}, the largest that makes "
                  "sense", field=field, what=what, value=value, maximum=MAXIMA[field])
 
 
