@@ -194,6 +194,9 @@ def _install_xlbridge():
 _install_xlbridge()
 
 from xlbridge.excel.functions import *  # noqa: E402,F401,F403  (the worksheet functions)
+from xlbridge.excel import functions as _functions  # noqa: E402
+
+_functions.MESSAGES_LANGUAGE = {language!r}  # (their messages in the workbook's language)
 '''
 
 
@@ -375,7 +378,7 @@ def main_py(button: Button, *, title: str, rules: str, files: dict[str, bytes] |
     return MAIN_TEMPLATE.format(doc=doc, script_doc=script_doc, action=ACTION, sheet=button.sheet, button=button.target,
                                 next_script=second, import_script=import_script(sheets, language),
                                 version=__version__, count=len(files), digest=digest, short=digest[:12],
-                                begin=MARK_BEGIN, payload=wrapped, end=MARK_END, sheets=sheets)
+                                begin=MARK_BEGIN, payload=wrapped, end=MARK_END, sheets=sheets, language=language)
 
 
 def lite_files(button: Button, *, title: str, rules: str, exclude: Sequence[str] = (),

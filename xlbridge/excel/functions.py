@@ -2,7 +2,9 @@
 
 Each docstring is the help text Excel shows.  Arguments arrive from Excel as
 cells or ranges; a bad argument returns a short readable text starting with
-``#xlbridge:`` instead of a Python traceback.  Every function is a plain Python
+``#xlbridge:`` instead of a Python traceback, in :data:`MESSAGES_LANGUAGE` (a
+workbook's ``main.py`` sets its own: a Dutch workbook's =HEEG_PCT says *is geen getal*
+as its Recalculate season button does).  Every function is a plain Python
 function too (``from xlbridge.excel.functions import award``).
 """
 
@@ -16,6 +18,7 @@ from typing import Annotated, Any
 
 import xlwings as xw
 
+from xlbridge.language import speaking
 from xlbridge.rules import award as engine_award
 from xlbridge.rules import awards as engine_awards
 from xlbridge.rules import Option, RuleError, parse_options
@@ -24,6 +27,10 @@ from xlbridge.values import day_of
 
 CATEGORY = "xlbridge"
 ERROR_PREFIX = "#xlbridge: "
+#: The language of the messages in a cell: English, but in a workbook's ``main.py`` (xlwings Lite: one
+#: workbook per runtime), which sets the workbook's own (:mod:`xlbridge.excel.bundle`).  The names and help
+#: of the functions and the units they give (green, sp) stay English (docs/languages.md).
+MESSAGES_LANGUAGE = "en"
 
 Scheme = Annotated[str, {"doc": "Scheme id, e.g. \"tr.club\" (xlbridge schemes lists them)."}]
 Place = Annotated[float, {"doc": "Final place (1 = first)."}]
@@ -88,8 +95,9 @@ def cell_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except ValueError as error:  # RuleError and friends: already readable
-            return ERROR_PREFIX + str(error)
+        except ValueError as error:  # RuleError and friends: already readable (a template, in the language)
+            with speaking(MESSAGES_LANGUAGE):
+                return ERROR_PREFIX + str(error)
         except Exception as error:  # noqa: BLE001 - a cell must never show a traceback
             return f"{ERROR_PREFIX}unexpected {type(error).__name__}: {error}"
 
