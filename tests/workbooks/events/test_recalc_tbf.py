@@ -127,6 +127,24 @@ def test_engine_rule_errors_point_at_the_settings(club):
         recalc_path(club)
 
 
+def test_boards_typed_twice_must_agree(club):
+    """Boards in B4 and boards= in Options: two numbers are a problem at Options (Options won silently: the 26
+    boards of B4 were paid as 20); the same number twice is accepted."""
+    wb = load_workbook(club)
+    wb["Tournament"]["B5"] = "boards=20"
+    wb.save(club)
+    with pytest.raises(BookInputError) as caught:
+        recalc_path(club)
+    assert [(p.sheet, p.cell, p.code) for p in caught.value.problems] == [("Tournament", "B5", "event.boards.twice")]
+    assert str(caught.value.problems[0]) == "Tournament, B5: boards 20 here and 26 in B4: type the boards once (the " \
+                                            "Boards cell)"
+    wb["Tournament"]["B5"] = "boards=26.0"
+    wb.save(club)
+    recalc_path(club)
+    ws = load_workbook(club)["Tournament"]
+    assert ws["E9"].value == awards("tr.club", [1] + [None] * 19, boards=26)[0].points
+
+
 def test_backup_keeps_the_previous_version(club):
     wb = load_workbook(club)
     wb["Tournament"]["C20"] = 66.0  # a late correction: the recalculation writes

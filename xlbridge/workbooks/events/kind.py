@@ -152,6 +152,11 @@ def _settings(sheet: str, grid: Grid, problems: list[LocatedProblem]) -> tuple[A
         except RuleError as error:
             problems.append(LocatedProblem(sheet, READER.setting(OPTIONS).cell, error.problem))
         else:
+            if "boards" in typed and "boards" in options and as_number(typed["boards"]) != options["boards"]:
+                problems.append(at(sheet, READER.setting(OPTIONS).cell, "event.boards.twice", "boards {options} here "
+                                   "and {boards} in {cell}: type the boards once (the Boards cell)",
+                                   field=OPTIONS, options=typed["boards"], boards=options["boards"],
+                                   cell=READER.setting(BOARDS).cell))
             options.update(typed)
             typed_in.update({name: OPTIONS for name in typed})
             if str(typed.get("movement", "")).strip().lower() == "mitchell":  # (one list: no two directions)
