@@ -55,8 +55,12 @@ def fixed_clock(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _own_path(monkeypatch):
-    """main.py puts its unpacked bundle first on sys.path (as in Pyodide): undone after each test."""
+    """main.py puts its unpacked bundle first on sys.path (as in Pyodide) and sets the language of the
+    functions' messages to its workbook's: undone after each test."""
+    from xlbridge.excel import functions
+
     monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(functions, "MESSAGES_LANGUAGE", functions.MESSAGES_LANGUAGE)
     monkeypatch.delitem(sys.modules, "main_actions", raising=False)
 
 

@@ -201,7 +201,16 @@ class Table:
     def check_header(self, grid: Grid, sheet: str, only: Sequence[str] | None = None) -> list[LocatedProblem]:
         """The one header check of every kind: a ``sheet.header`` problem at every
         header cell that does not hold its label, case-insensitive (``only``: check
-        these column ids only)."""
+        these column ids only); a column inserted into the table, or left of it, is one
+        problem at it (:func:`inserted_column`), not one at every header it moved."""
+        out = self._header_problems(grid, sheet, only)
+        if out:
+            found = inserted_column(grid, self.header_row, lambda trial: not self._header_problems(trial, sheet, only))
+            if found is not None:
+                return [column_inserted(sheet, self.header_row, found, grid)]
+        return out
+
+    def _header_problems(self, grid: Grid, sheet: str, only: Sequence[str] | None) -> list[LocatedProblem]:
         out = []
         for column in self.columns:
             if only is not None and column.id not in only:
@@ -508,5 +517,32 @@ def shown(value: Any) -> str:
     return _(EMPTY_CELL) if is_blank(value) else _(FOUND).format(found=value)
 
 
+def check_headers(tables: Sequence[Table], grid: Grid, sheet: str) -> list[LocatedProblem]:
+    """:meth:`Table.check_header` of the tables of one sheet: a column inserted left of them all is
+    one problem, not one per table it moved."""
+    out = [p for table in tables for p in table.check_header(grid, sheet)]
+    inserted = [p for p in out if p.code == "sheet.column-inserted"]
+    return inserted[:1] or out
+
+
+def inserted_column(grid: Grid, header_row: int, passes: Any, first: int = 1) -> int | None:
+    """The sheet column, from ``first``, whose removal from the header rows makes them pass
+    ``passes(grid)``: a column the scorer inserted into a laid-out table (``None``: no one column).  Where
+    several would (a check of some headers only), the first without a header: an inserted column has none."""
+    top = [list(line) for line in grid[:header_row]]
+    if len(top) < header_row:
+        return None
+    found = [col for col in range(first, len(top[-1]) + 1) if passes([line[:col - 1] + line[col:] for line in top])]
+    return next((col for col in found if is_blank(top[-1][col - 1])), found[0] if found else None)
+
+
+def column_inserted(sheet: str, header_row: int, col: int, grid: Grid) -> LocatedProblem:
+    """The problem of a column inserted at ``col`` (:func:`inserted_column`)."""
+    return at(sheet, cell_ref(header_row, col), "sheet.column-inserted", "a column was inserted here, which moved a "
+              "table xlbridge reads and writes by the place of its columns ({found}): delete the column",
+              found=shown(cell(grid, header_row, col)))
+
+
 __all__ = ["Column", "Table", "Setting", "SheetSpec", "Print", "Chart", "merge_areas", "rule_of", "RULE_WORDS", "text_of", "cell_ref", "shown",
+           "check_headers", "inserted_column", "column_inserted",
            "INPUT", "HEADER", "HEADER_TEXT", "COMPUTED_HEADER", "COMPUTED"]

@@ -102,8 +102,9 @@ def test_season_sheet_problems_are_at_their_declared_cells(built, tmp_path):
 
 
 def test_a_header_problem_is_said_whole_in_the_workbooks_language(tmp_path, capsys):
-    """A column inserted into an evening's rounds: the header problems end in Dutch too ("de cel is leeg",
-    "gevonden 'R3'"), not in the English "the cell is empty" / "found 'R3'" of the shared header check."""
+    """A column inserted into an evening's rounds, then a header renamed: the header problems end in Dutch too
+    ("de cel is leeg", "gevonden 'ronde'"), not in the English "the cell is empty" / "found ..." of the shared
+    header check (the inserted column is one problem: tests/workbooks/test_inserted_column.py)."""
     from xlbridge.cli import main
 
     book = tmp_path / "heeg.xlsx"
@@ -113,6 +114,12 @@ def test_a_header_problem_is_said_whole_in_the_workbooks_language(tmp_path, caps
     wb.save(book)
     assert main(["recalc", str(book), "--no-backup"]) == 2
     lines = capsys.readouterr().err.splitlines()
-    assert lines[0] == "xlbridge: fout: Avond 2025-09-18, E1: verwacht de kop 'C'; de cel is leeg"
-    assert "xlbridge: fout: Avond 2025-09-18, G1: verwacht de kop 'MP'; gevonden 'R3'" in lines
-    assert not any(word in line for line in lines for word in ("found", "the cell", "error"))
+    assert lines[0] == "xlbridge: fout: Avond 2025-09-18, E1: hier is een kolom ingevoegd, die een tabel verschoof " \
+                       "die xlbridge leest en schrijft op de plaats van haar kolommen (de cel is leeg): verwijder de kolom"
+    wb["Avond 2025-09-18"].delete_cols(5)
+    wb["Avond 2025-09-18"]["N1"] = "ronde"
+    wb.save(book)
+    assert main(["recalc", str(book), "--no-backup"]) == 2
+    lines += capsys.readouterr().err.splitlines()
+    assert "xlbridge: fout: Avond 2025-09-18, N1: verwacht de kop 'inv'; gevonden 'ronde'" in lines
+    assert not any(word in line for line in lines for word in ("found", "the cell", "error", "inserted"))

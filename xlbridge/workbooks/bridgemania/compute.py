@@ -24,6 +24,7 @@ from xlbridge.values import as_text, is_blank
 from xlbridge.workbooks.book import BookAdapter, Grid, cell, column_letter
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.chart import chart_problems, plan_chart
+from xlbridge.workbooks.declare import check_headers
 from xlbridge.workbooks.bridgemania.locate import locate
 from xlbridge.workbooks.bridgemania.read import SeasonPlaces, formulas, ids, is_tournament_sheet, read_season, spaced_ids
 from xlbridge.workbooks.bridgemania.tournament import TournamentPlaces, read_tournament
@@ -67,7 +68,7 @@ class BridgeManiaSeason:
 
         problems: list[LocatedProblem] = []
         where = SeasonPlaces()
-        header_problems = [p for t in (d.BASE, d.GUESTS, d.CALENDAR) for p in t.check_header(grid(d.SEASON), d.SEASON)]
+        header_problems = check_headers((d.BASE, d.GUESTS, d.CALENDAR), grid(d.SEASON), d.SEASON)
         if header_problems:
             raise BookInputError(header_problems)
         base_pairs, guests, reference, calendar = read_season(grid(d.SEASON), where, problems)

@@ -23,7 +23,7 @@ from xlbridge.values import as_date, as_text
 from xlbridge.workbooks.book import BookAdapter, Layout
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.read import SeasonPlaces, read_season
-from xlbridge.workbooks.declare import COMPUTED_HEADER, INPUT, cell_ref, merge_areas, rule_of
+from xlbridge.workbooks.declare import COMPUTED_HEADER, INPUT, cell_ref, check_headers, merge_areas, rule_of
 from xlbridge.workbooks.plan import Block, BookInputError, NextSheet, Plan, LocatedProblem, at
 from xlbridge.workbooks.sheetnames import name_problem
 from xlbridge.workbooks.localised import shown_name
@@ -57,7 +57,7 @@ def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None,
                                  "named {sheet!r} with {title!r} in A1 (sheets: {sheets})", sheet=shown_name(d.SEASON),
                                  title=_(d.SEASON_TITLE), sheets=", ".join(names))])
     grid = book.read(d.SEASON)
-    problems = [p for t in (d.BASE, d.CALENDAR) for p in t.check_header(grid, d.SEASON)]
+    problems = check_headers((d.BASE, d.CALENDAR), grid, d.SEASON)
     where = SeasonPlaces()
     if not problems:
         base_pairs, _guests, _reference, calendar = read_season(grid, where, problems)

@@ -27,7 +27,7 @@ from xlbridge.workbooks.book import Grid, cell
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.read import formulas, ids, is_tournament_sheet, spaced_ids
 from xlbridge.workbooks.bridgemania.read import found as shown, players as player_ids
-from xlbridge.workbooks.declare import cell_ref
+from xlbridge.workbooks.declare import cell_ref, column_inserted
 from xlbridge.workbooks.plan import LocatedProblem, at
 
 __all__ = ["TournamentPlaces", "read_tournament", "structure"]
@@ -181,7 +181,9 @@ def _structure(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[Locate
     while as_whole(cell(grid, header, col)) == col - first + 1:
         col += 1
     ts.board_width = col - first
-    if col == first:
+    if is_blank(cell(grid, header, col)) and as_whole(cell(grid, header, col + 1)) == col - first + 1:
+        problems.append(column_inserted(tid, header, col, grid))  # (the boards after it were not counted)
+    elif col == first:
         problems.append(at(tid, cell_ref(header, first), "bm.sheet.boards",
                            "the board numbers 1, 2, 3, ... should start here", tournament=tid, field="boards"))
     _results(tid, grid, ts, col, problems)

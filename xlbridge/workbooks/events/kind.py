@@ -20,6 +20,7 @@ from xlbridge.rules.problems import Problem
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, as_text, is_blank, pair_key
 from xlbridge.workbooks.book import BookAdapter, Grid, cell
+from xlbridge.workbooks.declare import column_inserted, inserted_column
 from xlbridge.workbooks.events.declaration import NEVER_READ
 from xlbridge.workbooks.events.declaration import (BOARDS, EVENT, IN_PLACE_ORDER, NAMES, OPTIONS, PLACE, READER,
                                                    SCHEME, SCORE, UNIT, shown_unit)
@@ -99,8 +100,18 @@ def _layout_problems(sheet: str, grid: Grid) -> list[LocatedProblem]:
     if found != scheme.text():
         out.append(at(sheet, f"A{scheme.row}", "event.label", "expected the label Scheme (the scheme id goes in "
                       "{cell}); found {found!r}", field=SCHEME, cell=scheme.cell, found=found))
-    out += TABLE.check_header(grid, sheet, only=(PLACE,))
-    return out
+    header = TABLE.check_header(grid, sheet, only=(PLACE,))  # (the other headers are each kind's own words)
+    if not header and _blank_header(grid):  # a column inserted right of Place: the table's computed columns moved
+        col = inserted_column(grid, HEADER_ROW, lambda trial: not TABLE.check_header(trial, sheet, only=(PLACE,))
+                              and not _blank_header(trial), TABLE.first_col)
+        if col is not None:
+            header = [column_inserted(sheet, HEADER_ROW, col, grid)]
+    return out + header
+
+
+def _blank_header(grid: Grid) -> bool:
+    """Whether a header of the results table is blank (a column inserted into it has none)."""
+    return any(is_blank(cell(grid, HEADER_ROW, TABLE.col(c.id))) for c in TABLE.columns)
 
 
 #: A two-winner Mitchell on an event sheet (``movement=mitchell``, or one direction imported) -- TBF's.

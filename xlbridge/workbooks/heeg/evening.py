@@ -22,7 +22,7 @@ from xlbridge.clubs.heeg.rules import ABSENT_CODES, MP_CODES, normalise_code
 from xlbridge.rules.problems import RuleError
 from xlbridge.values import as_number, as_text, is_blank, pair_key
 from xlbridge.workbooks.book import Grid, cell
-from xlbridge.workbooks.declare import Table, cell_ref
+from xlbridge.workbooks.declare import Table, cell_ref, column_inserted, inserted_column
 from xlbridge.workbooks.heeg.declaration import CHECKED_HEADERS, evening_table
 from xlbridge.workbooks.plan import LocatedProblem, at
 from xlbridge.workbooks.typed_checks import cell_problem, spaced
@@ -73,6 +73,12 @@ def _rounds(grid: Grid, first: int) -> int:
     return rounds
 
 
+def _header_problems(grid: Grid, name: str) -> list[LocatedProblem]:
+    """The header check of an evening sheet, whose table has the rounds its header row has."""
+    return evening_table(_rounds(grid, evening_table(1, ()).col("r1")), ()).check_header(grid, name,
+                                                                                        only=CHECKED_HEADERS)
+
+
 def read_evening(name: str, day: dt.date, grid: Grid, problems: list[LocatedProblem]) -> EveningSheet | None:
     """Check one evening sheet and read its rows (``EveningSheet.raw``: the season's input)."""
     if not (grid[0] if grid else []):
@@ -81,9 +87,10 @@ def read_evening(name: str, day: dt.date, grid: Grid, problems: list[LocatedProb
         return None
     sheet = EveningSheet(name, day, grid, _rounds(grid, evening_table(1, ()).col("r1")))
     table = sheet.table
-    found = table.check_header(grid, name, only=CHECKED_HEADERS)
+    found = _header_problems(grid, name)
     if found:
-        problems.extend(found)
+        col = inserted_column(grid, 1, lambda trial: not _header_problems(trial, name))  # (before R1 too: the
+        problems.extend([column_inserted(name, 1, col, grid)] if col is not None else found)  # rounds moved)
         return None
     seen: dict[Any, int] = {}
     cols = sheet.columns()

@@ -310,7 +310,10 @@ def _pairs(sheet: _Season, header: int | None, periods: list[Period], lines: tup
         return roster, pair_rows
     labels = [p.label for p in periods]
     table = pairs_table(labels, header)
-    sheet.problems += table.check_header(sheet.grid, SEASON, only=["names", *(f"line_{name}" for name in labels)])
+    headers = table.check_header(sheet.grid, SEASON, only=["names", *(f"line_{name}" for name in labels)])
+    sheet.problems += headers
+    if headers:  # (a roster read off its columns: every evening's lines would differ from it)
+        return roster, pair_rows
     for row in range(table.first_row, len(sheet.grid) + 1):
         pair = _pair_row(sheet, table, row, labels, lines, pair_rows)
         if pair is not None:
