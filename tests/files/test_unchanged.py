@@ -522,3 +522,23 @@ def test_any_xml_another_program_writes_for_a_typed_cell_gives_the_openpyxl_outc
     assert said_fast.replace(str(fast), TBF.name) == said_slow.replace(str(slow), TBF.name)
     if not said_fast.startswith("('FileProblem'"):
         assert _cells(fast) == _cells(slow)
+
+
+@pytest.mark.slow
+def test_a_run_that_changes_nothing_writes_nothing_where_calamine_declines(tmp_path, spy):
+    """A formula on the scorer's own notes sheet makes calamine decline (openpyxl reads its text): every later
+    run then saved the same workbook again and replaced the backup with it, so the version before the last
+    real change was gone.  Now the openpyxl path writes nothing either when no value changed."""
+    path = tmp_path / "heeg.xlsx"
+    wb = load_workbook(DEMOS[0])
+    wb.create_sheet("Notes")["B1"] = "=COUNT(Seizoen!A17:A60)"
+    _changed(wb, *_typed_and_computed(wb))  # a real change first: this run writes, the backup is the file before
+    wb.save(path)
+    before = path.read_bytes()
+    assert headless.recalc_path(path, when=WHEN).typed
+    saved = path.read_bytes()
+    assert saved != before and headless.backup_path(path).read_bytes() == before
+    again = headless.recalc_path(path, when=WHEN)
+    assert spy[-1] is None, "calamine answered: the test proves nothing"
+    assert again.changes == [] and again.typed == [] and again.warnings == []
+    assert path.read_bytes() == saved and headless.backup_path(path).read_bytes() == before

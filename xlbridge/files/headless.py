@@ -310,17 +310,28 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
     ``finish(temp, workbook, report)``: a last step on the saved new version before it
     replaces the file (the CLI puts back lost xlwings Lite code); ``finish_needed(names)``:
     whether it would change a file whose parts are ``names`` (default: yes, when there is one).
-    A recalculation that would change nothing writes nothing (:mod:`xlbridge.files.unchanged`)."""
-    def fast(data: bytes) -> Report | None:
-        if finish is not None:
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                if finish_needed is None or finish_needed(set(archive.namelist())):
-                    return None
-        return unchanged_report(data, when=when, language=language)
+    A recalculation that would change nothing writes nothing, not even the backup: found without
+    openpyxl where it can be (:mod:`xlbridge.files.unchanged`), else after openpyxl's recalculation
+    (a formula on a notes sheet, a time typed: the backup was replaced by the same workbook)."""
+    def finishing(data: bytes) -> bool:
+        if finish is None:
+            return False
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return finish_needed is None or finish_needed(set(archive.namelist()))
 
-    return _on_path(path, backup, lambda workbook: recalculate_and_list(OpenpyxlBook(workbook), when=when,
-                                                                        language=language),
-                    budget, finish, fast)
+    def fast(data: bytes) -> Report | None:
+        return None if finishing(data) else unchanged_report(data, when=when, language=language)
+
+    books: list[OpenpyxlBook] = []
+
+    def change(workbook) -> Report:
+        books.append(OpenpyxlBook(workbook))
+        return recalculate_and_list(books[-1], when=when, language=language)
+
+    def nothing(report: Report, data: bytes) -> bool:
+        return not (books[-1].wrote or report.changes or report.typed or report.warnings or finishing(data))
+
+    return _on_path(path, backup, change, budget, finish, fast, nothing)
 
 
 def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None = None, next_period: bool = False,
@@ -374,7 +385,8 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
     return _on_path(path, backup, change, budget, finish)
 
 
-def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget, finish=None, fast=None):
+def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget, finish=None, fast=None,
+             nothing=None):
     shown = Path(path)
     check_name(shown)
     try:
@@ -384,7 +396,8 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget,
         if backup:
             check_backup_place(shown, real)
         with RunLock(lock_path(real), LOCK_WAIT_SECONDS):
-            return _changed_locked(shown, real, backup=backup, change=change, budget=budget, finish=finish, fast=fast)
+            return _changed_locked(shown, real, backup=backup, change=change, budget=budget, finish=finish, fast=fast,
+                                   nothing=nothing)
     except Busy:
         raise FileProblem(f"{shown} is being recalculated by another run; try again when it is done") from None
     except ChangedWhileReading:
@@ -393,12 +406,14 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget,
         raise from_os_error(shown, error) from None
 
 
-def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Budget, finish=None, fast=None):
+def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Budget, finish=None, fast=None,
+                    nothing=None):
     """Read, ``change(workbook)`` (nothing written when it raises), then save atomically
     with the backup (``finish``: see :func:`recalc_path`); what ``change`` returned.
     ``fast(data)``: the report of a run that changes nothing (nothing read with openpyxl,
     nothing written), or ``None``; it sees only bytes checked against ``budget``, and no
-    macro-enabled workbook (the openpyxl path tells whether its macros would survive)."""
+    macro-enabled workbook (the openpyxl path tells whether its macros would survive); ``nothing(report,
+    data)``: whether ``change`` changed nothing that is worth a save (then nothing is written)."""
     clear_stale_temps(real)
     if backup:
         clear_stale_temps(backup_path(real))
@@ -411,6 +426,8 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Bu
         return report
     workbook = load_checked(data, shown, keep_vba)
     report = change(workbook)
+    if nothing is not None and nothing(report, data):
+        return report
     keep = Keep.of(snapshot.info)
     parts = kept_parts.carried(io.BytesIO(data))
     new = old = None

@@ -106,6 +106,7 @@ class OpenpyxlBook(_ReadOnce):
 
     def __init__(self, workbook: Any):
         self.wb = workbook
+        self.wrote = False  # whether a value, a sheet or a sheet's state changed (not the look: fills, formats)
         self.messages: list[str] = []
         self._grids: dict[str, Grid] = {}  # sheets read and not written since (plan, then diff)
         self._sheets: dict[str, Any] = {}  # wb[name] scans every sheet: a season has hundreds
@@ -176,6 +177,7 @@ class OpenpyxlBook(_ReadOnce):
                     continue  # a recalculation mostly rewrites what is there: leave it
                 cell = ws.cell(row=row + r, column=col + c)
                 cell.value = value
+                self.wrote = True
                 if looks_like_formula(value):
                     cell.data_type = "s"  # text that looks like a formula stays text
                 if isinstance(value, str):
@@ -211,6 +213,7 @@ class OpenpyxlBook(_ReadOnce):
         self._fill_ids[colour] = cell._style.fillId
 
     def add_sheet(self, name: str, after: str | None = None) -> None:
+        self.wrote = True
         self._grids.pop(name, None)
         names = self.wb.sheetnames
         shown = self.wb.active  # (openpyxl keeps the shown sheet by its index, Excel the sheet itself)
@@ -221,6 +224,7 @@ class OpenpyxlBook(_ReadOnce):
     def activate(self, sheet: str, cell: str = "A1") -> None:
         """Open the workbook at ``sheet`` with ``cell`` selected (the only sheet selected)."""
         ws = self._ws(sheet)
+        self.wrote = True
         for other in self.wb.worksheets:
             other.sheet_view.tabSelected = other is ws
         self.wb.active = ws
@@ -271,8 +275,9 @@ class OpenpyxlBook(_ReadOnce):
         for area, rule in layout.rules:
             add_rule(ws, area, rule)
         print_setup(ws, layout)
-        if layout.hidden:
+        if layout.hidden and ws.sheet_state != "hidden":  # (the record's sheet shown, or very hidden: hidden again)
             ws.sheet_state = "hidden"
+            self.wrote = True
 
     def alert(self, message: str) -> None:
         self.messages.append(message)
