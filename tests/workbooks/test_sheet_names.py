@@ -209,3 +209,27 @@ def test_an_evening_added_beside_others_is_no_renamed_sheet(tmp_path: Path) -> N
     report = recalc_path(path, backup=False)
     assert "Evening 2026-09-10" in load_workbook(path).sheetnames
     assert [w.code for w in report.warnings if w.code == "sheet.name.renamed"] == []
+
+
+@pytest.mark.slow
+def test_a_deleted_evening_is_added_again_and_its_typed_results_are_said_and_kept(sources, tmp_path: Path) -> None:
+    """An evening sheet deleted: the Season sheet lists it, so the recalculation adds it again -- empty, and the
+    evening's 162 typed results went without a word (no warning, no Corrections row). Now a warning, and each lost
+    cell a "your change" row with its pair, column and old value, as clearing the cells gives."""
+    path = _copy(sources["heeg"], tmp_path)
+    wb = load_workbook(path)
+    held = {c.coordinate: c.value for row in wb["Evening 2025-09-11"].iter_rows() for c in row if c.value is not None}
+    del wb["Evening 2025-09-11"]
+    wb.save(path)
+    report = recalc_path(path, backup=False)
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
+    documented = re.search(r"^\| `W-SHEET-DELETED` \|[^|]*\| `([^`]+)` \|", docs, re.M)[1]
+    assert [str(w) for w in report.warnings] == [documented]
+    lost = {(c.cell, c.old) for c in report.typed if c.sheet == "Evening 2025-09-11"}
+    assert len(lost) == 162 and all(held[cell] == old for cell, old in lost)  # (what it held; not its pairs,
+    assert not {cell for cell, _old in lost} & {f"{col}{row}" for col in "AB" for row in range(1, 40)}  # added again)
+    rows = [[c.value for c in row] for row in load_workbook(path)["Corrections"].iter_rows(min_row=2)]
+    mine = [row[1:] for row in rows if row[7] == "your change"]
+    assert ["Evening 2025-09-11", "D3", 2, "R1", 17, None, "your change"] in mine and len(mine) == 162
+    assert "Evening 2025-09-11" in load_workbook(path).sheetnames
+    assert recalc_path(path, backup=False).warnings == []  # said once

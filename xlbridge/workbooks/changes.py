@@ -75,6 +75,7 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
             out.typed.append(Change(sheet, cell_ref(*place), "", units.get((sheet, place[0]), ""),
                                     str(header) if header is not None else "", _decode_shown(old),
                                     _decode_shown(new), cause=TYPED))
+    _deleted(plan, record, existing, out)
     warned = {(w.sheet, w.cell) for w in plan.warnings}
     for change in changes:
         if change.sheet not in record.sheets:
@@ -86,6 +87,32 @@ def compare(book: BookAdapter, plan: Plan, record: Record, now: Record, changes:
         _typed_over(out, replace(change, cause=TYPED_OVER), warned)
     _views_typed_over(book, plan, record, out, warned, existing, moves)
     return out
+
+
+#: A sheet the scorer deleted that the recalculation adds again (a Heeg evening the Season sheet lists).
+DELETED = N_("the sheet was deleted since the last recalculation, with {count} typed cells; xlbridge added it again "
+             "without them: they are listed on the Corrections sheet (your change), and the backup keeps the "
+             "workbook as it was: to get them back, copy the sheet from the backup")
+
+
+def _deleted(plan: Plan, record: Record, existing: set[str], out: Comparison) -> None:
+    """Every typed cell of a sheet the scorer deleted and this plan adds again without it (its pairs, which the
+    plan types again, are not lost), as a change with a warning: before, an evening's results went without a word."""
+    for sheet in plan.new_sheets:
+        if sheet in existing or sheet not in record.sheets:
+            continue
+        again = {(block.row + i, block.col + j): value for block in plan.blocks if block.sheet == sheet
+                 for i, line in enumerate(block.values) for j, value in enumerate(line)}  # (what it writes there)
+        recorded = record.typed(sheet)
+        lost = [(place, old) for place, old in sorted(recorded.items())
+                if old is not None and not same_cell(old, again.get(place))]
+        top, left = min(recorded)[0], min(c for _r, c in recorded)  # (the header row, the unit's column)
+        for (row, col), old in lost:
+            unit, header = (recorded.get((row, left)), recorded.get((top, col))) if row > top else (None, None)
+            out.typed.append(Change(sheet, cell_ref(row, col), "", "" if unit is None else str(unit),
+                                    "" if header is None else str(header), _decode_shown(old), None, cause=TYPED))
+        if lost:
+            out.warnings.append(at(sheet, None, "sheet.deleted", DELETED, count=len(lost)))
 
 
 def _typed_pairs(before: dict, cells: dict, rows: Rows):
