@@ -15,7 +15,7 @@ import datetime as dt
 from typing import Any
 
 from xlbridge.language import _, speaking
-from xlbridge.workbooks.book import BookAdapter
+from xlbridge.workbooks.book import BookAdapter, Layout, cell_position
 from xlbridge.workbooks.kinds import kinds
 from xlbridge.workbooks.plan import BookInputError, Kind, LocatedProblem, Report, at
 from xlbridge.workbooks.changes import Comparison, compare
@@ -92,6 +92,7 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
         except BookInputError as error:  # a computed cell the book cannot take (merged into another)
             error.language = language
             raise
+        _formats_back(book, found.over, changes)
         write_record(book, now, record)
         over = {(c.sheet, c.cell) for c in found.over}
         ordered = found.typed + found.over + [c for c in changes if (c.sheet, c.cell) not in over]
@@ -119,6 +120,19 @@ def recalculate_and_list(book: BookAdapter, *, when: dt.datetime | str | None = 
         report = recalculate(book, when=when, language=language, record=record)
         report_problems(local, [], done=done_text(report), clear_old=False, warnings=report.warnings)
     return report
+
+
+def _formats_back(book: BookAdapter, over: list, changes: list) -> None:
+    """The declared number format back on each computed cell typed over, and on each that read as a date or a
+    time: what the scorer typed there brought its own (a date typed into a computed cell showed the 288
+    written there as 14-10-1900, read back as a date, and each later run listed it as changed again)."""
+    formats: dict[str, list] = {}
+    for c in [*over, *(c for c in changes if isinstance(c.old, (dt.date, dt.time)))]:
+        if c.number_format:
+            row, col = cell_position(c.cell)
+            formats.setdefault(c.sheet, []).append(((row, col, 1, 1), c.number_format))
+    for sheet, number_formats in formats.items():
+        book.lay_out(sheet, Layout(number_formats=tuple(number_formats)))
 
 
 class _WithoutRecord:

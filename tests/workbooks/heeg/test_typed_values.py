@@ -9,6 +9,7 @@ Messages sheet, printed by the CLI, the recalculation goes on) and ``'=``.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import shutil
 from pathlib import Path
@@ -17,11 +18,13 @@ import pytest
 from openpyxl import load_workbook
 
 from xlbridge.cli import main
+from xlbridge.files.headless import recalc_path
 from xlbridge.language import _, sheet_name, speaking
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.workbooks.heeg.declaration import EVENING_PREFIX, evening_table
 from xlbridge.workbooks.messages import HEADER_WARNINGS, MESSAGES, WARNING_MARK, clear_marks, report_problems
 from xlbridge.workbooks.recalc import recalculate
+from xlbridge.workbooks.record import TYPED_OVER
 from xlbridge.workbooks.localised import Localised, localised
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -167,3 +170,26 @@ def test_a_corrected_round_is_a_correction_not_a_warning(demo: Path) -> None:
         (c.sheet, c.cell, c.old, c.new) for c in report.changes]
     corrections = wb[sheet_name("Corrections", "nl")]
     assert (name, f"L{row}") in [(r[1], r[2]) for r in corrections.iter_rows(values_only=True)]
+
+
+@pytest.mark.slow
+def test_a_computed_cell_typed_over_gets_its_own_number_format_back(demo_en: Path) -> None:
+    """A date typed over the evening's maximum (Excel formats the cell as a date) and 62.5% over a percentage: the
+    288 written back showed as 14-10-1900 and the 62.50 as 6250.00%, and the date format made every later run
+    read a date, list it as changed and save again.  Now the cell gets the column's format back: the next run
+    changes nothing."""
+    wb = load_workbook(demo_en)
+    ws = wb["Evening 2025-09-04"]
+    ws["M5"].value, ws["M5"].number_format = dt.datetime(2025, 9, 4), "d-m-yyyy"
+    ws["P6"].value, ws["P6"].number_format = 0.625, "0.00%"
+    formats = ws["M6"].number_format, ws["P7"].number_format
+    wb.save(demo_en)
+    first = recalc_path(demo_en, backup=False)
+    assert {(c.cell, c.cause) for c in first.changes} >= {("M5", TYPED_OVER), ("P6", TYPED_OVER)}
+    ws = load_workbook(demo_en)["Evening 2025-09-04"]
+    assert (ws["M5"].number_format, ws["P6"].number_format) == formats
+    assert isinstance(ws["M5"].value, (int, float)) and ws["M5"].value == ws["M6"].value == 288
+    again = recalc_path(demo_en, backup=False)  # (it clears the warnings of the Messages sheet)
+    assert again.changes == [] and again.warnings == []
+    saved = demo_en.read_bytes()
+    assert recalc_path(demo_en, backup=False).changes == [] and demo_en.read_bytes() == saved
