@@ -515,6 +515,9 @@ def _(ctx):
 @scenario("E-FILE-MACROS")
 def _(ctx):
     Path(BOOK).write_bytes(ctx.sources("tbf-club"))
+    wb = load_workbook(BOOK)
+    wb["Tournament"]["C28"] = 70.0  # a corrected score: a run that changes nothing writes nothing, macros or not
+    wb.save(BOOK)
     with zipfile.ZipFile(BOOK) as archive:
         rels, types = archive.read("xl/_rels/workbook.xml.rels"), archive.read("[Content_Types].xml")
     rels, _ = add_relationship(rels, "http://schemas.microsoft.com/office/2006/relationships/vbaProject",
@@ -722,6 +725,7 @@ heeg("E-HEEG-MP-TEXT", setting(EV, L5="1O3"))
 heeg("E-HEEG-MP-NEGATIVE", setting(EV, L5=-5))
 heeg("E-HEEG-MP-EMPTY", setting(EV, L5=None))
 heeg("E-HEEG-MP-ABOVE-MAX", setting(EV, L5=130))
+heeg("E-HEEG-MP-ABOVE-SIT-OUT-MAX", setting(EV, N7="0", L7=None, N5="s", L5=45))
 heeg("E-HEEG-ROUND-ABOVE-MAX", setting(EV, D5=20))  # line A of 6: top 4, 4 boards a round; the total 20 < 96
 heeg("E-HEEG-ROUNDS-ABOVE-MAX", rows(EV, "D5", [20] * 6))
 heeg("E-HEEG-COMBI-ABOVE-MAX", setting(EV, J5=41, L5=30, L7=None, N7="0"))  # line A of 5: one sits out

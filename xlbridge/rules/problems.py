@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import Any
 
 __all__ = ["CONCERNS", "Problem", "RuleError", "ProblemsError", "set_translator", "translate", "N_", "N_plural",
@@ -118,6 +119,8 @@ def _shown(value: Any, sign: str) -> Any:
     """A parameter as a message shows it (see :class:`_AsTyped`, :class:`_Shown`)."""
     if value.__class__ is float:
         return _as_typed(value, sign)
+    if isinstance(value, Fraction):  # (an exact sum: MP 210, never Fraction(210, 1))
+        return _as_typed(float(value), sign)
     if value is None:
         return _Shown(_translator(EMPTY_CELL))
     if isinstance(value, dt.datetime):

@@ -145,6 +145,18 @@ def test_boards_typed_twice_must_agree(club):
     assert ws["E9"].value == awards("tr.club", [1] + [None] * 19, boards=26)[0].points
 
 
+def test_a_notes_sheet_named_like_an_evening_is_left_alone(club):
+    """A sheet 'Evening notes' made the event workbook a Heeg season without its Season sheet ('the settings sheet
+    Season is missing'), and no event could be recalculated; an evening sheet is named by its date."""
+    wb = load_workbook(club)
+    wb.create_sheet("Evening notes")["A1"] = "Pair 7 asked about board 12"
+    wb["Tournament"]["C28"] = 70.0
+    wb.save(club)
+    report = recalc_path(club)
+    assert report.kind == "event awards" and load_workbook(club)["Tournament"]["D28"].value == 1
+    assert load_workbook(club)["Evening notes"]["A1"].value == "Pair 7 asked about board 12"
+
+
 def test_backup_keeps_the_previous_version(club):
     wb = load_workbook(club)
     wb["Tournament"]["C20"] = 66.0  # a late correction: the recalculation writes

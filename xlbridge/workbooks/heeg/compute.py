@@ -66,6 +66,11 @@ LINE_EMPTY_HERE = N_("line is empty; type the pair's line here, or its line for 
 SUM_OF_ROUNDS = N_("{message} (the sum of R1..R{rounds_typed})")
 
 
+def _dated_evening(name: str) -> bool:
+    """Whether ``name`` is an evening sheet's: the prefix and a date (``Evening 2025-09-04``)."""
+    return name.startswith(EVENING_PREFIX) and as_date(name[len(EVENING_PREFIX):].strip()) is not None
+
+
 def _holds_title(grid: Grid) -> bool:
     title = cell(grid, 1, 1)
     return isinstance(title, str) and title.startswith(_(TITLE))
@@ -83,8 +88,9 @@ class HeegSeason:
             if _holds_title(book.read(SEASON)):
                 return True
             return any(n.startswith(EVENING_PREFIX) for n in names)
-        # the Season sheet renamed or deleted: still ours (plan() says what to do)
-        return any(n.startswith(EVENING_PREFIX) for n in names) or any(_holds_title(book.read(n)) for n in names)
+        # the Season sheet renamed or deleted: still ours (plan() says what to do) when an evening sheet is there,
+        # named by its date ("Evening notes" in an event workbook is a notes sheet: not a Heeg season)
+        return any(_dated_evening(n) for n in names) or any(_holds_title(book.read(n)) for n in names)
 
     # -- reading ----------------------------------------------------------
 
