@@ -726,6 +726,7 @@ heeg("E-HEEG-MP-NEGATIVE", setting(EV, L5=-5))
 heeg("E-HEEG-MP-EMPTY", setting(EV, L5=None))
 heeg("E-HEEG-MP-ABOVE-MAX", setting(EV, L5=130))
 heeg("E-HEEG-MP-ABOVE-SIT-OUT-MAX", setting(EV, N7="0", L7=None, N5="s", L5=45))
+heeg("E-HEEG-SIT-OUT-PLAYED", setting(EV, N7="0", L7=None, N5="s", L5=None, D5=8, E5=8, F5=8, G5=8, H5=8, I5=8))
 heeg("E-HEEG-ROUND-ABOVE-MAX", setting(EV, D5=20))  # line A of 6: top 4, 4 boards a round; the total 20 < 96
 heeg("E-HEEG-ROUNDS-ABOVE-MAX", rows(EV, "D5", [20] * 6))
 heeg("E-HEEG-COMBI-ABOVE-MAX", setting(EV, J5=41, L5=30, L7=None, N7="0"))  # line A of 5: one sits out

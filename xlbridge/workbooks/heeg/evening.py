@@ -147,6 +147,12 @@ def _typed_checks(sheet: EveningSheet, cols: dict[str, int], row: int, values: d
                            "round replaces the sit-out, so the sit-out correction would count it twice; clear the "
                            "{code} or the combi MP", field="combi_mp", value=combi, code=code, **where))
         ok = False
+    if code in ("s", "s1") and len(typed_rounds) >= sheet.rounds:  # (the 6/5 of a sit-out for a pair at every table)
+        problems.append(at(name, cell_ref(row, cols["code"]), "heeg.rounds.sit-out-played", "inv {code} with all "
+                           "{typed} rounds typed: a pair that sat out has one round empty; clear the round it sat "
+                           "out, or the {code}", field="code", code=code, typed=len(typed_rounds), value=code,
+                           **where))
+        ok = False
     if not is_blank(combi) and len(typed_rounds) >= sheet.rounds:
         problems.append(at(name, combi_ref, "heeg.rounds.too-many", "{typed} rounds and a combi MP make {count} "
                            "rounds; the evening has {rounds}: clear the round played at the combi table",
