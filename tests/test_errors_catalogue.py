@@ -691,6 +691,7 @@ simple("E-EVENT-OPTION-UNKNOWN", "tbf-club", setting("Tournament", B5="bords=24"
 simple("E-EVENT-OPTION-SYNTAX", "tbf-club", setting("Tournament", B5="boards 24"))
 simple("E-EVENT-MITCHELL", "tbf-club", setting("Tournament", B5="movement=mitchell"))
 simple("E-EVENT-BOARDS-TWICE", "tbf-club", setting("Tournament", B4=24, B5="boards=26"))
+simple("E-EVENT-OPTION-TWICE", "tbf-club", setting("Tournament", B4=None, B5="boards=12; boards=40"))
 simple("E-EVENT-UNIT-TWICE", "tbf-club",
        lambda wb: setattr(wb["Tournament"]["A13"], "value", wb["Tournament"]["A12"].value))
 simple("E-CELL-FORMULA", "tbf-club", setting("Tournament", B4="=20+4"))

@@ -134,3 +134,12 @@ def test_boards_1e25_on_an_event_sheet_is_at_the_boards_cell(tmp_path, built_onc
     with pytest.raises(BookInputError) as caught:
         recalculate(OpenpyxlBook(wb))
     assert [(p.cell, p.code) for p in caught.value.problems] == [("B4", "option.out-of-range")]
+
+
+def test_a_bridgemania_top_beyond_its_bound_is_at_the_top_cell(tmp_path, built_once):
+    """TOP 1002 was said at T01, A1 (the bounds table promises the TOP cell, as TOP 7 or 'eight' are)."""
+    wb = load_workbook(built_once("bridgemania", tmp_path / "bm.xlsx", language="en"))
+    wb["T01"]["B4"] = 1002
+    with pytest.raises(BookInputError) as caught:
+        recalculate(OpenpyxlBook(wb))
+    assert [(p.sheet, p.cell, p.code) for p in caught.value.problems] == [("T01", "B4", "bm.top.too-large")]

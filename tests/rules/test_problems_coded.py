@@ -30,7 +30,7 @@ CODE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9_-]*)+$")
 #: keys on them.  Renaming one is a breaking change -- change this list on purpose.
 CODES = {
     # any scheme: the arguments of award/awards and the option text
-    "scheme.unknown", "option.syntax", "option.unknown", "option.not-yes-no", "option.not-a-number",
+    "scheme.unknown", "option.syntax", "option.twice", "option.unknown", "option.not-yes-no", "option.not-a-number",
     "option.out-of-range", "option.not-whole", "option.not-a-choice", "field.not-a-number", "field.not-whole",
     "field.not-finite", "field.too-large", "tr.mastery.too-large", "tr.title.too-large", "se.number.too-large",
     "place.empty", "place.not-a-place", "place.outside-field", "ranks.empty", "ranks.not-a-place", "ranks.not-competition",

@@ -233,3 +233,23 @@ def test_a_deleted_evening_is_added_again_and_its_typed_results_are_said_and_kep
     assert ["Evening 2025-09-11", "D3", 2, "R1", 17, None, "your change"] in mine and len(mine) == 162
     assert "Evening 2025-09-11" in load_workbook(path).sheetnames
     assert recalc_path(path, backup=False).warnings == []  # said once
+
+
+@pytest.mark.slow
+def test_a_missing_season_sheet_is_named_as_the_scorer_sees_the_sheets(tmp_path: Path, built_once) -> None:
+    """An Italian BridgeMania workbook whose Stagione sheet was renamed: the message asked for a sheet named
+    'Season' and listed 'Messages', 'Blank tournament', 'Championship' (sheets it does not have); renaming the sheet
+    to 'Season' as told gave the same message again."""
+    path = built_once("bridgemania", tmp_path / "bm.xlsx")  # in the club's language, Italian
+    wb = load_workbook(path)
+    wb["Stagione"].title = "Stagione 2019"
+    wb.save(path)
+    with pytest.raises(BookInputError) as caught:
+        recalc_path(path, backup=False)
+    from xlbridge.language import speaking
+
+    with speaking(caught.value.language):  # (as the CLI and the Messages sheet say it)
+        (message,) = [str(p) for p in caught.value.problems]
+    assert message.startswith("Stagione: ") and "un foglio chiamato 'Stagione'" in message and "Stagione 2019, Messaggi, T01" in message
+    assert "Torneo vuoto, Campionato" in message
+    assert not re.search(r"\b(Season|Messages|Blank tournament|Championship|How to)\b", message), message

@@ -88,7 +88,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     """Option text as typed in a cell: ``"boards=26; movement=mitchell"``.
 
     Separators ``;`` or newlines (a comma may be a decimal comma); names are
-    case-insensitive.
+    case-insensitive; a name given twice is an error (the last one won without a word).
 
     >>> parse_options("boards=26; Movement = mitchell")
     {'boards': '26', 'movement': 'mitchell'}
@@ -104,7 +104,11 @@ def parse_options(text: str | None) -> dict[str, str]:
         name, sep, value = part.partition("=")
         if not sep or not name.strip():
             raise RuleError("option.syntax", "option {option!r} must look like name=value", option=part.strip())
-        result[name.strip().lower()] = value.strip()
+        key = name.strip().lower()
+        if key in result and result[key] != value.strip():
+            raise RuleError("option.twice", "option {option} is given twice ({first} and {second}): keep one",
+                            option=key, first=result[key], second=value.strip())
+        result[key] = value.strip()
     return result
 
 

@@ -25,6 +25,7 @@ from xlbridge.workbooks.book import BookAdapter, Grid, cell, column_letter
 from xlbridge.workbooks.bridgemania import declaration as d
 from xlbridge.workbooks.bridgemania.chart import chart_problems, plan_chart
 from xlbridge.workbooks.declare import check_headers
+from xlbridge.workbooks.localised import shown_name
 from xlbridge.workbooks.bridgemania.locate import locate
 from xlbridge.workbooks.bridgemania.read import SeasonPlaces, formulas, ids, is_tournament_sheet, read_season, spaced_ids
 from xlbridge.workbooks.bridgemania.tournament import TournamentPlaces, read_tournament
@@ -57,8 +58,8 @@ class BridgeManiaSeason:
         names = book.sheet_names()
         if d.SEASON not in names:
             raise BookInputError([at(d.SEASON, None, "bm.book.season-missing", "the season sheet is missing: a sheet "
-                                     "named {sheet!r} with {title!r} in A1 (sheets: {sheets})", sheet=d.SEASON,
-                                     title=_(d.SEASON_TITLE), sheets=", ".join(names))])
+                                     "named {sheet!r} with {title!r} in A1 (sheets: {sheets})", sheet=shown_name(d.SEASON),
+                                     title=_(d.SEASON_TITLE), sheets=", ".join(map(shown_name, names)))])
         grids: dict[str, Grid] = {}
 
         def grid(sheet: str) -> Grid:

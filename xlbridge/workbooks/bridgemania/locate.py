@@ -152,6 +152,7 @@ SPECIFIC: dict[str, Locator] = {
     "bm.rect.kind": _rectification,
     "bm.rect.kind-empty": _rectification,
     "bm.top": _setting(d.TOP),
+    "bm.top.too-large": _setting(d.TOP),  # (it was said at A1)
     "bm.top.derive": _setting(d.TOP),
     "bm.valid.movement": _movement,
     "bm.valid.tables": _setting(d.COUNTS, N_("{detail} (or {friendly})")),

@@ -55,7 +55,7 @@ def next_tournament(book: BookAdapter, *, day: dt.date | None, name: str | None,
     if d.SEASON not in names:
         raise BookInputError([at(d.SEASON, None, "bm.book.season-missing", "the season sheet is missing: a sheet "
                                  "named {sheet!r} with {title!r} in A1 (sheets: {sheets})", sheet=shown_name(d.SEASON),
-                                 title=_(d.SEASON_TITLE), sheets=", ".join(names))])
+                                 title=_(d.SEASON_TITLE), sheets=", ".join(map(shown_name, names)))])
     grid = book.read(d.SEASON)
     problems = check_headers((d.BASE, d.CALENDAR), grid, d.SEASON)
     where = SeasonPlaces()
