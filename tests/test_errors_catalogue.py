@@ -819,6 +819,7 @@ bmania("E-BM-SCORE-SCALE", setting("T1", E9=5.5, E10=0.5), alone=False)  # (boar
 bmania("E-BM-DATE", setting("Season", K5="soon"))
 bmania("E-BM-DATE-ORDER", setting("Season", K6="2026-01-03"))
 bmania("E-BM-BOARD-SUM", setting("T1", E9=4))
+bmania("E-BM-BOARD-ODD", setting("T1", E9="R"))  # (pair A sat out board 1: 7 results)
 bmania("E-BM-CHART-PAIR-UNKNOWN", setting("Chart", B3="Z"))
 bmania("E-BM-PAIR-UNKNOWN", setting("T1", A18="ZZ"))  # (the guest G1's row: the boards still add up)
 bmania("E-BM-PAIR-TWICE", add_row("T1", 19, "A", [b[0] for b in BM_BOARDS]))

@@ -180,7 +180,11 @@ class Problem:
         """The message, built from the (translated) template and the parameters; a
         number is shown as typed (a whole float without ``.0``: Excel sends a typed
         130 as 130.0, the message says ``MP 130``), an empty cell and a date as the scorer
-        knows them (:func:`_shown`)."""
+        knows them (:func:`_shown`).
+
+        >>> Problem("x", "(now {value}); got {typed!r}", value=None, typed=None).message
+        '(now an empty cell); got an empty cell'
+        """
         sign = _translator(DECIMAL_SIGN)
         params = {k: _shown(v, sign) for k, v in self.params.items()}
         return translate(self.template, self.params.get("count")).format(**params)

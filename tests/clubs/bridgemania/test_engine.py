@@ -301,8 +301,8 @@ def test_bad_input_collects_every_problem_with_tournament_pair_and_value():
     assert "Tournament T9, pair H: did not play and has no status (waiting, ill or unable)" in text
     # Every problem at once (issue 15, point 6): pair Z's row makes 7 results on every board, so
     # each board whose scores are all numbers (all but board 5, where C's score is wrong) is
-    # also a board-sum error.
-    sums = [p.board for p in error.problems if p.code == "bm.board.sum"]
+    # also a board error: an odd number of results.
+    sums = [p.board for p in error.problems if p.code == "bm.board.odd"]
     assert sums == [b for b in range(1, 15) if b != 5]
     assert len(error.problems) == 4 + 13
     assert str(error).startswith("17 problems")

@@ -280,7 +280,11 @@ def _check_sums(tid: str, boards: dict[str, list[float | None]], checked: list[i
         played = [boards[e][b] for e in boards if boards[e][b] is not None]
         expected = len(played) * top / 2
         total = sum(played)  # type: ignore[arg-type]
-        if len(played) % 2 or abs(total - expected) > 1e-9:
+        if len(played) % 2:  # (the sum can be right: 44 on 11 results was said as 'must add up to 44')
+            out.add("bm.board.odd", "{results} results, an odd number: every result has a pair on each line; a "
+                    "score is typed too many or is missing", tournament=tid, board=b + 1, field="score",
+                    results=len(played))
+        elif abs(total - expected) > 1e-9:
             out.add("bm.board.sum", "the scores add up to {value:g} on {results} results; a board's two lines must "
                     "add up to rows x TOP = {expected:g}", tournament=tid, board=b + 1, field="score", value=total,
                     results=len(played), expected=expected)
