@@ -98,21 +98,23 @@ DELETED = N_("the sheet was deleted since the last recalculation, with {count} t
 def _deleted(plan: Plan, record: Record, existing: set[str], out: Comparison) -> None:
     """Every typed cell of a sheet the scorer deleted and this plan adds again without it (its pairs, which the
     plan types again, are not lost), as a change with a warning: before, an evening's results went without a word."""
+    said = {w.sheet for w in plan.warnings}  # (the Chart sheet added again says so itself, W-HEEG-CHART-ADDED)
     for sheet in plan.new_sheets:
-        if sheet in existing or sheet not in record.sheets:
+        if sheet in existing or sheet not in record.sheets or sheet in said:
             continue
         again = {(block.row + i, block.col + j): value for block in plan.blocks if block.sheet == sheet
                  for i, line in enumerate(block.values) for j, value in enumerate(line)}  # (what it writes there)
         recorded = record.typed(sheet)
         lost = [(place, old) for place, old in sorted(recorded.items())
                 if old is not None and not same_cell(old, again.get(place))]
+        if not lost:  # (a standings sheet: nothing typed there)
+            continue
         top, left = min(recorded)[0], min(c for _r, c in recorded)  # (the header row, the unit's column)
         for (row, col), old in lost:
             unit, header = (recorded.get((row, left)), recorded.get((top, col))) if row > top else (None, None)
             out.typed.append(Change(sheet, cell_ref(row, col), "", "" if unit is None else str(unit),
                                     "" if header is None else str(header), _decode_shown(old), None, cause=TYPED))
-        if lost:
-            out.warnings.append(at(sheet, None, "sheet.deleted", DELETED, count=len(lost)))
+        out.warnings.append(at(sheet, None, "sheet.deleted", DELETED, count=len(lost)))
 
 
 def _typed_pairs(before: dict, cells: dict, rows: Rows):
