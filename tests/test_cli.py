@@ -141,3 +141,18 @@ def test_the_error_prefix_speaks_the_workbooks_language(capsys, tmp_path):
         assert main(["recalc", str(path)]) == 2
         errors = capsys.readouterr().err.splitlines()
         assert errors[0].startswith(prefix), errors
+
+
+def test_a_value_with_a_line_break_gives_a_message_of_one_line(capsys, tmp_path, built_once):
+    """A pair id typed with Alt+Enter ('OSP2' over 'X'): its message was split over two lines, the second
+    without the 'xlbridge: error:' prefix; one line per problem is the promise (docs/errors.md)."""
+    from openpyxl import load_workbook
+
+    path = built_once("bridgemania", tmp_path / "bm.xlsx", language="en")
+    wb = load_workbook(path)
+    wb["T01"]["A21"] = "OSP2\nX"
+    wb.save(path)
+    assert main(["recalc", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert all(line.startswith("xlbridge: ") for line in lines), lines
+    assert any("OSP2 / X" in line for line in lines), lines

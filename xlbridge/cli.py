@@ -206,7 +206,7 @@ def cmd_recalc(args: argparse.Namespace) -> None:
                          finish_needed=_code_lost)
     with speaking(report.language):
         for warning in report.warnings:
-            print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
+            _warning(warning)
         if report.results == 0 and not report.changes:
             print(_("recalculated {path} ({kind}): {done}").format(
                 path=args.path, kind=report.kind, done=done_text(report, f"xlbridge recalc {args.path}")))
@@ -261,7 +261,7 @@ def cmd_next(args: argparse.Namespace) -> None:
             _error(problem)
         warnings = found.report.warnings if found.report is not None else []
         for warning in [*warnings, *(w for w in put_back if w is not None)]:
-            print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
+            _warning(warning)
         print(f"{args.path}: {added_text(found)}")
 
 
@@ -281,7 +281,7 @@ def cmd_import(args: argparse.Namespace) -> None:
                                    source=os.path.basename(args.results))
     with speaking(report.language):
         for warning in (*imported.warnings, *report.warnings):
-            print(_("xlbridge: warning: {warning}").format(warning=warning), file=sys.stderr)
+            _warning(warning)
         print(f"{args.path}: {imported.message(args.results)}")
 
 
@@ -425,7 +425,18 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 def _error(message: object) -> None:
     """One error line on stderr, its prefix in the language spoken (the workbook's, for its problems)."""
-    print(_("xlbridge: error: {message}").format(message=message), file=sys.stderr)
+    print(_("xlbridge: error: {message}").format(message=_one_line(message)), file=sys.stderr)
+
+
+def _warning(message: object) -> None:
+    """One warning line on stderr (the recalculation went on)."""
+    print(_("xlbridge: warning: {warning}").format(warning=_one_line(message)), file=sys.stderr)
+
+
+def _one_line(message: object) -> str:
+    """A message on one line: a value typed with a line break in its cell (Alt+Enter: 'OSP2' over 'X') is
+    shown with ' / ' where the break is (the message was split over two lines, the second without its prefix)."""
+    return " / ".join(str(message).splitlines())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

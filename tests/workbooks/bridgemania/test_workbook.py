@@ -672,3 +672,16 @@ def test_a_status_typed_for_a_pair_that_played_is_one_message(demo):
         f"T01, B{row_of(ws, 'BE')}: BE: the status says 'ill' but board scores are typed: clear the scores or "
         "the status",
     ]
+
+
+def test_a_stray_score_on_the_row_of_a_pair_that_did_not_play_is_one_message(demo):
+    """One score typed on the row of CT, ill on T01: the status problem, then 13 'the score is empty' at the
+    row's other boards (pointing the scorer at the wrong row) and a board whose results no longer add up. The
+    errors catalogue promises the status problem alone; a whole row typed (it played) still checks the boards."""
+    wb = load_workbook(demo)
+    ws = wb["T01"]
+    assert [ws["A15"].value, ws["B15"].value] == ["CT", "ill"]
+    ws["E15"] = 4
+    with pytest.raises(BookInputError) as caught:
+        recalc_book(OpenpyxlBook(wb))
+    assert [(p.sheet, p.cell, p.code) for p in caught.value.problems] == [("T01", "B15", "bm.status.with-scores")]

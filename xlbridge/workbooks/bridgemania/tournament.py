@@ -257,7 +257,7 @@ def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], gues
             continue
         ts.main_rows[pair] = r
         ts.main_order.append((r, pair))
-        _status(tid, ts, r, pair, word, has_scores, pair in base_ids, status, problems)
+        conflict = _status(tid, ts, r, pair, word, has_scores, pair in base_ids, status, problems)
         if pair not in base_ids and pair not in guest_ids:
             if not is_blank(players):
                 splits[pair] = tuple(player_ids(players))
@@ -266,14 +266,17 @@ def _pairs(tid: str, grid: Grid, ts: TournamentPlaces, base_ids: list[str], gues
                                    "base pair, a registered guest or a split pair (type its two players in Players)",
                                    tournament=tid, pair=pair, field="pair", row=r))
                 continue
-        if has_scores:
+        if conflict and any(is_blank(v) for v in board_values):  # a stray score on the row of a pair that did not
+            status[pair] = conflict  # play: the row read as its status says, so that its empty boards and the
+        elif has_scores:  # board's count give no follow-on messages (a whole row: it played, the boards check it)
             scores[pair] = board_values
     return scores, status, splits
 
 
 def _status(tid: str, ts: TournamentPlaces, r: int, pair: str, word: Any, has_scores: bool, base: bool,
-            status: dict[str, Any], problems: list[LocatedProblem]) -> None:
-    """A base pair's typed status (split, or why it did not play); none for the others."""
+            status: dict[str, Any], problems: list[LocatedProblem]) -> str:
+    """A base pair's typed status (split, or why it did not play); none for the others.  The status when it says
+    the pair did not play while board scores are typed (``bm.status.with-scores``; else "")."""
     typed = d.PAIRS.column("status").choice(word) or as_text(word)  # a word of the workbook's language: its id
     place = d.PAIRS.cell("status", r)
     where = {"tournament": tid, "pair": pair, "field": "status", "row": r}
@@ -289,11 +292,12 @@ def _status(tid: str, ts: TournamentPlaces, r: int, pair: str, word: Any, has_sc
                 # on the traveller), so the boards do not report a follow-on each
                 problems.append(at(tid, place, "bm.status.with-scores", "{pair}: the status says {value!r} but board "
                                    "scores are typed: clear the scores or the status", value=as_text(word), **where))
-            else:
-                status[pair] = typed
+                return typed
+            status[pair] = typed
     elif not is_blank(word) and typed.upper() not in ("O", "P"):
         problems.append(at(tid, place, "bm.status.not-base-pair", "{pair}: a status (waiting, ill, unable, split) is "
                            "only for base pairs; leave it blank for guests and temporary pairs", **where))
+    return ""
 
 
 def _penalties(tid: str, grid: Grid, ts: TournamentPlaces, problems: list[LocatedProblem]) -> list[bm.Penalty]:
