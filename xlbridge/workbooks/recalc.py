@@ -25,8 +25,8 @@ from xlbridge.workbooks.localised import Localised, language_of, localised
 from xlbridge.workbooks.messages import clear_marks, done_text, report_problems
 from xlbridge.workbooks.write import CORRECTIONS, append_corrections, apply, diff, now_stamp
 
-__all__ = ["recalculate", "recalculate_and_list", "detect", "diff", "apply", "append_corrections", "now_stamp", "CORRECTIONS",
-           "BookInputError", "LocatedProblem", "Report"]
+__all__ = ["recalculate", "recalculate_and_list", "detect", "diff", "apply", "append_corrections", "now_stamp",
+           "CORRECTIONS", "BookInputError", "LocatedProblem", "Report"]
 
 
 def _kinds() -> tuple[Kind, ...]:
