@@ -525,14 +525,14 @@ def check_headers(tables: Sequence[Table], grid: Grid, sheet: str) -> list[Locat
     return inserted[:1] or out
 
 
-def inserted_column(grid: Grid, header_row: int, passes: Any, first: int = 1) -> int | None:
-    """The sheet column, from ``first``, whose removal from the header rows makes them pass
+def inserted_column(grid: Grid, header_row: int, passes: Any) -> int | None:
+    """The sheet column whose removal from the header rows makes them pass
     ``passes(grid)``: a column the scorer inserted into a laid-out table (``None``: no one column).  Where
     several would (a check of some headers only), the first without a header: an inserted column has none."""
     top = [list(line) for line in grid[:header_row]]
     if len(top) < header_row:
         return None
-    found = [col for col in range(first, len(top[-1]) + 1) if passes([line[:col - 1] + line[col:] for line in top])]
+    found = [col for col in range(1, len(top[-1]) + 1) if passes([line[:col - 1] + line[col:] for line in top])]
     return next((col for col in found if is_blank(top[-1][col - 1])), found[0] if found else None)
 
 
