@@ -203,14 +203,16 @@ class Table:
         header cell that does not hold its label, case-insensitive (``only``: check
         these column ids only); a column inserted into the table, or left of it, is one
         problem at it (:func:`inserted_column`), not one at every header it moved."""
-        out = self._header_problems(grid, sheet, only)
+        out = self.header_problems(grid, sheet, only)
         if out:
-            found = inserted_column(grid, self.header_row, lambda trial: not self._header_problems(trial, sheet, only))
+            found = inserted_column(grid, self.header_row, lambda trial: not self.header_problems(trial, sheet, only))
             if found is not None:
                 return [column_inserted(sheet, self.header_row, found, grid)]
         return out
 
-    def _header_problems(self, grid: Grid, sheet: str, only: Sequence[str] | None) -> list[LocatedProblem]:
+    def header_problems(self, grid: Grid, sheet: str, only: Sequence[str] | None = None) -> list[LocatedProblem]:
+        """:meth:`check_header` without looking for an inserted column (what a trial of
+        :func:`inserted_column` asks: one scan of the columns, not one inside each trial)."""
         out = []
         for column in self.columns:
             if only is not None and column.id not in only:

@@ -102,7 +102,7 @@ def _layout_problems(sheet: str, grid: Grid) -> list[LocatedProblem]:
                       "{cell}); found {found!r}", field=SCHEME, cell=scheme.cell, found=found))
     header = TABLE.check_header(grid, sheet, only=(PLACE,))  # (the other headers are each kind's own words)
     if not header and _blank_header(grid):  # a column inserted right of Place: the table's computed columns moved
-        col = inserted_column(grid, HEADER_ROW, lambda trial: not TABLE.check_header(trial, sheet, only=(PLACE,))
+        col = inserted_column(grid, HEADER_ROW, lambda trial: not TABLE.header_problems(trial, sheet, only=(PLACE,))
                               and not _blank_header(trial))
         if col is not None:
             header = [column_inserted(sheet, HEADER_ROW, col, grid)]

@@ -75,8 +75,8 @@ def _rounds(grid: Grid, first: int) -> int:
 
 def _header_problems(grid: Grid, name: str) -> list[LocatedProblem]:
     """The header check of an evening sheet, whose table has the rounds its header row has."""
-    return evening_table(_rounds(grid, evening_table(1, ()).col("r1")), ()).check_header(grid, name,
-                                                                                        only=CHECKED_HEADERS)
+    return evening_table(_rounds(grid, evening_table(1, ()).col("r1")), ()).header_problems(grid, name,
+                                                                                           only=CHECKED_HEADERS)
 
 
 def read_evening(name: str, day: dt.date, grid: Grid, problems: list[LocatedProblem]) -> EveningSheet | None:
