@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "docs" / "sources"
@@ -41,8 +42,8 @@ def quotes(source_text):
 class Built:
     """Workbooks made once per test run and kept as files; every call writes a fresh copy, so that a test may
     change its copy freely (tests never share a mutable workbook).  Under pytest-xdist the processes share
-    the made files (``folder`` is the run's own, never an earlier run's): a workbook one process made, the
-    other copies."""
+    the made files (``folder`` is the run's own, never an earlier run's): a workbook one process made (or is
+    making: the other waits for it), the other copies."""
 
     def __init__(self, folder: Path):
         self.folder = folder
@@ -68,11 +69,12 @@ class Built:
         if named:
             key = (*key, path.name)
         kept = self.folder / hashlib.sha256(repr(key).encode()).hexdigest()
-        if not kept.exists():
-            with tempfile.TemporaryDirectory(dir=self.folder) as making:
-                made = Path(making) / path.name
-                make(made)
-                os.replace(made, kept)  # whole or not at all: another process may be reading kept
+        with FileLock(f"{kept}.lock"):  # one process makes it, another asking meanwhile waits for it
+            if not kept.exists():
+                with tempfile.TemporaryDirectory(dir=self.folder) as making:
+                    made = Path(making) / path.name
+                    make(made)
+                    os.replace(made, kept)  # whole or not at all: another process may be reading kept
         path.write_bytes(kept.read_bytes())
         return path
 
