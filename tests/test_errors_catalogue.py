@@ -882,6 +882,7 @@ scenario("E-FN-HEEG-TOO-LARGE")(lambda ctx: cell_text(fn.heeg_pct(100, 288, "s",
 scenario("E-FN-BM-FINAL")(lambda ctx: cell_text(fn.bm_final([[1], [2]], [[1]], [[1], [2]])))
 scenario("E-FN-SE-DATE")(lambda ctx: cell_text(fn.se_ranking([[10]], [["bp"]], [["silver"]], [["someday"]])))
 scenario("E-FN-SE-CLASS")(lambda ctx: cell_text(fn.se_class("abc")))
+scenario("E-FN-SE-NEGATIVE")(lambda ctx: cell_text(fn.se_class(-5)))
 
 # --- the command line
 

@@ -111,10 +111,10 @@ def test_heeg_functions_name_the_argument_beyond_its_range(call, code, field):
     (lambda: fn.award("tr.club", 1, 20, "boards=1e25"), "#xlbridge: tr.club option boards must lie between"),
     # points beyond any holding: decimal.InvalidOperation / OverflowError text in the cell, or a silent result
     (lambda: fn.se_ranking(1e70, "sp", "silver", 44713.0),
-     "#xlbridge: ranking_points: points 1e+70 is more than 1,000,000,000, the largest that makes sense"),
-    (lambda: fn.se_ranking(1e308, "gp", "gold", 44713.0), "#xlbridge: ranking_points: points 1e+308 is more than"),
-    (lambda: fn.se_ranking(1e60, "sp", "silver", 44713.0), "#xlbridge: ranking_points: points 1e+60 is more than"),
-    (lambda: fn.se_class(1e308), "#xlbridge: master_class: gp 1e+308 is more than 1,000,000,000"),
+     "#xlbridge: SE_RANKING: points 1e+70 is more than 1,000,000,000, the largest that makes sense"),
+    (lambda: fn.se_ranking(1e308, "gp", "gold", 44713.0), "#xlbridge: SE_RANKING: points 1e+308 is more than"),
+    (lambda: fn.se_ranking(1e60, "sp", "silver", 44713.0), "#xlbridge: SE_RANKING: points 1e+60 is more than"),
+    (lambda: fn.se_class(1e308), "#xlbridge: SE_CLASS: gp 1e+308 is more than 1,000,000,000"),
     (lambda: fn.tbf_title(1e300, 1e300), "#xlbridge: Tablo-5: mastery points 1e+300 is more than 1,000,000,000"),
     # the Heeg maximum as its docs print it (it was 1.08e+06)
     (lambda: fn.heeg_pct(5.0, 2e6, ""),

@@ -100,7 +100,7 @@ def test_blank_cells_read_as_the_scorer_knows_them(call):
     assert call("se_ranking", [[12.0]], [["sp"]], [["silver"]], [[""]], None) == [
         ["#xlbridge: SE_RANKING: an empty cell is not a date"]]
     assert call("se_ranking", [[12.0]], [[""]], [["silver"]], [[45000.0]], None) == [
-        ["#xlbridge: ranking_points: unit must be gp, sp or bp; got an empty cell"]]
+        ["#xlbridge: SE_RANKING: unit must be gp, sp or bp; got an empty cell"]]
     assert call("se_ranking", [[12.0], [1.0]], [["sp"]], [["silver"]], [[45000.0]], None) == [
         ["#xlbridge: SE_RANKING: points, units, events and dates must be ranges of the same size; got 2, 1, 1, 1"]]
 

@@ -218,7 +218,8 @@ def se_class(gp: Holding = None, sp: Holding = None, bp: Holding = None):
     """Swedish master class (mästarklass) with its stars from gold, silver and bronze points; empty text below 2 mp."""
     from xlbridge.rules.se_fsb import master_class
 
-    return master_class(*(_number_argument("SE_CLASS", name, value) for name, value in (("gp", gp), ("sp", sp), ("bp", bp))))
+    return master_class(*(_number_argument("SE_CLASS", name, value) for name, value in (("gp", gp), ("sp", sp), ("bp", bp))),
+                        rule="SE_CLASS")
 
 
 @xw.func(category=CATEGORY)
@@ -231,7 +232,7 @@ def se_ranking(points: Column, units: Column, events: Column, dates: Column,
     rows = _result_rows(points, units, events, dates)
     if not rows:
         return 0
-    results = [(day, ranking_points(p, u, e or "silver")) for p, u, e, day in rows]
+    results = [(day, ranking_points(p, u, e or "silver", rule="SE_RANKING")) for p, u, e, day in rows]
     return ranking_total(results, _as_date(as_of) if as_of not in (None, "") else max(day for *_, day in rows))
 
 

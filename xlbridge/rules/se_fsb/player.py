@@ -88,15 +88,15 @@ def _reaches(level: _Level, gp: Fraction, sp: Fraction, bp: Fraction) -> bool:
     return any(g + s / 10 + b / 100 >= (level.min_mp or 0) for g, s, b in routes)
 
 
-def master_class_info(gp=0, sp=0, bp=0) -> tuple[str, int]:
-    """``(class name, stars)`` for holdings in gold, silver and bronze points ('' if below 2 mp).
+def master_class_info(gp=0, sp=0, bp=0, *, rule: str = "master_class") -> tuple[str, int]:
+    """``(class name, stars)`` for holdings in gold, silver and bronze points ('' if below 2 mp); a problem
+    names ``rule`` (the worksheet function names itself).
 
     >>> master_class_info(0, 0, 2000)   # 'Med enbart bp blir man rutermästare med 20 mp'
     ('Rutermästare', 0)
     >>> master_class_info(0, 0, 1999)
     ('Klövermästare', 3)
     """
-    rule = "master_class"
     g, s, b = amount(rule, "gp", gp), amount(rule, "sp", sp), amount(rule, "bp", bp)
     best = ("", 0)
     order = ["Klövermästare", "Rutermästare", "Hjärtermästare", "Spadermästare", "Stormästare"]
@@ -112,13 +112,13 @@ def master_class_info(gp=0, sp=0, bp=0) -> tuple[str, int]:
     return best
 
 
-def master_class(gp=0, sp=0, bp=0) -> str:
+def master_class(gp=0, sp=0, bp=0, *, rule: str = "master_class") -> str:
     """The master class with its stars, e.g. ``'Hjärtermästare ★★'`` (``SE_CLASS(gp, sp, bp)``).
 
     >>> master_class(0, 0, 2000), master_class(20, 300, 0), master_class(1, 0, 0)
     ('Rutermästare', 'Hjärtermästare', '')
     """
-    name, stars = master_class_info(gp, sp, bp)
+    name, stars = master_class_info(gp, sp, bp, rule=rule)
     return f"{name} {STAR * stars}" if stars else name
 
 
@@ -135,13 +135,13 @@ RANKING_FACTORS = {
 EXCLUDED = ("bonus", "april-silver", "october-silver", "simultaneous", "abroad", "rally-bonus", "bronze")
 
 
-def ranking_points(points, unit: str, event: str = "silver") -> int:
-    """Ranking points of one result, on the unrounded award ('22,5 gp ... ger 338 rp').
+def ranking_points(points, unit: str, event: str = "silver", *, rule: str = "ranking_points") -> int:
+    """Ranking points of one result, on the unrounded award ('22,5 gp ... ger 338 rp'); a problem names
+    ``rule``.
 
     >>> ranking_points(22.5, "gp", "gold"), ranking_points(12, "sp"), ranking_points(10, "sp", "gold")
     (338, 12, 15)
     """
-    rule = "ranking_points"
     points_given = amount(rule, "points", points)
     kind = str(event).strip().lower()
     if kind in EXCLUDED:
