@@ -93,6 +93,10 @@ def built_once(tmp_path_factory, request) -> Built:
     return Built((base.parent if hasattr(request.config, "workerinput") else base) / "built")
 
 
+# The command line speaks the user's language before a workbook tells its own (xlbridge.language.user_language):
+# the tests expect English there, whatever the locale of the machine they run on; the tests of that set it.
+os.environ["LANGUAGE"] = "en"
+
 # tests/officejs needs xlwings imported with XLWINGS_ON_SERVER=true; it runs in its own
 # process, started by tests/test_officejs_process.py (so one `pytest` runs everything).
 OFFICEJS = os.environ.get("XLWINGS_ON_SERVER") == "true"

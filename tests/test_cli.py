@@ -143,6 +143,55 @@ def test_the_error_prefix_speaks_the_workbooks_language(capsys, tmp_path):
         assert errors[0].startswith(prefix), errors
 
 
+@pytest.mark.parametrize("environment, line", [
+    ({"LANG": "nl_NL.UTF-8"}, "xlbridge: fout: {name}: dit bestand bestaat niet"),
+    ({"LANGUAGE": "de:it", "LANG": "nl_NL.UTF-8"}, "xlbridge: errore: {name}: il file non esiste"),
+    ({"LC_ALL": "sv_SE.UTF-8"}, "xlbridge: fel: {name}: filen finns inte"),
+    ({"LANG": "tr_TR.UTF-8"}, "xlbridge: hata: {name}: böyle bir dosya yok"),
+    ({"LANG": "de_DE.UTF-8"}, "xlbridge: error: {name}: no such file"),
+    ({"LANG": "C.UTF-8"}, "xlbridge: error: {name}: no such file"),
+])
+def test_before_a_workbook_is_read_the_command_speaks_the_users_language(capsys, tmp_path, monkeypatch, environment,
+                                                                         line):
+    """A file that is missing, open in Excel, read-only...: no workbook tells the language yet; the message was
+    English for every scorer.  It is in the language of the user's locale where xlbridge speaks it (gettext's
+    variables, LANGUAGE first), else English."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in environment.items():
+        monkeypatch.setenv(variable, value)
+    name = tmp_path / "seizoen.xlsx"
+    assert main(["recalc", str(name)]) == 2
+    assert capsys.readouterr().err.splitlines() == [line.format(name=name)]
+
+
+def test_a_file_problem_met_while_writing_is_told_in_the_workbooks_language(capsys, tmp_path, monkeypatch,
+                                                                          built_once):
+    """Once the workbook is read, its language is known: a full disk while the new version is written is told
+    in Dutch for a Dutch season, whatever the user's locale, as the season's own problems are."""
+    import errno
+
+    from openpyxl import load_workbook
+
+    from xlbridge.files import kept_parts
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setenv("LANGUAGE", "it")
+    monkeypatch.setattr(kept_parts, "save_keeping", full)
+    path = built_once("heeg", tmp_path / "seizoen.xlsx", language="nl")
+    wb = load_workbook(path)
+    wb["Seizoen"]["B3"] = "Bridgeclub Heeg, een ander seizoen"  # a change: the run writes
+    wb.save(path)
+    before = path.read_bytes()
+    assert main(["recalc", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"xlbridge: fout: {path}: de schijf is vol (geen ruimte meer op het apparaat); er is niets gewijzigd: maak "
+        "wat ruimte vrij en voer het daarna opnieuw uit"]
+    assert path.read_bytes() == before
+
+
 def test_a_value_with_a_line_break_gives_a_message_of_one_line(capsys, tmp_path, built_once):
     """A pair id typed with Alt+Enter ('OSP2' over 'X'): its message was split over two lines, the second
     without the 'xlbridge: error:' prefix; one line per problem is the promise (docs/errors.md)."""

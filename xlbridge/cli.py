@@ -27,7 +27,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from xlbridge.language import LANGUAGES, N_, N_plural, _, speaking
+from xlbridge.files.problems import FileProblem, from_os_error
+from xlbridge.language import LANGUAGES, N_, N_plural, _, current, speaking, user_language
 from xlbridge.rules import award, awards, schemes
 from xlbridge.workbooks.plan import BookInputError as _BookInputError
 
@@ -35,7 +36,15 @@ EXIT_USAGE = 2
 
 
 class CliError(Exception):
-    """A problem to report on one line and exit 2."""
+    """A problem to report on one line and exit 2: a template (a message of argparse: its own text) and its
+    parameters, said in the language spoken where it is shown."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template)
+        self.template, self.params = template, params
+
+    def __str__(self) -> str:
+        return _(self.template).format(**self.params) if self.params else _(self.template)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,7 +57,7 @@ def _options(pairs: Sequence[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise CliError(f"--option {pair!r} must look like name=value")
+            raise CliError(N_("--option {pair!r} must look like name=value"), pair=pair)
         result[name.strip().lower()] = value.strip()
     return result
 
@@ -185,12 +194,11 @@ def _show_heeg(path: Any, report: Any) -> None:
 def cmd_new(args: argparse.Namespace) -> None:
     from xlbridge.excel.shipped import build
     from xlbridge.workbooks.kinds import workbooks
-    from xlbridge.files.problems import describe_os_error
 
     try:
         path = build(args.kind, args.path, blank=args.blank, force=args.force, language=args.lang)
     except OSError as error:  # a folder it may not write in, a full disk: the file is left as it was
-        raise CliError(describe_os_error(args.path, error)) from None
+        raise from_os_error(args.path, error) from None
     kind = workbooks()[args.kind]
     with speaking(args.lang or kind.language):
         print(_("wrote {path}").format(path=path))
@@ -246,7 +254,8 @@ def cmd_next(args: argparse.Namespace) -> None:
 
         day = as_date(args.date)
         if day is None:
-            raise CliError(f"--date {args.date!r} is not a date; type it as YYYY-MM-DD, e.g. 2026-12-07")
+            raise CliError(N_("--date {date!r} is not a date; type it as YYYY-MM-DD, e.g. 2026-12-07"),
+                           date=args.date)
     put_back: list = []
 
     def finish(temp, workbook, found) -> None:  # (a workbook another program saved: its Lite code, as recalc)
@@ -267,14 +276,13 @@ def cmd_next(args: argparse.Namespace) -> None:
 
 def cmd_import(args: argparse.Namespace) -> None:
     from xlbridge.files.headless import import_path
-    from xlbridge.files.problems import describe_os_error
     from xlbridge.results.problems import MAX_BYTES
 
     try:
         with open(args.results, "rb") as f:
             data = f.read(MAX_BYTES + 1)  # (a larger file is refused by its size, unread beyond)
     except OSError as error:
-        raise CliError(describe_os_error(args.results, error)) from None
+        raise from_os_error(args.results, error) from None
     imported, report = import_path(args.path, data, sheet=args.sheet, ranking=args.section,
                                    backup=not args.no_backup, language=args.lang,
                                    finish=lambda temp, workbook, done: _code_put_back(temp, workbook, done[1]),
@@ -321,7 +329,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
     code = server.run(args.host, args.port, project_dir=args.project_dir, noncommercial=args.noncommercial,
                       limits=limits)
     if code:  # a stop by Ctrl+C or SIGTERM is code 0
-        raise CliError(f"the server stopped with exit code {code}")
+        raise CliError(N_("the server stopped with exit code {code}"), code=code)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -407,7 +415,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-DASH_NAME = "{name} starts with - and reads as an option; name the file as ./{name} (or put -- before it)"
+DASH_NAME = N_("{name} starts with - and reads as an option; name the file as ./{name} (or put -- before it)")
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -420,7 +428,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
                        and "=" not in a), None)
         if dashed is None:
             raise
-        raise CliError(DASH_NAME.format(name=dashed)) from None
+        raise CliError(DASH_NAME, name=dashed) from None
 
 
 def _error(message: object) -> None:
@@ -440,6 +448,13 @@ def _one_line(message: object) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; it speaks the user's language (:func:`~xlbridge.language.user_language`), and a
+    workbook's once it is read."""
+    with speaking(user_language()):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args: argparse.Namespace | None = None
     try:
         args = _parse(sys.argv[1:] if argv is None else list(argv))
@@ -464,9 +479,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                       file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:  # never a raw "[Errno 13] ...": the catalogued message
-        from xlbridge.files.problems import describe_os_error
-
-        _error(describe_os_error(error.filename or "xlbridge", error))
+        _error(from_os_error(error.filename or "xlbridge", error))
+        return EXIT_USAGE
+    except FileProblem as error:
+        with speaking(error.language or current()):  # the workbook's, once it was read
+            _error(error)
         return EXIT_USAGE
     except (CliError, ValueError) as error:
         _error(error)

@@ -23,7 +23,8 @@ Standard library only.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
@@ -63,6 +64,38 @@ def installed() -> tuple[str, ...]:
 def current() -> str:
     """The language words are looked up in now (``en`` outside :func:`speaking`)."""
     return _current
+
+
+#: A language as Windows names a locale (``Dutch_Netherlands``), by its English name.
+_LOCALE_NAMES = {"english": "en", "dutch": "nl", "italian": "it", "swedish": "sv", "turkish": "tr"}
+
+
+def user_language(environ: Mapping[str, str] = os.environ, system: str | None = None) -> str:
+    """The language of the user's locale where xlbridge speaks it, else English: the first of the variables
+    gettext reads (``LANGUAGE``, a list, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) that is set, else the
+    system's locale (``system``, default :func:`locale.getlocale`: Windows names it ``Dutch_Netherlands``).
+    What the command line says before a workbook's language is known (a file that is missing, open in Excel).
+
+    >>> user_language({"LANG": "nl_NL.UTF-8"}), user_language({"LANGUAGE": "de:it", "LANG": "nl_NL"})
+    ('nl', 'it')
+    >>> user_language({"LC_ALL": "C.UTF-8", "LANG": "sv_SE"}), user_language({}, "Turkish_Turkey")
+    ('en', 'tr')
+    """
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(variable):
+            found = [_locale_language(name) for name in environ[variable].split(":")]
+            return next((language for language in found if language), "en")
+    if system is None:
+        import locale
+
+        system = locale.getlocale()[0] or ""
+    return _locale_language(system) or "en"
+
+
+def _locale_language(name: str) -> str | None:
+    code = name.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].strip().lower()
+    code = _LOCALE_NAMES.get(code, code)
+    return code if code in LANGUAGES else None
 
 
 @contextmanager

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import IO
 
 from xlbridge.files.problems import FileProblem
-from xlbridge.language import speaking
 from xlbridge.rules.problems import N_, Problem
 
 MB = 1 << 20
@@ -40,10 +39,10 @@ OLE = b"\xd0\xcf\x11\xe0"
 ZIP = b"PK\x03\x04"
 CENTRAL = b"PK\x01\x02"  # a zip entry's record in the central directory
 
-SIZE = ("{name} is {size:,} MB; xlbridge reads workbooks of up to {limit:,} MB (reading one takes several times "
-        "its size in memory); nothing was changed")
-PARTS = ("{name} holds {count:,} parts; reading them would need about {need:,} MB of memory, more than the "
-         "{budget:,} MB xlbridge allows one workbook; nothing was changed")
+SIZE = N_("{name} is {size:,} MB; xlbridge reads workbooks of up to {limit:,} MB (reading one takes several times "
+          "its size in memory); nothing was changed")
+PARTS = N_("{name} holds {parts:,} parts; reading them would need about {need:,} MB of memory, more than the "
+           "{budget:,} MB xlbridge allows one workbook; nothing was changed")
 UNPACKED = N_("{name}: its part {part} unpacks to {size:,} MB; the whole workbook would need about {need:,} MB of "
               "memory, more than the {budget:,} MB xlbridge allows one workbook; nothing was changed")
 ELEMENTS = N_("{name}: its part {part} holds {elements:,} XML elements ({size:,} MB unpacked); the whole workbook "
@@ -84,34 +83,24 @@ class Budget:
 BUDGET = Budget()
 
 
-class TooLarge(FileProblem):
-    """A file over the budget; the message in the workbook's language, where its sheet names tell it."""
-
-    def __init__(self, problem: Problem, language: str = "en"):
-        self.problem, self.language = problem, language
-        super().__init__(problem.message)
-
-    def __str__(self) -> str:
-        with speaking(self.language):
-            return self.problem.message
-
-
 def megabytes(size: int) -> int:
     """``size`` bytes in whole MB, rounded up (a part of 10 bytes is "1 MB", not "0 MB")."""
     return -(-size // MB)
 
 
 def damaged(name: object, part: str) -> FileProblem:
-    return FileProblem(f"{name} is damaged (part {part} does not read back); restore it from its backup")
+    return FileProblem("file.damaged", N_("{name} is damaged (part {part} does not read back); restore it from its "
+                                          "backup"), name=name, part=part)
 
 
 def signature_problem(head: bytes, name: object) -> FileProblem | None:
     """What the first bytes of a file say it is not."""
     if head.startswith(OLE):
-        return FileProblem(f"{name} is password-protected or an old .xls workbook; save it from Excel as an "
-                           "unprotected .xlsx workbook first")
+        return FileProblem("file.protected", N_("{name} is password-protected or an old .xls workbook; save it from "
+                                                "Excel as an unprotected .xlsx workbook first"), name=name)
     if not head.startswith(ZIP):
-        return FileProblem(f"{name} is not an .xlsx workbook (damaged, or another kind of file renamed)")
+        return FileProblem("file.not-zip", N_("{name} is not an .xlsx workbook (damaged, or another kind of file "
+                                              "renamed)"), name=name)
     return None
 
 
@@ -123,7 +112,7 @@ def opened(handle: IO[bytes], size: int, name: object, budget: Budget = BUDGET) 
     if problem is not None:
         raise problem
     if size > budget.largest_file:
-        raise FileProblem(SIZE.format(name=name, size=megabytes(size), limit=budget.largest_file // MB))
+        raise FileProblem("file.size", SIZE, name=name, size=megabytes(size), limit=budget.largest_file // MB)
 
 
 def directory_records(data: bytes) -> int:
@@ -148,7 +137,7 @@ def check_entries(data: bytes, name: object, budget: Budget = BUDGET) -> None:
     count = directory_records(data)
     need = len(data) + count * budget.per_entry
     if need > budget.total:
-        raise FileProblem(PARTS.format(name=name, count=count, need=megabytes(need), budget=budget.total // MB))
+        raise FileProblem("file.parts", PARTS, name=name, parts=count, need=megabytes(need), budget=budget.total // MB)
 
 
 def check_parts(archive: zipfile.ZipFile, size: int, name: object, budget: Budget = BUDGET) -> None:
@@ -194,20 +183,21 @@ def _stream(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: object) -> tu
 
 
 def _too_large(archive: zipfile.ZipFile, budget: Budget, template: str, name: object, part: str, need: int,
-               **params) -> TooLarge:
+               **params) -> FileProblem:
+    """A file over the budget; the message in the workbook's language, where its sheet names tell it."""
     sheets, language = _sheets_and_language(archive)
     shown = Problem("file.part", SHEET_PART, part=part, sheet=sheets[part]) if part in sheets else part
-    return TooLarge(Problem("file.too-large", template, name=name, part=shown, need=megabytes(need),
-                            budget=budget.total // MB, **params), language)
+    return FileProblem("file.too-large", template, name=name, part=shown, need=megabytes(need),
+                       budget=budget.total // MB, language=language, **params)
 
 
 #: The workbook part is read for its sheet names (the language, the sheet of a part) up to this size.
 NAMES_PART = MB
 
 
-def _sheets_and_language(archive: zipfile.ZipFile) -> tuple[dict[str, str], str]:
+def _sheets_and_language(archive: zipfile.ZipFile) -> tuple[dict[str, str], str | None]:
     """{worksheet part: its sheet's name} and the workbook's language, from its sheet names (a workbook
-    whose own parts are too large or unreadable: none, English)."""
+    whose own parts are too large or unreadable: none, and no language: the one the message is shown in)."""
     from xlbridge.files.package import Package, rels_name
     from xlbridge.workbooks.localised import language_of
 
@@ -219,10 +209,10 @@ def _sheets_and_language(archive: zipfile.ZipFile) -> tuple[dict[str, str], str]
 
     try:
         if not (small("_rels/.rels") and small(book := package.workbook()) and small(rels_name(book))):
-            return {}, "en"
+            return {}, None
         sheets = {part: sheet for sheet, part in package.sheets().items()}
     except (ET.ParseError, ValueError, KeyError, zipfile.BadZipFile, zlib.error, EOFError):
-        return {}, "en"
+        return {}, None
 
     class Names:  # the one thing language_of asks of a book
         @staticmethod

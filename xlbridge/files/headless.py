@@ -43,6 +43,7 @@ from xlbridge.files.budget import (BUDGET, Budget, check_entries, check_parts, d
 from xlbridge.files.atomic import ChangedWhileReading, Keep, Snapshot, clear_stale_temps, commit, discard, prepare
 from xlbridge.files.othersheets import set_aside
 from xlbridge.files.locks import Busy, RunLock, held_by_another, open_in_excel, open_in_libreoffice
+from xlbridge.workbooks.localised import language_of
 from xlbridge.workbooks.openpyxl_book import OpenpyxlBook
 from xlbridge.files.package import CONTENT_TYPES, Package
 from xlbridge.files.problems import LOCKED, FileProblem, from_os_error
@@ -52,15 +53,14 @@ from xlbridge.workbooks.recalc import BookInputError, LocatedProblem, Report, re
 
 LOCK_WAIT_SECONDS = 60
 
-CHANGED = ("{name} changed while it was being recalculated (another program saved it); nothing was written: "
-           "run xlbridge recalc again")
-OPENED = ("{name} was opened in Excel or LibreOffice during the recalculation; nothing was written: close it there, "
-          "then run xlbridge recalc again")
-
-
-FOLDER_READ_ONLY = ("{name}: its folder does not let you create files (xlbridge writes the new version and the "
-                    "backup beside the workbook, then renames them into place); nothing was changed: copy the "
-                    "workbook to a folder of your own, or ask for write access to this one")
+CHANGED = N_("{name} changed while it was being recalculated (another program saved it); nothing was written: "
+             "run xlbridge recalc again")
+OPENED = N_("{name} was opened in Excel or LibreOffice during the recalculation; nothing was written: close it "
+            "there, then run xlbridge recalc again")
+FOLDER_READ_ONLY = N_("{name}: its folder does not let you create files (xlbridge writes the new version and the "
+                      "backup beside the workbook, then renames them into place); nothing was changed: copy the "
+                      "workbook to a folder of your own, or ask for write access to this one")
+NOT_XLSX = N_("{name} is not an .xlsx workbook (damaged, or another kind of file renamed)")
 
 
 def backup_path(path: Path) -> Path:
@@ -173,19 +173,21 @@ def check_bytes(data: bytes, name: object, budget: Budget = BUDGET) -> bool:
     if problem is not None:
         raise problem
     if not zipfile.is_zipfile(io.BytesIO(data)):
-        raise FileProblem(f"{name} is not an .xlsx workbook (damaged, or another kind of file renamed)")
+        raise FileProblem("file.not-zip", NOT_XLSX, name=name)
     check_entries(data, name, budget)
 
     def parts() -> bool:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             if not {"[Content_Types].xml", "xl/workbook.xml"} <= set(archive.namelist()):
-                raise FileProblem(f"{name} is a zip file but not an Excel workbook (it has no xl/workbook.xml); "
-                                  "use the real workbook")
+                raise FileProblem("file.not-a-workbook-zip", N_("{name} is a zip file but not an Excel workbook (it "
+                                                                "has no xl/workbook.xml); use the real workbook"),
+                                  name=name)
             check_parts(archive, len(data), name, budget)
             package = Package(archive)
             if STRICT in (package.read(package.workbook()) or b""):  # (openpyxl would read no sheet at all)
-                raise FileProblem(f"{name} is saved as a Strict Open XML Spreadsheet, which xlbridge cannot read; "
-                                  "nothing was changed: save it from Excel as an Excel Workbook (.xlsx)")
+                raise FileProblem("file.strict", N_("{name} is saved as a Strict Open XML Spreadsheet, which "
+                                                    "xlbridge cannot read; nothing was changed: save it from Excel "
+                                                    "as an Excel Workbook (.xlsx)"), name=name)
             keep_vba = macro_enabled(package)
             too_large = merges_too_large(package)
         if too_large:
@@ -211,7 +213,8 @@ def _readable(data: bytes, name: object, read):
             bad = None
         if bad is not None:
             raise damaged(name, bad) from None
-        raise FileProblem(f"{name} is not a readable .xlsx workbook ({type(error).__name__}: {error})") from None
+        raise FileProblem("file.unreadable", N_("{name} is not a readable .xlsx workbook ({error})"), name=name,
+                          error=f"{type(error).__name__}: {error}") from None
 
 
 # ------------------------------------------------------------------ the checks
@@ -220,28 +223,30 @@ def _readable(data: bytes, name: object, read):
 def check_name(shown: Path) -> None:
     if shown.suffix.lower() not in (".xlsx", ".xlsm"):
         if shown.suffix.lower() == ".xls":
-            raise FileProblem(f"{shown} is an old .xls workbook; save it from Excel as .xlsx first")
-        raise FileProblem(f"{shown} must be an .xlsx workbook")
+            raise FileProblem("file.xls-name", N_("{name} is an old .xls workbook; save it from Excel as .xlsx "
+                                                  "first"), name=shown)
+        raise FileProblem("file.not-xlsx-name", N_("{name} must be an .xlsx workbook"), name=shown)
 
 
 def check_file(shown: Path, real: Path) -> os.stat_result:
     """The workbook is there, a regular file, writable, in a folder this user may write, with one name;
     its stat."""
     if not shown.exists():
-        raise FileProblem(f"{shown}: no such file")
+        raise FileProblem("file.missing", N_("{name}: no such file"), name=shown)
     if shown.is_dir():
-        raise FileProblem(f"{shown} is a folder, not a workbook")
+        raise FileProblem("file.folder", N_("{name} is a folder, not a workbook"), name=shown)
     info = os.stat(real)
     if not stat.S_ISREG(info.st_mode):
-        raise FileProblem(f"{shown} is not an .xlsx workbook (damaged, or another kind of file renamed)")
+        raise FileProblem("file.not-zip", NOT_XLSX, name=shown)
     if not info.st_mode & 0o222 or not os.access(real, os.W_OK):
-        raise FileProblem(f"{shown} is read-only; nothing was changed: make it writable first if it should be "
-                          "recalculated")
+        raise FileProblem("file.read-only", N_("{name} is read-only; nothing was changed: make it writable first if "
+                                               "it should be recalculated"), name=shown)
     if not os.access(real.parent, os.W_OK | os.X_OK):
-        raise FileProblem(FOLDER_READ_ONLY.format(name=shown))
+        raise FileProblem("file.folder-read-only", FOLDER_READ_ONLY, name=shown)
     if info.st_nlink > 1:
-        raise FileProblem(f"{shown} has {info.st_nlink} names (hard links); xlbridge recalc replaces the file, which "
-                          "would leave the other names on the old version: copy it to a file of its own first")
+        raise FileProblem("file.hard-links", N_("{name} has {count} names (hard links); xlbridge recalc replaces the "
+                                                "file, which would leave the other names on the old version: copy it "
+                                                "to a file of its own first"), name=shown, count=info.st_nlink)
     return info
 
 
@@ -249,28 +254,30 @@ def check_not_open(shown: Path, real: Path, *, late: bool = False) -> None:
     """Excel's and LibreOffice's lock files, and an advisory lock on the file."""
     places = (shown, real) if shown.absolute() != real else (real,)
     if open_in_excel(*places):
-        raise FileProblem(OPENED.format(name=shown) if late else
-                          f"{shown} is open in Excel (its ~$ owner file exists); close it in Excel first")
+        raise FileProblem("file.opened", OPENED, name=shown) if late else FileProblem(
+            "file.open-in-excel", N_("{name} is open in Excel (its ~$ owner file exists); close it in Excel first"),
+            name=shown)
     if open_in_libreoffice(*places):
-        raise FileProblem(OPENED.format(name=shown) if late else
-                          f"{shown} is open in LibreOffice (its .~lock.{shown.name}# lock file exists); "
-                          "close it in LibreOffice first")
+        raise FileProblem("file.opened", OPENED, name=shown) if late else FileProblem(
+            "file.open-in-libreoffice", N_("{name} is open in LibreOffice (its {lock} lock file exists); close it in "
+                                           "LibreOffice first"), name=shown, lock=f".~lock.{shown.name}#")
     if held_by_another(real):
-        raise FileProblem(LOCKED.format(name=shown))
+        raise FileProblem("file.locked", LOCKED, name=shown)
 
 
 def check_backup_place(shown: Path, real: Path) -> None:
     backup = backup_path(real)
     if backup.is_dir() and not backup.is_symlink():
-        raise FileProblem(f"{backup_path(shown).name} is a folder; nothing was changed: rename it (xlbridge keeps the "
-                          f"previous version of {shown.name} under that name), or run with --no-backup")
+        raise FileProblem("file.backup-folder", N_("{backup} is a folder; nothing was changed: rename it (xlbridge "
+                                                   "keeps the previous version of {file} under that name), or run "
+                                                   "with --no-backup"), backup=backup_path(shown).name, file=shown.name)
 
 
 def check_unchanged(shown: Path, real: Path, snapshot: Snapshot) -> None:
     """Just before a replace: nobody opened, locked or saved the file since it was read."""
     check_not_open(shown, real, late=True)
     if not snapshot.matches(real):
-        raise FileProblem(CHANGED.format(name=shown))
+        raise FileProblem("file.changed", CHANGED, name=shown)
 
 
 def check_macros(shown: Path, data: bytes, written: Path) -> None:
@@ -288,8 +295,9 @@ def check_macros(shown: Path, data: bytes, written: Path) -> None:
         if workbook_content_type(new) != kind:
             lost.append(CONTENT_TYPES)
     if lost:
-        raise FileProblem(f"{shown}: its macros ({', '.join(lost)}) would not survive a recalculation without Excel; "
-                          "nothing was written: recalculate it in Excel with the Recalculate season button")
+        raise FileProblem("file.macros", N_("{name}: its macros ({parts}) would not survive a recalculation without "
+                                            "Excel; nothing was written: recalculate it in Excel with the "
+                                            "Recalculate season button"), name=shown, parts=", ".join(lost))
 
 
 # ------------------------------------------------------------------ writing
@@ -331,7 +339,7 @@ def recalc_path(path: str | os.PathLike[str], *, backup: bool = True, when: str 
     def nothing(report: Report, data: bytes) -> bool:
         return not (books[-1].wrote or report.changes or report.typed or report.warnings or finishing(data))
 
-    return _on_path(path, backup, change, budget, finish, fast, nothing)
+    return _on_path(path, backup, change, budget, finish, fast, nothing, language=language)
 
 
 def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None = None, next_period: bool = False,
@@ -345,7 +353,7 @@ def next_sheet_path(path: str | os.PathLike[str], *, day=None, name: str | None 
 
     return _on_path(path, backup, lambda workbook: add_next(OpenpyxlBook(workbook), day=day, name=name,
                                                             next_period=next_period, language=language, today=today),
-                    budget, finish)
+                    budget, finish, language=language)
 
 
 def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | None = None,
@@ -362,7 +370,6 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
     from xlbridge.results import read_results
     from xlbridge.results.problems import ResultsFileError
     from xlbridge.workbooks.importing import import_and_recalculate
-    from xlbridge.workbooks.localised import language_of
     from xlbridge.workbooks.plan import LocatedProblem
 
     try:
@@ -382,11 +389,11 @@ def import_path(path: str | os.PathLike[str], results: bytes, *, sheet: str | No
             refused.language = language or language_of(book)
             raise refused from None
 
-    return _on_path(path, backup, change, budget, finish)
+    return _on_path(path, backup, change, budget, finish, language=language)
 
 
 def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget, finish=None, fast=None,
-             nothing=None):
+             nothing=None, *, language: str | None = None):
     shown = Path(path)
     check_name(shown)
     try:
@@ -397,23 +404,25 @@ def _on_path(path: str | os.PathLike[str], backup: bool, change, budget: Budget,
             check_backup_place(shown, real)
         with RunLock(lock_path(real), LOCK_WAIT_SECONDS):
             return _changed_locked(shown, real, backup=backup, change=change, budget=budget, finish=finish, fast=fast,
-                                   nothing=nothing)
+                                   nothing=nothing, language=language)
     except Busy:
-        raise FileProblem(f"{shown} is being recalculated by another run; try again when it is done") from None
+        raise FileProblem("file.busy", N_("{name} is being recalculated by another run; try again when it is done"),
+                          name=shown) from None
     except ChangedWhileReading:
-        raise FileProblem(CHANGED.format(name=shown)) from None
+        raise FileProblem("file.changed", CHANGED, name=shown) from None
     except OSError as error:
         raise from_os_error(shown, error) from None
 
 
 def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Budget, finish=None, fast=None,
-                    nothing=None):
+                    nothing=None, language: str | None = None):
     """Read, ``change(workbook)`` (nothing written when it raises), then save atomically
     with the backup (``finish``: see :func:`recalc_path`); what ``change`` returned.
     ``fast(data)``: the report of a run that changes nothing (nothing read with openpyxl,
     nothing written), or ``None``; it sees only bytes checked against ``budget``, and no
     macro-enabled workbook (the openpyxl path tells whether its macros would survive); ``nothing(report,
-    data)``: whether ``change`` changed nothing that is worth a save (then nothing is written)."""
+    data)``: whether ``change`` changed nothing that is worth a save (then nothing is written).  A problem of
+    the file met while writing is said in the workbook's language (``language``, else its sheets')."""
     clear_stale_temps(real)
     if backup:
         clear_stale_temps(backup_path(real))
@@ -446,9 +455,14 @@ def _changed_locked(shown: Path, real: Path, *, backup: bool, change, budget: Bu
             commit(old, backup_path(real))
             old = None
         if not snapshot.matches(real):
-            raise FileProblem(CHANGED.format(name=shown))
+            raise FileProblem("file.changed", CHANGED, name=shown)
         commit(new, real)
         new = None
+    except FileProblem as problem:
+        problem.language = problem.language or language or language_of(OpenpyxlBook(workbook))
+        raise
+    except OSError as error:
+        raise from_os_error(shown, error, language or language_of(OpenpyxlBook(workbook))) from None
     finally:
         discard(new)
         discard(old)
