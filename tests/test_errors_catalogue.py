@@ -862,6 +862,7 @@ def cell_text(value: object) -> list[str]:
 
 scenario("E-FN-SCHEME-UNKNOWN")(lambda ctx: cell_text(fn.award("tr.clb", 1, 20)))
 scenario("E-FN-PLACE-OUTSIDE")(lambda ctx: cell_text(fn.award("tr.club", 21, 20)))
+scenario("E-FN-PLACE-MITCHELL")(lambda ctx: cell_text(fn.award("tr.club", 14, 26, "movement=mitchell")))
 scenario("E-FN-RANKS")(lambda ctx: cell_text(fn.awards("tr.club", [[1], [2], [2], [3]])))
 scenario("E-FN-OPTION")(lambda ctx: cell_text(fn.award("tr.club", 1, 20, "boards=many")))
 scenario("E-FN-OPTION-RANGE")(lambda ctx: cell_text(fn.award("tr.club", 1, 20, "boards=1e308")))

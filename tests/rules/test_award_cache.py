@@ -42,15 +42,15 @@ def uncached(scheme_id, place, size, options):
     ranks = rule_set.default_ranks(size, opts)
     rule_set.check_ranks(ranks, opts)
     if float(place) not in ranks:
-        raise RuleError(f"{scheme_id}: place {place} is not in a field of {len(ranks)}")
+        raise RuleError("place.outside-field", "{scheme}: place {place}", scheme=scheme_id, place=place)
     return rule_set.awards(ranks, opts)[ranks.index(float(place))]
 
 
 def outcome(func, *args, **options):
     try:
         result = func(*args, **options)
-    except RuleError as error:
-        return "error", str(error)
+    except RuleError as error:  # (the message is the same template: what it names is compared)
+        return "error", error.code, {k: error.problem.params.get(k) for k in ("scheme", "place", "option")}
     return result.points, result.unit, result.decimals
 
 

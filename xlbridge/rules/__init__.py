@@ -251,6 +251,12 @@ def award(scheme: str, place: Any, field: Any, **options: Any) -> Award:
     try:
         index = ranks.index(wanted)
     except ValueError:
+        largest = max((r for r in ranks if r is not None), default=0)
+        if largest < wanted <= len(ranks):  # a Mitchell's places run per direction: 1 to 13 in a field of 26
+            raise RuleError("place.outside-field", "{scheme}: place {place} is not in a field of {size} whose places "
+                            "run from 1 to {largest} ({options})", scheme=rule_set.id, argument="place",
+                            place=int(wanted), size=len(ranks), largest=int(largest),
+                            options=", ".join(f"{name}={value}" for name, value in options.items())) from None
         raise RuleError("place.outside-field", "{scheme}: place {place} is not in a field of {size}",
                         scheme=rule_set.id, argument="place", place=int(wanted), size=len(ranks)) from None
     if key is not None:
