@@ -161,8 +161,9 @@ def _row_problems(entries: Sequence[Entry], settings: HeegSettings, problems: li
             count_line = entry.roster_line(settings) or (entry.line if entry.line in settings.lines else "")
             if entry.date is not None and entry.period is not None and count_line and entry.code not in ABSENT_CODES:
                 scored.present.append((entry.date, count_line))
-            if entry.date is not None:
-                scored.rejected_days.add(entry.date)
+            if entry.date is not None and (entry.in_doubt or entry.mp is not None or entry.code
+                                           or entry.combi_mp is not None):
+                scored.rejected_days.add(entry.date)  # (a row with nothing typed: the evening may be unplayed)
         if entry.in_doubt:
             continue  # the caller has reported its problem already
         problems.extend(own)

@@ -48,7 +48,7 @@ from xlbridge.workbooks.heeg.declaration import (
 )
 from xlbridge.workbooks.heeg.evening import EveningSheet, read_evening
 from xlbridge.workbooks.heeg.read import SeasonSheet, read_season
-from xlbridge.workbooks.heeg.views import plan_new_evening, plan_result, plan_standings, value_out
+from xlbridge.workbooks.heeg.views import evening_members, plan_new_evening, plan_result, plan_standings, value_out
 from xlbridge.workbooks.plan import Block, BookInputError, Plan, LocatedProblem, at
 from xlbridge.workbooks.localised import shown_name
 from xlbridge.workbooks.typed_checks import spaced
@@ -265,10 +265,14 @@ class HeegSeason:
     def _plan_new_evenings(self, plan: Plan, settings: HeegSettings, names: list[str], found: set[dt.date],
                            labels: list[str]) -> None:
         """An evening listed on the Season sheet without a sheet yet gets one, with
-        the header and the pairs of the roster for its period."""
+        the header and the pairs of the roster for its period; not before the roster has
+        pairs for that period (its Line column is typed): a sheet made empty would stay so."""
         existing = set(names)
         for day in settings.evenings:
             if day in found or evening_sheet(day) in existing:
+                continue
+            period = settings.period_of(day)
+            if period is None or not evening_members(settings, period.label):
                 continue
             plan.new_sheets.append(evening_sheet(day))
             plan_new_evening(plan, settings, day, labels)
