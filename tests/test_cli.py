@@ -45,7 +45,9 @@ def test_demo_recalculates_the_bundled_heeg_season(capsys, tmp_path):
     code, out, _ = run(capsys, "demo", "--dir", str(tmp_path), "--lang", "en")
     lines = out.splitlines()
     assert code == 0 and str(tmp_path / "heeg-demo.xlsx") in lines[0]
-    assert lines[1].startswith(f"xlbridge recalc {tmp_path / 'heeg-demo.xlsx'}: ") and "0 earlier values changed" in lines[1]
+    # the line xlbridge recalc ends with; before, it said "previous version kept as heeg-demo.backup.xlsx",
+    # which nothing had written
+    assert lines[1] == f"recalculated {tmp_path / 'heeg-demo.xlsx'} (heeg): 10466 computed cells up to date"
     assert lines[2] == "Year 2025/2026 — club championship (final: all 18 evenings played)"
     assert lines[3].split() == ["Line", "Rank", "Pair", "Names", "Evenings", "jaar", "eind", "1", "eind", "2", "eind",
                                 "3", "marks", "*", "champion"]
@@ -53,6 +55,11 @@ def test_demo_recalculates_the_bundled_heeg_season(capsys, tmp_path):
     # the best year, but a red *: not champion, and why in words
     assert first[:3] == ["A", "1", "3"] and " ".join(first[-7:]) == "red no: 6 marks (more than 5)"
     assert not (tmp_path / "heeg-demo.backup.xlsx").exists()  # built up to date: nothing written, no backup
+    # red only where the workbook's * cell is red (more than 5 marks); before, every solid fill (white too)
+    # read as red: every pair of the table said "red"
+    rows = [line.split() for line in lines[4:] if line[:1] in ("A", "B")]
+    reds = [row[2] for row in rows if "red" in row]
+    assert reds == ["3"], reds
 
 
 @pytest.mark.slow

@@ -162,19 +162,20 @@ def _show_heeg(path: Any, report: Any) -> None:
     from openpyxl import load_workbook
 
     from xlbridge.workbooks.heeg import YEAR
+    from xlbridge.workbooks.heeg.declaration import RED
     from xlbridge.workbooks.localised import shown_name
 
     print(_("Bundled example: Bridge club Heeg season workbook (synthetic), written to {path}").format(path=path))
-    print(_("xlbridge recalc {path}: {count} computed cells up to date, {changed} earlier values changed; previous "
-            "version kept as {backup}").format(path=path, count=report.cells_written, changed=len(report.changes),
-                                              backup=f"{path.stem}.backup.xlsx"))
+    print(_recalculated(path, report))
     ws = load_workbook(path)[shown_name(YEAR)]
     rows = [[c.value for c in row] for row in ws.iter_rows(min_row=1)]
     print(rows[0][0])
     header = [h for h in rows[2] if h is not None]
     star = header.index("*")
-    for row in ws.iter_rows(min_row=4):  # the red fill of the * cell, as the scorer sees it
-        if row[star].fill is not None and row[star].fill.fill_type == "solid":
+    red = RED.lstrip("#").upper()
+    for row in ws.iter_rows(min_row=4):  # the red fill of the * cell, as the scorer sees it (else white)
+        fill = row[star].fill
+        if fill is not None and fill.fill_type == "solid" and str(fill.fgColor.rgb).upper().endswith(red):
             rows[row[0].row - 1][star] = ((rows[row[0].row - 1][star] or "") + " " + _("red")).strip()
 
     def shown(value: object) -> str:
@@ -207,25 +208,30 @@ def cmd_new(args: argparse.Namespace) -> None:
 
 def cmd_recalc(args: argparse.Namespace) -> None:
     from xlbridge.files.headless import recalc_path
-    from xlbridge.language import ngettext
-    from xlbridge.workbooks.messages import done_text
 
     report = recalc_path(args.path, backup=not args.no_backup, language=args.lang, finish=_code_put_back,
                          finish_needed=_code_lost)
     with speaking(report.language):
         for warning in report.warnings:
             _warning(warning)
-        if report.results == 0 and not report.changes:
-            print(_("recalculated {path} ({kind}): {done}").format(
-                path=args.path, kind=report.kind, done=done_text(report, f"xlbridge recalc {args.path}")))
-            return
-        changed = ngettext(", {count} earlier value changed (listed on the Corrections sheet)",
-                           ", {count} earlier values changed (listed on the Corrections sheet)",
-                           len(report.changes)).format(count=len(report.changes)) if report.changes else ""
-        warned = ngettext(", {count} warning above", ", {count} warnings above", len(report.warnings)).format(
-            count=len(report.warnings)) if report.warnings else ""
-        print(_("recalculated {path} ({kind}): {count} computed cells up to date{changed}").format(
-            path=args.path, kind=report.kind, count=report.cells_written, changed=changed) + warned)
+        print(_recalculated(args.path, report))
+
+
+def _recalculated(path: object, report: Any) -> str:
+    """The line ``xlbridge recalc`` (and ``xlbridge demo``) ends with, in the language spoken."""
+    from xlbridge.language import ngettext
+    from xlbridge.workbooks.messages import done_text
+
+    if report.results == 0 and not report.changes:
+        return _("recalculated {path} ({kind}): {done}").format(
+            path=path, kind=report.kind, done=done_text(report, f"xlbridge recalc {path}"))
+    changed = ngettext(", {count} earlier value changed (listed on the Corrections sheet)",
+                       ", {count} earlier values changed (listed on the Corrections sheet)",
+                       len(report.changes)).format(count=len(report.changes)) if report.changes else ""
+    warned = ngettext(", {count} warning above", ", {count} warnings above", len(report.warnings)).format(
+        count=len(report.warnings)) if report.warnings else ""
+    return _("recalculated {path} ({kind}): {count} computed cells up to date{changed}").format(
+        path=path, kind=report.kind, count=report.cells_written, changed=changed) + warned
 
 
 def _code_put_back(temp, workbook, report) -> None:
