@@ -371,7 +371,7 @@ HOWTO_LINES = [
     N_("Worksheet functions (with the xlbridge add-in):"),
     '=HEEG_PCT(173, 288, "")  ->  60.07        =HEEG_PCT(150, 288, "s", , , 6)  ->  62.50',
     N_('=HEEG_PCT(, , "a", 47.5, 2)  ->  45.00    =HEEG_C(31, 12, 10)  ->  37.20 (combi MP corrected to a '
-       "14-pair line)"),
+       "15-pair line)"),
     "",
     N_("Rules and decisions: docs/clubs/heeg.md; step by step: docs/guide-heeg.md."),
 ]
