@@ -1465,6 +1465,8 @@ TYPOS = {
     "pair twice": setting(EV, A6=4),
     "pair not on the roster": setting(EV, A6=99),
     "pair empty": setting(EV, A6=None),
+    "absent with an MP": setting(EV, N5="a"),  # (which is the typo, a or the MP? the pair was likely at a table)
+    "absent with rounds": setting(EV, N5="0", D5=10),
 }
 
 

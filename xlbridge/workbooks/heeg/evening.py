@@ -106,10 +106,13 @@ def read_evening(name: str, day: dt.date, grid: Grid, problems: list[LocatedProb
 def _in_doubt(sheet: EveningSheet, row: int, values: dict[str, Any], key: Any) -> None:
     """A row with a problem reported here: the season does not check or score it,
     but counts it as a pair of its line (the line's maximum must not drop because
-    of one mistyped cell, docs/clubs/heeg.md §11.3)."""
+    of one mistyped cell, docs/clubs/heeg.md §11.3) -- also when its inv code says
+    absent but it has a result typed (which of the two is the typo is the scorer's to
+    say: the pair was most likely at a table)."""
+    result = any(not is_blank(values[c]) for c in ("mp", "combi_mp", *(f"r{i}" for i in range(1, sheet.rounds + 1))))
     sheet.raw.append((row, {"date": sheet.day, "pair": key, "names": None,
                             "line": as_text(values["line"]) or None, "mp": None,
-                            "code": typed_code(values["code"]), "combi_mp": None,
+                            "code": None if result else typed_code(values["code"]), "combi_mp": None,
                             "in_doubt": True}))
 
 
