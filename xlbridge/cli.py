@@ -382,14 +382,15 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
 
-    s = command("import", cmd_import, "type a scoring program's results (PBN or USEBIO) into an event sheet or a "
-                                      "BridgeMania tournament, then recalculate, in place")
+    s = command("import", cmd_import, "type a scoring program's results (PBN or USEBIO) into an event sheet, a "
+                                      "BridgeMania tournament or a Heeg evening, then recalculate, in place")
     s.add_argument("path")
     s.add_argument("results", help="the scoring program's file: PBN (.pbn) or USEBIO (.xml)")
-    s.add_argument("--sheet", help="the event sheet or tournament to type them into (default: the workbook's only "
-                                   "event sheet; BridgeMania: the calendar's last tournament)")
-    s.add_argument("--section", help="an event sheet: the file's ranking to import, e.g. A or 'A NS' (default: its "
-                                     "only one)")
+    s.add_argument("--sheet", help="the event sheet, tournament or evening to type them into (default: the "
+                                   "workbook's only event sheet; BridgeMania: the calendar's last tournament; Heeg: "
+                                   "the evening of the file's date)")
+    s.add_argument("--section", help="the file's ranking to import, e.g. A or 'A NS' (default: its only one; Heeg: "
+                                     "every section, one line each; A imports line A's section only)")
     s.add_argument("--no-backup", action="store_true", help="do not keep the previous version as NAME.backup.xlsx")
     s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: the one its sheets speak)")
 
