@@ -75,6 +75,14 @@ def test_demo_speaks_the_clubs_language(capsys, tmp_path):
     assert first[:3] == ["A", "1", "3"] and " ".join(first[-7:]) == "rood nee: 6 tekens (meer dan 5)"
 
 
+def test_demo_tbf_refuses_the_options_it_would_ignore(capsys):
+    """``demo tbf --lang tr`` printed the English table as if the option were heard."""
+    code, out, err = run(capsys, "demo", "tbf", "--lang", "tr")
+    assert (code, out) == (2, "")
+    assert err.splitlines() == ["xlbridge: error: --lang and --dir are for the Heeg demo; xlbridge demo tbf prints the "
+                                "TBF awards only"]
+
+
 def test_demo_awards_the_bundled_tournament(capsys):
     code, out, _ = run(capsys, "demo", "tbf")
     lines = out.splitlines()

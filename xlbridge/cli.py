@@ -119,6 +119,8 @@ def _also(result) -> dict:
 
 def cmd_demo(args: argparse.Namespace) -> None:
     if args.which == "tbf":
+        if args.lang is not None or args.dir is not None:  # (it writes no workbook and prints the engine's table)
+            raise CliError(N_("--lang and --dir are for the Heeg demo; xlbridge demo tbf prints the TBF awards only"))
         _demo_tbf()
     else:
         _demo_heeg(args.dir, args.lang)
@@ -366,8 +368,9 @@ def parser() -> argparse.ArgumentParser:
     s = command("demo", cmd_demo, "recalculate the bundled Heeg season workbook (or: demo tbf)")
     s.add_argument("which", nargs="?", choices=["heeg", "tbf"], default="heeg",
                    help="heeg (default): the Heeg club season workbook; tbf: the TBF club tournament awards")
-    s.add_argument("--dir", help="folder for the demo workbook (default: a new temporary folder)")
-    s.add_argument("--lang", choices=LANGUAGES, help="the workbook's language (default: Dutch, the club's)")
+    s.add_argument("--dir", help="the Heeg demo: folder for its workbook (default: a new temporary folder)")
+    s.add_argument("--lang", choices=LANGUAGES, help="the Heeg demo: its workbook's language (default: Dutch, the "
+                                                     "club's)")
 
     s = command("recalc", cmd_recalc, "Recalculate season without Excel: an xlbridge workbook, in place")
     s.add_argument("path")
