@@ -220,3 +220,19 @@ def test_a_value_with_a_line_break_gives_a_message_of_one_line(capsys, tmp_path,
     lines = capsys.readouterr().err.splitlines()
     assert all(line.startswith("xlbridge: ") for line in lines), lines
     assert any("OSP2 / X" in line for line in lines), lines
+
+
+def test_bridgemania_messages_name_the_sheets_as_the_scorer_sees_them(capsys, tmp_path, built_once):
+    """An Italian season said 'copiare 'Blank tournament'' and 'l'elenco dei tornei di Season': the English
+    names of sheets the scorer knows as 'Torneo vuoto' and 'Stagione'."""
+    from openpyxl import load_workbook
+
+    path = built_once("bridgemania", tmp_path / "stagione.xlsx", language="it")
+    wb = load_workbook(path)
+    del wb["T03"]
+    wb.copy_worksheet(wb["T04"]).title = "T99"  # a tournament sheet the list does not name
+    wb.save(path)
+    assert main(["recalc", str(path)]) == 2
+    errors = capsys.readouterr().err
+    assert "'Torneo vuoto'" in errors and "'Blank tournament'" not in errors, errors
+    assert "dei tornei di Stagione" in errors and " di Season" not in errors, errors

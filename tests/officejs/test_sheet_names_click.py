@@ -50,3 +50,19 @@ def test_another_workbook_s_record_is_set_aside_in_excel(tmp_path, built_once):
     listed = [line[0] for line in wb["Messages"].iter_rows(values_only=True) if line[0]]
     assert any("is not this workbook's" in str(line) for line in listed)
     assert "Corrections" not in wb.sheetnames  # no "your change" row
+
+
+def test_a_deleted_standings_sheet_in_another_language_comes_back_without_a_word_in_excel(tmp_path, built_once):
+    """The Italian (and Dutch) BridgeMania season with its Campionato deleted: the click added it again, as
+    headless does, but marked Stagione!A1 orange and told the scorer Stagione was xlbridge's Championship
+    renamed, to be deleted (the check read the sheets by their English names: Season was not one of the
+    scorer's own).  The guide says Championship may be deleted and comes back."""
+    for language, deleted in (("it", "Campionato"), ("nl", "Kampioenschap")):
+        wb = load_workbook(built_once("bridgemania", tmp_path / f"new-{language}.xlsx", language=language))
+        del wb[deleted]
+        path = tmp_path / f"deleted-{language}.xlsx"
+        wb.save(path)
+        headless, excel, alerts = excel_and_headless(path)
+        assert deleted in excel.sheetnames and not any("renamed" in a or "rinominato" in a or "hernoemd" in a
+                                                       for a in alerts), alerts
+        assert snapshot(excel) == snapshot(headless)

@@ -122,7 +122,7 @@ def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: 
         if tid not in names:
             problems.append(at(d.SEASON, d.CALENDAR.cell("tournament", row), "bm.book.sheet-missing", "no sheet named "
                                "{tournament!r}: every tournament of the list needs its own sheet (copy {blank!r} and "
-                               "rename it)", tournament=tid, field="tournament", row=row, blank=d.BLANK_TOURNAMENT))
+                               "rename it)", tournament=tid, field="tournament", row=row, blank=shown_name(d.BLANK_TOURNAMENT)))
             continue
         if tid in sheets:
             continue  # listed twice: the engine reports it
@@ -141,7 +141,7 @@ def _tournaments(names: list[str], grid: Reader, where: SeasonPlaces, calendar: 
         if is_tournament_sheet(grid(name)):
             problems.append(at(name, "A1", "bm.book.sheet-not-listed", "a tournament sheet that is not in the "
                                "tournament list of {season} (add {tournament!r} to column {column} there, or delete "
-                               "the sheet)", tournament=name, season=d.SEASON, column=column))
+                               "the sheet)", tournament=name, season=shown_name(d.SEASON), column=column))
     return tournaments
 
 
