@@ -283,3 +283,18 @@ def test_a_number_in_a_message_has_the_languages_decimal_sign():
     for language in ("nl", "it", "sv", "tr"):
         with speaking(language):
             assert problem.message == "62,5 60,0 3"
+
+
+@pytest.mark.parametrize("environment, system, expected", [
+    ({"LANG": "C"}, "", "en"), ({"LANG": "POSIX"}, "nl_NL", "en"), ({"LANGUAGE": ":"}, "", "en"),
+    ({"LANGUAGE": "::nl"}, "", "nl"), ({"LANG": "nl_NL@euro"}, "", "nl"), ({"LANG": "zh_TW.Big5"}, "", "en"),
+    ({"LANG": " "}, "", "en"), ({"LANG": "NL_nl.utf8"}, "", "nl"), ({"LANG": "it-IT"}, "", "it"),
+    ({"LANG": "tr_TR.ISO-8859-9"}, "", "tr"), ({"LANG": "x" * 10_000}, "", "en"), ({"LANG": "\x00"}, "", "en"),
+    ({}, "Swedish_Sweden", "sv"), ({}, "English_United States", "en"), ({}, "", "en"),
+])
+def test_the_users_language_from_any_locale_setting(environment, system, expected):
+    """What a machine may hold in its locale variables (xlbridge.language.user_language): one of xlbridge's
+    languages where it names one, else English; never an error."""
+    from xlbridge.language import user_language
+
+    assert user_language(environment, system) == expected
