@@ -57,11 +57,10 @@ def _recalculate(book) -> None:
     adapter = XlwingsBook(book)
     language = language_of(adapter)  # the workbook's own (its sheet names)
     with speaking(language):
-        local = localised(adapter, language)  # the kinds' sheet names over the workbook's
         try:
-            recalculate_and_list(local, language=language)  # (the Messages sheet too, as headless)
+            recalculate_and_list(adapter, language=language)  # the book itself, as headless (it localises it)
         except BookInputError as error:  # (the last run's marks cleared already)
-            report_problems(local, error.problems, clear_old=False)
+            report_problems(localised(adapter, language), error.problems, clear_old=False)
     adapter.flush()  # everything waited until here: sent in the order that fails before any value
 
 

@@ -63,11 +63,8 @@ def recalculate(book: BookAdapter, *, when: dt.datetime | str | None = None, lan
     """
     language = language or getattr(book, "language", None) or language_of(book)
     with speaking(language):
-        seen = book  # by the names the scorer sees (the Excel script hands in the book seen through English ones)
-        while getattr(seen, "english_names", False) and hasattr(seen, "book"):
-            seen = seen.book
-        misnamed_sheets = misnamed(seen, language)
-        book = localised(book, language)
+        misnamed_sheets = misnamed(book, language)  # (by the names the scorer sees: the book itself, not localised)
+        seen, book = book, localised(book, language)
         kinds_view = _WithoutRecord(book)
         try:
             if misnamed_sheets:

@@ -161,8 +161,7 @@ def _row_problems(entries: Sequence[Entry], settings: HeegSettings, problems: li
             count_line = entry.roster_line(settings) or (entry.line if entry.line in settings.lines else "")
             if entry.date is not None and entry.period is not None and count_line and entry.code not in ABSENT_CODES:
                 scored.present.append((entry.date, count_line))
-            if entry.date is not None and (entry.in_doubt or entry.mp is not None or entry.code
-                                           or entry.combi_mp is not None):
+            if entry.date is not None and (entry.in_doubt or _typed(entry)):
                 scored.rejected_days.add(entry.date)  # (a row with nothing typed: the evening may be unplayed)
         if entry.in_doubt:
             continue  # the caller has reported its problem already
@@ -186,10 +185,14 @@ def _line_changes(rows: list[tuple[int, Entry]], problems: list[HeegProblem]) ->
                                     period=period))
 
 
+def _typed(entry: Entry) -> bool:
+    """Whether the row has a result or a code typed (an MP, an inv code, a combi MP)."""
+    return entry.mp is not None or bool(entry.code) or entry.combi_mp is not None
+
+
 def _played_days(by_evening: Mapping[dt.date, list[tuple[int, Entry]]], rejected: set[dt.date]) -> list[dt.date]:
     """An evening where nothing is typed yet (no MP, no code, no combi MP) is not played."""
-    return sorted(day for day, group in by_evening.items()
-                  if day in rejected or any(e.mp is not None or e.code or e.combi_mp is not None for _, e in group))
+    return sorted(day for day, group in by_evening.items() if day in rejected or any(_typed(e) for _, e in group))
 
 
 def _line_tops(played_days: list[dt.date], by_evening: Mapping[dt.date, list[tuple[int, Entry]]],
